@@ -1,0 +1,176 @@
+// The requirements catalogue: the spec as data (requirements/*.yaml). One loader, one grammar;
+// every error names the file, the entry and what was expected.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import { OPTIONAL_ENDPOINTS, SOURCE_KINDS, type InterfaceName, type TargetProfile } from './profile.ts';
+
+export type Level = 'MUST' | 'SHOULD' | 'MAY';
+export const LEVELS: readonly Level[] = ['MUST', 'SHOULD', 'MAY'];
+
+export interface Requirement {
+  id: string;
+  level: Level;
+  interface: InterfaceName;
+  section: string;
+  statement: string;
+  tags: string[];
+  /** Capabilities the target must have for the rule to apply, e.g. `source:gitforge`. */
+  needs: string[];
+  /** Where the rule comes from when not the spec itself (e.g. `field-notes`). */
+  source: 'spec' | 'field-notes';
+}
+
+/** Something the harness does not test, with the reason: mostly what the spec leaves "not shown". */
+export interface Exclusion {
+  /** The requirement this excludes from testing, when it is one. */
+  id?: string;
+  topic: string;
+  section: string;
+  reason: string;
+}
+
+export interface Catalogue {
+  version: string;
+  specVersion: string;
+  /** sha256 of the catalogue files, so reports from different catalogues are never merged. */
+  hash: string;
+  requirements: Requirement[];
+  exclusions: Exclusion[];
+  byId: Map<string, Requirement>;
+}
+
+export class CatalogueError extends Error {}
+
+export const REQUIREMENTS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'requirements');
+
+const FILES: Record<InterfaceName, { file: string; prefix: string }> = {
+  'control-plane': { file: 'control-plane.yaml', prefix: 'CP' },
+  'agent-server': { file: 'agent-server.yaml', prefix: 'AS' },
+  'experiment-upload': { file: 'experiment-upload.yaml', prefix: 'EU' },
+};
+
+const ID_PATTERN = /^(CP|AS|EU)-[A-Z]+(?:-[A-Z]+)*-\d{3}$/;
+const SECTION_PATTERN = /^\d+(?:\.\d+)*$/;
+const CAPABILITY_KINDS: Record<string, readonly string[]> = {
+  mode: ['hosted', 'self-hosted'],
+  source: SOURCE_KINDS,
+  endpoint: OPTIONAL_ENDPOINTS,
+  fixture: ['other-tenant', 'failing-image', 'failing-graph'],
+};
+
+function fail(file: string, where: string, expected: string, seen: unknown): never {
+  throw new CatalogueError(`${file}: ${where}: expected ${expected}, found ${JSON.stringify(seen)}`);
+}
+
+function validCapability(text: string): boolean {
+  const [kind, value] = text.split(':');
+  return kind !== undefined && value !== undefined && (CAPABILITY_KINDS[kind]?.includes(value) ?? false);
+}
+
+interface CatalogueFile {
+  file: string;
+  requirements: unknown[];
+  exclusions: unknown[];
+}
+
+function readFile(dir: string, iface: InterfaceName, hash: ReturnType<typeof createHash>): CatalogueFile {
+  const { file } = FILES[iface];
+  const text = readFileSync(join(dir, file), 'utf8');
+  hash.update(text);
+  const doc = parse(text) as { requirements?: unknown; exclusions?: unknown };
+  if (!doc || !Array.isArray(doc.requirements)) fail(file, 'top level', 'a `requirements:` list', doc);
+  if (doc.exclusions !== undefined && !Array.isArray(doc.exclusions)) fail(file, 'exclusions', 'a list', doc.exclusions);
+  return { file, requirements: doc.requirements, exclusions: (doc.exclusions as unknown[] | undefined) ?? [] };
+}
+
+function readRequirements(iface: InterfaceName, { file, requirements }: CatalogueFile): Requirement[] {
+  const { prefix } = FILES[iface];
+  return requirements.map((raw: unknown, index: number): Requirement => {
+    const entry = (raw ?? {}) as Record<string, unknown>;
+    const where = `entry ${index + 1}${typeof entry.id === 'string' ? ` (${entry.id})` : ''}`;
+    const { id, level, section, statement } = entry;
+    if (typeof id !== 'string' || !ID_PATTERN.test(id) || !id.startsWith(`${prefix}-`)) {
+      fail(file, where, `an id like ${prefix}-FAMILY-001`, id);
+    }
+    if (!LEVELS.includes(level as Level)) fail(file, where, 'level MUST, SHOULD or MAY', level);
+    if (typeof section !== 'string' || !SECTION_PATTERN.test(section)) fail(file, where, 'a section like "4.1" (quoted)', section);
+    if (typeof statement !== 'string' || statement.trim().length < 10) fail(file, where, 'a one-sentence statement', statement);
+    const tags = entry.tags ?? [];
+    if (!Array.isArray(tags) || !tags.every((t) => typeof t === 'string')) fail(file, where, 'tags as a list of strings', tags);
+    const needs = entry.needs ?? [];
+    if (!Array.isArray(needs) || !needs.every((n) => typeof n === 'string' && validCapability(n))) {
+      fail(file, where, `needs as a list of capabilities (${Object.keys(CAPABILITY_KINDS).map((k) => `${k}:…`).join(', ')})`, needs);
+    }
+    const source = entry.source ?? 'spec';
+    if (source !== 'spec' && source !== 'field-notes') fail(file, where, 'source "spec" or "field-notes"', source);
+    if (source === 'field-notes' && level !== 'MAY') fail(file, where, 'level MAY for a rule taken from the field notes', level);
+    return { id, level: level as Level, interface: iface, section, statement: statement.trim(), tags, needs, source };
+  });
+}
+
+function readExclusions({ file, exclusions }: CatalogueFile, byId: Map<string, Requirement>): Exclusion[] {
+  return exclusions.map((raw: unknown, index: number): Exclusion => {
+    const entry = (raw ?? {}) as Record<string, unknown>;
+    const where = `exclusion ${index + 1}`;
+    if (entry.id !== undefined && (typeof entry.id !== 'string' || !byId.has(entry.id))) fail(file, where, 'an id of the catalogue', entry.id);
+    if (typeof entry.topic !== 'string' || entry.topic.length === 0) fail(file, where, 'a topic', entry.topic);
+    if (typeof entry.section !== 'string' || !SECTION_PATTERN.test(entry.section)) fail(file, where, 'a section like "4.2"', entry.section);
+    if (typeof entry.reason !== 'string' || entry.reason.length < 10) fail(file, where, 'a reason', entry.reason);
+    return { ...(typeof entry.id === 'string' ? { id: entry.id } : {}), topic: entry.topic, section: entry.section, reason: entry.reason };
+  });
+}
+
+const cache = new Map<string, Catalogue>();
+
+export function loadCatalogue(dir: string = REQUIREMENTS_DIR): Catalogue {
+  const cached = cache.get(dir);
+  if (cached) return cached;
+  const hash = createHash('sha256');
+  const meta = parse(readFileSync(join(dir, 'catalogue.yaml'), 'utf8')) as { version?: unknown; spec_version?: unknown };
+  if (typeof meta?.version !== 'string') fail('catalogue.yaml', 'version', 'a version string', meta?.version);
+  hash.update(JSON.stringify(meta));
+  const files = (Object.keys(FILES) as InterfaceName[]).map((iface) => [iface, readFile(dir, iface, hash)] as const);
+  const requirements = files.flatMap(([iface, file]) => readRequirements(iface, file));
+  const byId = new Map<string, Requirement>();
+  for (const r of requirements) {
+    if (byId.has(r.id)) throw new CatalogueError(`${FILES[r.interface].file}: ${r.id} is defined twice`);
+    byId.set(r.id, r);
+  }
+  const exclusions = files.flatMap(([, file]) => readExclusions(file, byId));
+  const catalogue: Catalogue = {
+    version: meta.version,
+    specVersion: String(meta.spec_version ?? ''),
+    hash: hash.digest('hex'),
+    requirements,
+    exclusions,
+    byId,
+  };
+  cache.set(dir, catalogue);
+  return catalogue;
+}
+
+/** Capabilities a profile gives, in the catalogue's `needs` grammar. */
+export function capabilitiesOf(profile: TargetProfile): Set<string> {
+  const caps = new Set<string>([`mode:${profile.controlPlaneMode}`]);
+  for (const s of profile.sources) caps.add(`source:${s}`);
+  for (const e of profile.endpoints) caps.add(`endpoint:${e}`);
+  if (profile.otherTenant) caps.add('fixture:other-tenant');
+  if (profile.fixtures.failingImageUri) caps.add('fixture:failing-image');
+  if (profile.fixtures.failingGraphId) caps.add('fixture:failing-graph');
+  return caps;
+}
+
+export function missingCapabilities(requirement: Requirement, caps: Set<string>): string[] {
+  return requirement.needs.filter((n) => !caps.has(n));
+}
+
+/** `CP-REV-*,AS-SSE-001` → a predicate on ids. An empty selection selects everything. */
+export function selector(patterns: string[]): (id: string) => boolean {
+  const list = patterns.flatMap((p) => p.split(',')).map((p) => p.trim()).filter(Boolean);
+  if (list.length === 0) return () => true;
+  const regexes = list.map((p) => new RegExp(`^${p.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`, 'i'));
+  return (id) => regexes.some((r) => r.test(id));
+}

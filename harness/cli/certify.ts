@@ -1,0 +1,227 @@
+// `apc certify`: build the profile, start the reference implementation when no target is given,
+// check the target answers, run the selected suites, write the report, print the verdict.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { CatalogueError, loadCatalogue, selector, type Requirement } from '../catalogue.ts';
+import type { RunContext } from '../conformance/run-context.ts';
+import { INTERFACES, profileSecrets, redactedProfile, type InterfaceName, type TargetProfile } from '../profile.ts';
+import { buildProfile, ProfileError } from '../profile-sources.ts';
+import { redactor } from '../redact.ts';
+import { BaselineError, loadBaseline } from '../report/baseline.ts';
+import { buildResults, countsOf, verdictOf, type Baseline, type ComplianceReport } from '../report/compliance.ts';
+import { writeReports } from '../report/write.ts';
+import { checkReachable } from '../run/preflight.ts';
+import { Progress, type Output } from '../run/progress.ts';
+import { startReferenceTarget, type ReferenceTarget } from '../run/reference-target.ts';
+import { ROOT, runSuites } from '../run/run-suites.ts';
+import { harnessVersion } from './version.ts';
+import { CERTIFY_USAGE } from './usage.ts';
+
+export class UsageError extends Error {}
+
+const OPTIONS = {
+  'control-plane-url': { type: 'string' },
+  'agent-server-url': { type: 'string' },
+  'tracing-url': { type: 'string' },
+  'api-key': { type: 'string' },
+  'tenant-id': { type: 'string' },
+  'other-api-key': { type: 'string' },
+  'other-tenant-id': { type: 'string' },
+  'control-plane-mode': { type: 'string' },
+  profile: { type: 'string' },
+  interfaces: { type: 'string' },
+  requirements: { type: 'string', multiple: true },
+  shard: { type: 'string' },
+  runs: { type: 'string' },
+  seed: { type: 'string' },
+  concurrency: { type: 'string' },
+  'poll-interval-ms': { type: 'string' },
+  'request-timeout-ms': { type: 'string' },
+  'stream-timeout-ms': { type: 'string' },
+  'deploy-timeout-ms': { type: 'string' },
+  reports: { type: 'string' },
+  'expected-failures': { type: 'string' },
+  keep: { type: 'boolean' },
+  quiet: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  // Negative self-tests certify the reference with a deliberate deviation switched on.
+  'reference-fault': { type: 'string', multiple: true },
+} as const;
+
+function parseShard(text: string | undefined): { index: number; count: number } | undefined {
+  if (text === undefined) return undefined;
+  const match = /^(\d+)\/(\d+)$/.exec(text);
+  const index = Number(match?.[1]);
+  const count = Number(match?.[2]);
+  if (!match || count < 1 || index < 1 || index > count) {
+    throw new UsageError(`--shard: expected I/N with 1 <= I <= N (for example 2/4), found ${JSON.stringify(text)}.`);
+  }
+  return { index, count };
+}
+
+function parseInterfaces(text: string | undefined, profile: TargetProfile): InterfaceName[] {
+  const withUrl = INTERFACES.filter((i) => profile.urls[i]);
+  if (text === undefined) return withUrl;
+  const list = text.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const name of list) {
+    if (!INTERFACES.includes(name as InterfaceName)) throw new UsageError(`--interfaces: unknown interface "${name}"; use ${INTERFACES.join(', ')}.`);
+    if (!profile.urls[name as InterfaceName]) {
+      throw new UsageError(`--interfaces includes ${name}, but no ${name} URL was given (see \`apc help certify\`).`);
+    }
+  }
+  return list as InterfaceName[];
+}
+
+/** A deterministic slice: requirements sorted by id, every count-th from index. */
+function shardOf(requirements: Requirement[], shard: { index: number; count: number } | undefined): Requirement[] {
+  if (!shard) return requirements;
+  return [...requirements].sort((a, b) => a.id.localeCompare(b.id)).filter((_, i) => i % shard.count === shard.index - 1);
+}
+
+/** Flags that name the same target again, without secrets (they come from APC_API_KEY). */
+function reproFlags(profile: TargetProfile, reference: boolean, profileFile: string | undefined): string {
+  if (reference) return profile.controlPlaneMode === 'self-hosted' ? '--control-plane-mode self-hosted' : '';
+  const flags: string[] = [];
+  if (profileFile) flags.push(`--profile ${profileFile}`);
+  const names: Record<InterfaceName, string> = {
+    'control-plane': '--control-plane-url',
+    'agent-server': '--agent-server-url',
+    'experiment-upload': '--tracing-url',
+  };
+  for (const i of INTERFACES) if (profile.urls[i]) flags.push(`${names[i]} ${profile.urls[i]}`);
+  if (profile.tenantId) flags.push(`--tenant-id ${profile.tenantId}`);
+  if (profile.apiKey) flags.push('--api-key "$APC_API_KEY"');
+  return flags.join(' ');
+}
+
+export interface CertifyIo {
+  out: Output;
+  err: Output;
+  env: NodeJS.ProcessEnv;
+}
+
+export async function certify(argv: string[], io: CertifyIo): Promise<number> {
+  let reference: ReferenceTarget | undefined;
+  try {
+    let parsed;
+    try {
+      parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: false, strict: true });
+    } catch (error) {
+      throw new UsageError(`${(error as Error).message.split('\n')[0]}\nRun \`apc help certify\` for the options.`);
+    }
+    const v = parsed.values;
+    if (v.help) {
+      io.out.write(CERTIFY_USAGE);
+      return 0;
+    }
+    const profile = buildProfile(
+      {
+        profileFile: v.profile,
+        controlPlaneUrl: v['control-plane-url'],
+        agentServerUrl: v['agent-server-url'],
+        tracingUrl: v['tracing-url'],
+        apiKey: v['api-key'],
+        tenantId: v['tenant-id'],
+        otherApiKey: v['other-api-key'],
+        otherTenantId: v['other-tenant-id'],
+        controlPlaneMode: v['control-plane-mode'],
+        runs: v.runs,
+        seed: v.seed,
+        keep: v.keep,
+        concurrency: v.concurrency,
+        pollIntervalMs: v['poll-interval-ms'],
+        requestTimeoutMs: v['request-timeout-ms'],
+        streamTimeoutMs: v['stream-timeout-ms'],
+        deployTimeoutMs: v['deploy-timeout-ms'],
+      },
+      io.env,
+    );
+    const shard = parseShard(v.shard);
+    const catalogue = loadCatalogue();
+    const baseline: Baseline | undefined = v['expected-failures'] ? loadBaseline(v['expected-failures'], catalogue) : undefined;
+    const progress = new Progress(v.quiet ? { write: () => undefined } : io.out);
+
+    const usesReference = INTERFACES.every((i) => !profile.urls[i]);
+    if (usesReference) {
+      progress.line('No target URL given: starting the in-repo reference implementation.');
+      reference = await startReferenceTarget(profile.controlPlaneMode, v['reference-fault'] ?? []);
+      reference.apply(profile);
+    } else if (v['reference-fault']) {
+      throw new UsageError('--reference-fault applies only when certifying the in-repo reference implementation (no URL).');
+    }
+    redactor.add(...profileSecrets(profile));
+    const interfaces = parseInterfaces(v.interfaces, profile);
+    const unreachable = await checkReachable(Object.fromEntries(interfaces.map((i) => [i, profile.urls[i]])));
+    if (unreachable.length > 0) {
+      for (const u of unreachable) io.err.write(`apc: cannot reach the ${u.interface} at ${u.url}: ${u.problem}.\n`);
+      io.err.write('Check the URL and that the server is running, then try again.\n');
+      return 2;
+    }
+
+    const wanted = selector(v.requirements ?? []);
+    const selected = shardOf(
+      catalogue.requirements.filter((r) => interfaces.includes(r.interface) && wanted(r.id)),
+      shard,
+    );
+    if (selected.length === 0) throw new UsageError('No requirement matches --requirements/--interfaces/--shard; nothing to certify.');
+    const runId = `apc-${randomBytes(4).toString('hex').slice(0, 6)}`;
+    const reportDir = resolve(v.reports ?? join(ROOT, 'reports', runId));
+    mkdirSync(reportDir, { recursive: true });
+    const workers = Math.max(1, Math.min(2, availableParallelism(), profile.concurrency));
+    const context: RunContext = {
+      profile,
+      runId,
+      reproFlags: reproFlags(profile, usesReference, v.profile),
+      workerConcurrency: Math.max(1, Math.floor(profile.concurrency / workers)),
+    };
+    progress.line(`apc certify · run ${runId} · seed ${profile.seed} · harness ${harnessVersion()} · catalogue ${catalogue.version}`);
+    for (const i of interfaces) progress.line(`  ${i.padEnd(18)} ${profile.urls[i]}`);
+    progress.line(
+      `  ${selected.length} requirement(s) selected${shard ? ` (shard ${shard.index}/${shard.count})` : ''}; control plane mode ${profile.controlPlaneMode}${usesReference ? ' (reference implementation)' : ''}`,
+    );
+    progress.line();
+
+    const startedAt = new Date().toISOString();
+    const { outcomes, errors } = await runSuites({
+      context,
+      interfaces,
+      ids: selected.map((r) => r.id),
+      workers,
+      listener: { outcome: (o) => progress.outcome(o), fileEnd: (f) => progress.fileEnd(f) },
+    });
+    const { requirements, errors: runErrors } = buildResults({ catalogue, selected, outcomes, errors, ...(baseline ? { baseline } : {}) });
+    const { verdict, reason, mustScore } = verdictOf(requirements, runErrors);
+    const report: ComplianceReport = redactor.value({
+      schemaVersion: 1,
+      harness: { name: 'agent-platform-conformance', version: harnessVersion() },
+      catalogue: { version: catalogue.version, specVersion: catalogue.specVersion, hash: catalogue.hash },
+      runId,
+      seed: profile.seed,
+      ...(shard ? { shard } : {}),
+      target: { urls: profile.urls, controlPlaneMode: profile.controlPlaneMode, reference: usesReference, profile: redactedProfile(profile) },
+      startedAt,
+      endedAt: new Date().toISOString(),
+      verdict,
+      verdictReason: reason,
+      counts: countsOf(requirements),
+      mustScore,
+      requirements,
+      errors: runErrors,
+    });
+    writeReports(reportDir, report);
+    const shown = isAbsolute(v.reports ?? '') ? reportDir : relative(process.cwd(), reportDir) || '.';
+    progress.summary(report, shown);
+    return verdict === 'certified' ? 0 : verdict === 'not-certified' ? 1 : 2;
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof ProfileError || error instanceof CatalogueError || error instanceof BaselineError) {
+      io.err.write(`apc certify: ${redactor.text(error.message)}\n`);
+      return 2;
+    }
+    throw error;
+  } finally {
+    await reference?.server.close();
+  }
+}

@@ -1,0 +1,45 @@
+// Entry point of the `apc` command.
+import { certify, type CertifyIo } from './certify.ts';
+import { serve } from './serve.ts';
+import { CERTIFY_USAGE, MAIN_USAGE, SERVE_USAGE } from './usage.ts';
+import { harnessVersion } from './version.ts';
+
+function stopSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+}
+
+export async function main(argv: string[], io: CertifyIo = defaultIo()): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'certify':
+      return certify(rest, io);
+    case 'serve':
+      return serve(rest, io, stopSignal());
+    case '--version':
+    case '-v':
+      io.out.write(`${harnessVersion()}\n`);
+      return 0;
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h': {
+      const topic = rest[0];
+      io.out.write(topic === 'certify' ? CERTIFY_USAGE : topic === 'serve' ? SERVE_USAGE : MAIN_USAGE);
+      return 0;
+    }
+    default:
+      io.err.write(`apc: unknown command "${command}".\n\n${MAIN_USAGE}`);
+      return 2;
+  }
+}
+
+function defaultIo(): CertifyIo {
+  return {
+    out: { write: (text) => void process.stdout.write(text) },
+    err: { write: (text) => void process.stderr.write(text) },
+    env: process.env,
+  };
+}

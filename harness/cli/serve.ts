@@ -1,0 +1,100 @@
+// `apc serve`: runs the reference implementation until interrupted.
+import { parseArgs } from 'node:util';
+import { startReference } from '../../reference-impl/index.ts';
+import type { ApiKeyGrant, ReferenceOptions } from '../../reference-impl/options.ts';
+import { UsageError, type CertifyIo } from './certify.ts';
+import { SERVE_USAGE } from './usage.ts';
+
+const OPTIONS = {
+  mode: { type: 'string' },
+  host: { type: 'string' },
+  'control-plane-port': { type: 'string' },
+  'agent-server-port': { type: 'string' },
+  'tracing-port': { type: 'string' },
+  'database-url': { type: 'string' },
+  'api-key': { type: 'string', multiple: true },
+  'phase-ms': { type: 'string' },
+  'stats-delay-ms': { type: 'string' },
+  graphs: { type: 'string' },
+  fault: { type: 'string', multiple: true },
+  log: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+function port(name: string, text: string | undefined, fallback: number): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0 || value > 65535) throw new UsageError(`${name}: expected a port number 0-65535, found ${JSON.stringify(text)}.`);
+  return value;
+}
+
+function grant(text: string): ApiKeyGrant {
+  const [key, tenants] = text.split(':');
+  if (!key || !tenants) throw new UsageError('--api-key: expected KEY:TENANT[,TENANT...], for example mykey:7b2c...');
+  return { key, tenants: tenants.split(',').filter(Boolean) };
+}
+
+export async function serve(argv: string[], io: CertifyIo, untilStopped: Promise<unknown>): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false });
+  } catch (error) {
+    io.err.write(`apc serve: ${(error as Error).message.split('\n')[0]}\nRun \`apc help serve\` for the options.\n`);
+    return 2;
+  }
+  const v = parsed.values;
+  if (v.help) {
+    io.out.write(SERVE_USAGE);
+    return 0;
+  }
+  const env = io.env;
+  let options: ReferenceOptions;
+  try {
+    const mode = v.mode ?? env.APC_REF_MODE ?? 'hosted';
+    if (mode !== 'hosted' && mode !== 'self-hosted') throw new UsageError(`--mode: expected hosted or self-hosted, found ${JSON.stringify(mode)}.`);
+    const keys = v['api-key'] ?? (env.APC_REF_API_KEYS ? env.APC_REF_API_KEYS.split(/\s+/).filter(Boolean) : []);
+    const databaseUrl = v['database-url'] ?? env.DATABASE_URL;
+    const phase = v['phase-ms'] ?? env.APC_REF_PHASE_MS;
+    options = {
+      mode,
+      host: v.host ?? '127.0.0.1',
+      ports: {
+        controlPlane: port('--control-plane-port', v['control-plane-port'] ?? env.APC_REF_CONTROL_PLANE_PORT, 8100),
+        agentServer: port('--agent-server-port', v['agent-server-port'] ?? env.APC_REF_AGENT_SERVER_PORT, 8123),
+        tracing: port('--tracing-port', v['tracing-port'] ?? env.APC_REF_TRACING_PORT, 8200),
+      },
+      apiKeys: keys.map(grant),
+      ...(databaseUrl ? { databaseUrl } : {}),
+      ...(phase ? { phaseMs: port('--phase-ms', phase, 20) } : {}),
+      ...(v['stats-delay-ms'] ? { statsDelayMs: port('--stats-delay-ms', v['stats-delay-ms'], 2000) } : {}),
+      ...(v.graphs ? { graphConfigPath: v.graphs } : {}),
+      faults: v.fault ?? [],
+      log: v.log ?? false,
+    };
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err.write(`apc serve: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  const server = await startReference(options);
+  const generated = (options.apiKeys ?? []).length === 0;
+  io.out.write(
+    [
+      `reference implementation (${server.mode} mode, ${options.databaseUrl ? 'PostgreSQL' : 'in-memory'} storage)`,
+      `  control plane      ${server.urls.controlPlane}`,
+      `  agent server       ${server.urls.agentServer}`,
+      `  experiment upload  ${server.urls.tracing}`,
+      generated ? `  development key    ${server.apiKey}  (tenant ${server.tenantId}; generated because no --api-key was given)` : `  tenant             ${server.tenantId}`,
+      options.faults && options.faults.length > 0 ? `  FAULTS ENABLED     ${options.faults.join(', ')}` : '',
+      'Press Ctrl-C to stop.',
+      '',
+    ]
+      .filter((l) => l !== '')
+      .join('\n') + '\n',
+  );
+  await untilStopped;
+  await server.close();
+  return 0;
+}

@@ -1,0 +1,64 @@
+// Help texts of the `apc` command.
+export const MAIN_USAGE = `apc — conformance harness for the agent deployment platform interfaces
+
+Usage:
+  apc certify [options]      certify an implementation (no URL: the in-repo reference implementation)
+  apc serve [options]        start the reference implementation
+  apc help [command]         show help
+  apc --version
+
+Run \`apc help certify\` or \`apc help serve\` for their options.
+`;
+
+export const CERTIFY_USAGE = `Usage: apc certify [options]
+
+Target (flags win over APC_* environment variables, which win over the profile file):
+  --control-plane-url URL     control plane base URL             (APC_CONTROL_PLANE_URL)
+  --agent-server-url URL      agent server base URL              (APC_AGENT_SERVER_URL)
+  --tracing-url URL           experiment upload base URL         (APC_TRACING_URL)
+  --api-key KEY               API key; never printed             (APC_API_KEY)
+  --tenant-id ID              workspace id sent as X-Tenant-Id   (APC_TENANT_ID)
+  --other-api-key KEY         a key of a second tenant, for the tenant-scoping rules (APC_OTHER_API_KEY)
+  --other-tenant-id ID        that second tenant's id            (APC_OTHER_TENANT_ID)
+  --control-plane-mode MODE   hosted | self-hosted               (APC_CONTROL_PLANE_MODE)
+  --profile FILE              YAML profile (see README: vocabulary, fixtures, timeouts, ...) (APC_PROFILE)
+  With no URL at all, the in-repo reference implementation is started and certified.
+
+Selection:
+  --interfaces LIST           control-plane,agent-server,experiment-upload (default: those with a URL)
+  --requirements LIST         ids or globs, e.g. 'CP-REV-*,AS-SSE-001' (repeatable)
+  --shard I/N                 run the I-th of N deterministic slices (1-based)
+
+Generation and timing:
+  --runs N                    fast-check runs per property (default 25)            (APC_RUNS)
+  --seed N                    seed of every property, for replays                   (APC_SEED)
+  --concurrency N             requests in flight against the target (default 4)    (APC_CONCURRENCY)
+  --poll-interval-ms N        revision polling interval (default 5000)             (APC_POLL_INTERVAL_MS)
+  --request-timeout-ms N      one exchange (default 30000)                         (APC_REQUEST_TIMEOUT_MS)
+  --stream-timeout-ms N       one event stream (default 30000)                     (APC_STREAM_TIMEOUT_MS)
+  --deploy-timeout-ms N       a revision reaching DEPLOYED (default 1800000)       (APC_DEPLOY_TIMEOUT_MS)
+
+Output:
+  --reports DIR               where the report is written (default reports/<run id>)
+  --expected-failures FILE    YAML baseline of known failures (see README)
+  --keep                      leave created resources in place (default: delete them)
+  --quiet                     print only the summary
+
+Exit codes: 0 certified (every applicable MUST passed), 1 not certified, 2 the harness could not run.
+`;
+
+export const SERVE_USAGE = `Usage: apc serve [options]
+
+  --mode MODE                 hosted (default) | self-hosted          (APC_REF_MODE)
+  --host HOST                 interface to listen on (default 127.0.0.1)
+  --control-plane-port N      (default 8100)                          (APC_REF_CONTROL_PLANE_PORT)
+  --agent-server-port N       (default 8123)                          (APC_REF_AGENT_SERVER_PORT)
+  --tracing-port N            (default 8200)                          (APC_REF_TRACING_PORT)
+  --database-url URL          PostgreSQL; in-memory when absent       (DATABASE_URL)
+  --api-key KEY:TENANT[,TENANT...]  a key and its tenants; repeatable (APC_REF_API_KEYS, space-separated)
+  --phase-ms N                duration of each revision phase (default 20) (APC_REF_PHASE_MS)
+  --stats-delay-ms N          delay before experiment statistics are filled (default 2000)
+  --graphs FILE               graph.json registering extra graphs
+  --fault NAME                enable a documented deviation, for negative tests (repeatable)
+  --log                       structured JSON logs on stderr (keys and secrets redacted)
+`;

@@ -1,0 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../run/run-suites.ts';
+
+let cached: string | undefined;
+
+export function harnessVersion(): string {
+  cached ??= (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+  return cached;
+}

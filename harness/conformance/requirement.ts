@@ -1,0 +1,127 @@
+// `requirement(ids, body)`: declares one conformance test. The test is named for the ids it
+// covers, is gated on the capabilities its requirements need, and on failure leaves a
+// FailureRecord (redacted, with curl lines and a replay command) in the test's meta for the
+// compliance reporter.
+import { createHash } from 'node:crypto';
+import { inject, test } from 'vitest';
+import { capabilitiesOf, loadCatalogue, missingCapabilities, type Requirement } from '../catalogue.ts';
+import { toCurl, describeResponse } from '../http/curl.ts';
+import type { Exchange } from '../http/exchange.ts';
+import { redactor } from '../redact.ts';
+import { Check } from './check.ts';
+import { ConformanceFailure, describeValue, type FailureRecord } from './failure.ts';
+import type { RunContext } from './run-context.ts';
+
+export interface RequirementTestMeta {
+  requirements?: string[];
+  notApplicable?: string[];
+  failures?: FailureRecord[];
+  cleanupErrors?: string[];
+}
+
+declare module 'vitest' {
+  interface TaskMeta extends RequirementTestMeta {}
+}
+
+export interface RequirementOptions {
+  /** Title after the ids; defaults to the first requirement's statement. */
+  title?: string;
+  /** Test deadline: `deploy` for waits on revisions, `stream` for event streams, or ms. */
+  timeout?: 'deploy' | 'stream' | 'stats' | number;
+}
+
+let runContext: RunContext | undefined;
+function context(): RunContext {
+  if (!runContext) {
+    runContext = inject('apcRun');
+    if (!runContext) throw new Error('Conformance suites run through `apc certify`, which provides the target profile.');
+    redactor.add(runContext.profile.apiKey, runContext.profile.otherTenant?.apiKey, ...runContext.profile.redact);
+  }
+  return runContext;
+}
+
+function seedFor(run: RunContext, title: string): number {
+  return createHash('sha256').update(`${run.profile.seed}:${title}`).digest().readInt32LE(0);
+}
+
+function timeoutFor(run: RunContext, option: RequirementOptions['timeout']): number {
+  const t = run.profile.timeouts;
+  const base = Math.max(60_000, t.requestMs * 4);
+  if (typeof option === 'number') return option;
+  if (option === 'deploy') return t.deployMs + base;
+  if (option === 'stream') return t.streamMs * 3 + base;
+  if (option === 'stats') return t.statsMs + base;
+  // Property runs make many requests, each bounded by the request deadline.
+  return base + run.profile.runs * t.requestMs;
+}
+
+function exchangesOf(list: Exchange[]) {
+  return list.slice(-12).map((e) => ({ curl: toCurl(e), response: describeResponse(e) }));
+}
+
+function toRecord(check: Check, ids: string[], error: unknown): FailureRecord {
+  const spec = error instanceof ConformanceFailure ? error.spec : undefined;
+  const property = check.propertyFailure;
+  const exchanges = property ? property.exchanges : check.recorder.exchanges;
+  const requirements = spec?.requirement ? [spec.requirement] : ids;
+  const message = spec?.message ?? (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+  const seedFlag = `--seed ${check.profile.seed}`;
+  const record: FailureRecord = {
+    requirements,
+    message,
+    repro: `apc certify ${check.run.reproFlags} ${seedFlag} --requirements ${requirements.join(',')}`.replace(/\s+/g, ' ').trim(),
+    exchanges: exchangesOf(exchanges),
+    ...(spec?.expected !== undefined ? { expected: describeValue(spec.expected)! } : {}),
+    ...(spec?.seen !== undefined ? { seen: describeValue(spec.seen)! } : {}),
+    ...(property ? { input: describeValue(property.input)!, seed: property.seed, ...(property.path ? { path: property.path } : {}) } : {}),
+  };
+  return redactor.value(record);
+}
+
+export function requirement(ids: string | string[], body: (t: Check) => Promise<void>, options: RequirementOptions = {}): void {
+  const list = Array.isArray(ids) ? ids : [ids];
+  const catalogue = loadCatalogue();
+  const entries: Requirement[] = list.map((id) => {
+    const entry = catalogue.byId.get(id);
+    if (!entry) throw new Error(`Unknown requirement id ${id}: add it to requirements/ or fix the suite.`);
+    return entry;
+  });
+  const title = `${list.join(' ')} ${options.title ?? entries[0]!.statement}`;
+  const run = (() => {
+    try {
+      return context();
+    } catch {
+      return undefined;
+    }
+  })();
+  test(title, { timeout: run ? timeoutFor(run, options.timeout) : 60_000 }, async (ctx) => {
+    const runCtx = context();
+    ctx.task.meta.requirements = list;
+    const caps = capabilitiesOf(runCtx.profile);
+    const missing = [...new Set(entries.flatMap((e) => missingCapabilities(e, caps)))];
+    if (missing.length > 0) {
+      ctx.task.meta.notApplicable = missing;
+      ctx.skip(`not applicable: the target lacks ${missing.join(', ')}`);
+      return;
+    }
+    const check = new Check(runCtx, seedFor(runCtx, title));
+    try {
+      await body(check);
+    } catch (error) {
+      const record = toRecord(check, list, error);
+      ctx.task.meta.failures = [record];
+      const detail = [record.message, record.expected && `expected: ${record.expected}`, record.seen && `seen: ${record.seen}`]
+        .filter(Boolean)
+        .join('\n');
+      throw new Error(detail);
+    } finally {
+      if (!runCtx.profile.keep) {
+        const errors: string[] = [];
+        for (const c of check.cleanups.reverse()) {
+          await c.run().catch((e: unknown) => errors.push(`${c.label}: ${e instanceof Error ? e.message : String(e)}`));
+        }
+        if (errors.length > 0) ctx.task.meta.cleanupErrors = redactor.value(errors);
+      }
+    }
+  });
+}

@@ -1,0 +1,18 @@
+// What the certifying process hands to the suite workers (through vitest's provide/inject).
+import type { TargetProfile } from '../profile.ts';
+
+export interface RunContext {
+  profile: TargetProfile;
+  /** Prefix of every resource the run creates, e.g. `apc-k3x9q2`. */
+  runId: string;
+  /** Command-line flags that name the target again, for replay lines (no secrets). */
+  reproFlags: string;
+  /** Requests in flight per worker, so all workers together respect the profile's limit. */
+  workerConcurrency: number;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    apcRun: RunContext;
+  }
+}

@@ -1,0 +1,201 @@
+// The one HTTP client of the harness (undici). Every exchange is recorded for the report,
+// requests pass the profile's concurrency limit, and the vocabulary map translates between
+// the spec's neutral words and the target's spelling.
+import { request as undiciRequest, Agent } from 'undici';
+import type { Dispatcher } from 'undici';
+import type { Credentials, InterfaceName, TargetProfile } from '../profile.ts';
+import { redactor } from '../redact.ts';
+import { translator, type Translator } from '../vocabulary.ts';
+import type { Exchange, RecordedRequest } from './exchange.ts';
+import { Limiter } from './limiter.ts';
+
+export type Auth = 'default' | 'none' | Credentials | { headers: Record<string, string> };
+
+export interface RequestOptions {
+  method: string;
+  path: string;
+  query?: Record<string, string | number | boolean | undefined | null>;
+  /** A JSON body (serialized and translated). */
+  body?: unknown;
+  /** A body sent byte for byte (malformed JSON tests); wins over `body`. */
+  rawBody?: string;
+  headers?: Record<string, string>;
+  auth?: Auth;
+  timeoutMs?: number;
+}
+
+/** Keeps every exchange of a test, in order. */
+export class Recorder {
+  readonly exchanges: Exchange[] = [];
+  add(exchange: Exchange): void {
+    this.exchanges.push(exchange);
+  }
+  mark(): number {
+    return this.exchanges.length;
+  }
+  since(mark: number): Exchange[] {
+    return this.exchanges.slice(mark);
+  }
+}
+
+export interface StreamHandle {
+  /** The exchange so far: request, status and headers; `text` is filled as the stream is read. */
+  exchange: Exchange;
+  body: AsyncIterable<Uint8Array>;
+  /** Stops reading and closes the connection. */
+  abort(reason: string): void;
+}
+
+const dispatcher = new Agent({ keepAliveTimeout: 4_000, connections: 32 });
+
+function errorText(error: unknown, timeoutMs: number): string {
+  if (error instanceof Error) {
+    if (error.name === 'TimeoutError' || error.name === 'AbortError') return `no complete response within ${timeoutMs} ms`;
+    const code = (error as { code?: string }).code;
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    const detail = cause?.code ?? code;
+    return detail ? `${detail}: ${cause?.message ?? error.message}` : error.message;
+  }
+  return String(error);
+}
+
+function flatHeaders(headers: Dispatcher.ResponseData['headers']): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+export class InterfaceClient {
+  private readonly words: Translator;
+
+  constructor(
+    readonly name: InterfaceName,
+    readonly baseUrl: string,
+    private readonly profile: TargetProfile,
+    private readonly recorder: Recorder,
+    private readonly limiter: Limiter,
+  ) {
+    this.words = translator(profile.vocabulary);
+  }
+
+  url(path: string, query?: RequestOptions['query']): string {
+    const url = new URL(this.baseUrl.replace(/\/+$/, '') + this.words.path(path));
+    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== null) url.searchParams.set(k, String(v));
+    return url.toString();
+  }
+
+  private authHeaders(auth: Auth): Record<string, string> {
+    if (auth === 'none') return {};
+    if (typeof auth === 'object' && 'headers' in auth) return auth.headers;
+    const creds: Partial<Credentials> = auth === 'default' ? { apiKey: this.profile.apiKey, tenantId: this.profile.tenantId } : auth;
+    const headers: Record<string, string> = {};
+    if (creds.apiKey) headers['X-Api-Key'] = creds.apiKey;
+    if (creds.tenantId && this.name !== 'agent-server') headers['X-Tenant-Id'] = creds.tenantId;
+    return headers;
+  }
+
+  private prepare(options: RequestOptions): RecordedRequest {
+    const headers: Record<string, string> = { Accept: 'application/json', ...this.authHeaders(options.auth ?? 'default') };
+    let body: string | undefined;
+    if (options.rawBody !== undefined) {
+      body = options.rawBody;
+      headers['Content-Type'] = 'application/json';
+    } else if (options.body !== undefined) {
+      redactor.addFromBody(options.body);
+      body = JSON.stringify(this.words.outgoingBody(options.body));
+      headers['Content-Type'] = 'application/json';
+    }
+    Object.assign(headers, options.headers);
+    return { method: options.method, url: this.url(options.path, options.query), headers, ...(body !== undefined ? { body } : {}) };
+  }
+
+  async request(options: RequestOptions): Promise<Exchange> {
+    const prepared = this.prepare(options);
+    const timeoutMs = options.timeoutMs ?? this.profile.timeouts.requestMs;
+    return this.limiter.run(async () => {
+      const started = performance.now();
+      const exchange: Exchange = { interface: this.name, request: prepared, startedAt: new Date().toISOString(), durationMs: 0 };
+      try {
+        const response = await undiciRequest(prepared.url, {
+          method: prepared.method as Dispatcher.HttpMethod,
+          headers: prepared.headers,
+          body: prepared.body,
+          signal: AbortSignal.timeout(timeoutMs),
+          dispatcher,
+        });
+        const text = await response.body.text();
+        const headers = flatHeaders(response.headers);
+        let json: unknown;
+        if (text.length > 0 && /json/i.test(headers['content-type'] ?? '')) {
+          try {
+            json = this.words.incomingBody(JSON.parse(text));
+          } catch {
+            json = undefined;
+          }
+        }
+        exchange.response = { status: response.statusCode, headers, text, ...(json !== undefined ? { json } : {}) };
+      } catch (error) {
+        exchange.error = errorText(error, timeoutMs);
+      }
+      exchange.durationMs = Math.round(performance.now() - started);
+      this.recorder.add(exchange);
+      return exchange;
+    });
+  }
+
+  get(path: string, options: Omit<RequestOptions, 'method' | 'path'> = {}): Promise<Exchange> {
+    return this.request({ ...options, method: 'GET', path });
+  }
+  post(path: string, body?: unknown, options: Omit<RequestOptions, 'method' | 'path' | 'body'> = {}): Promise<Exchange> {
+    return this.request({ ...options, method: 'POST', path, body });
+  }
+  patch(path: string, body?: unknown, options: Omit<RequestOptions, 'method' | 'path' | 'body'> = {}): Promise<Exchange> {
+    return this.request({ ...options, method: 'PATCH', path, body });
+  }
+  delete(path: string, options: Omit<RequestOptions, 'method' | 'path'> = {}): Promise<Exchange> {
+    return this.request({ ...options, method: 'DELETE', path });
+  }
+
+  /**
+   * Opens a streaming response (server-sent events). The caller reads `body` under its own
+   * deadline (see harness/sse/reader.ts); the exchange is recorded right away and its `text`
+   * grows as the reader appends what arrived.
+   */
+  async openStream(options: RequestOptions): Promise<StreamHandle | Exchange> {
+    const prepared = this.prepare(options);
+    prepared.headers['Accept'] = 'text/event-stream';
+    const timeoutMs = options.timeoutMs ?? this.profile.timeouts.streamMs;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new Error(`no response headers within ${timeoutMs} ms`)), timeoutMs);
+    const exchange: Exchange = { interface: this.name, request: prepared, startedAt: new Date().toISOString(), durationMs: 0 };
+    const started = performance.now();
+    this.recorder.add(exchange);
+    try {
+      const response = await this.limiter.run(() =>
+        undiciRequest(prepared.url, {
+          method: prepared.method as Dispatcher.HttpMethod,
+          headers: prepared.headers,
+          body: prepared.body,
+          signal: controller.signal,
+          dispatcher,
+        }),
+      );
+      clearTimeout(timer);
+      exchange.response = { status: response.statusCode, headers: flatHeaders(response.headers), text: '' };
+      exchange.durationMs = Math.round(performance.now() - started);
+      return {
+        exchange,
+        body: response.body,
+        abort: (reason) => {
+          exchange.error = reason;
+          response.body.destroy();
+        },
+      };
+    } catch (error) {
+      clearTimeout(timer);
+      exchange.error = errorText(error, timeoutMs);
+      exchange.durationMs = Math.round(performance.now() - started);
+      return exchange;
+    }
+  }
+}

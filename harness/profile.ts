@@ -1,0 +1,130 @@
+// The target profile: everything the harness knows about the implementation under test.
+// Built from (lowest to highest precedence) defaults, a YAML profile file, APC_* environment
+// variables and command-line flags; see harness/profile-sources.ts.
+
+export type InterfaceName = 'control-plane' | 'agent-server' | 'experiment-upload';
+export const INTERFACES: readonly InterfaceName[] = ['control-plane', 'agent-server', 'experiment-upload'];
+
+export type ControlPlaneMode = 'hosted' | 'self-hosted';
+export type SourceKind = 'gitforge' | 'external_container' | 'internal_container' | 'internal_source';
+export const SOURCE_KINDS: readonly SourceKind[] = ['gitforge', 'external_container', 'internal_container', 'internal_source'];
+
+/** Optional endpoints a target may or may not offer; rules that need one are gated on it. */
+export type OptionalEndpoint =
+  | 'upload-url'
+  | 'integrations'
+  | 'listeners'
+  | 'experiment-reads'
+  | 'dataset-create'
+  | 'docs';
+export const OPTIONAL_ENDPOINTS: readonly OptionalEndpoint[] = [
+  'upload-url',
+  'integrations',
+  'listeners',
+  'experiment-reads',
+  'dataset-create',
+  'docs',
+];
+
+export interface Credentials {
+  apiKey: string;
+  tenantId?: string;
+}
+
+export interface TargetProfile {
+  /** Base URL per interface; an interface without a URL is not certified. */
+  urls: Partial<Record<InterfaceName, string>>;
+  apiKey?: string;
+  tenantId?: string;
+  /** A second key and tenant, for tenant-scoping rules (gated on its presence). */
+  otherTenant?: Credentials;
+  controlPlaneMode: ControlPlaneMode;
+  /** Source kinds the target offers. Default: every kind valid for the mode. */
+  sources: SourceKind[];
+  /** Optional endpoints the target offers. */
+  endpoints: OptionalEndpoint[];
+  /** How the target spells each neutral word of the spec (identity by default). */
+  vocabulary: Record<string, string>;
+  fixtures: Fixtures;
+  timeouts: {
+    /** One HTTP exchange. */
+    requestMs: number;
+    /** One event stream, from request to close. */
+    streamMs: number;
+    /** A revision reaching a terminal status (the real platform takes minutes). */
+    deployMs: number;
+    /** Experiment statistics being filled after upload. */
+    statsMs: number;
+  };
+  pollIntervalMs: number;
+  /** At most this many requests in flight against the target. */
+  concurrency: number;
+  /** Extra literal values to redact everywhere (beyond the API keys and secret values sent). */
+  redact: string[];
+  /** fast-check runs per property. */
+  runs: number;
+  seed: number;
+  /** Leave created resources in place at the end. */
+  keep: boolean;
+}
+
+export interface Fixtures {
+  /** Graph id of the conformance fixture graph (`echo`, see README). */
+  graphId: string;
+  /** A graph whose node fails, if the target serves one. */
+  failingGraphId?: string;
+  gitforge: { integrationId?: string; repoUrl: string; repoRef: string; graphConfigPath: string };
+  /** An image URI that deploys, for container sources. */
+  imageUri: string;
+  /** An image URI whose revision fails, if the target has one. */
+  failingImageUri?: string;
+  /** A listener id for external_container deployments (self-hosted). */
+  listenerId?: string;
+  clusterNamespace?: string;
+}
+
+export function defaultSources(mode: ControlPlaneMode): SourceKind[] {
+  return mode === 'hosted'
+    ? ['gitforge', 'internal_container', 'internal_source']
+    : ['external_container', 'internal_container', 'internal_source'];
+}
+
+export function defaultProfile(): TargetProfile {
+  return {
+    urls: {},
+    controlPlaneMode: 'hosted',
+    sources: defaultSources('hosted'),
+    endpoints: ['upload-url', 'integrations', 'docs'],
+    vocabulary: {},
+    fixtures: {
+      graphId: 'echo',
+      gitforge: { repoUrl: 'https://example.com/acme/agent', repoRef: 'main', graphConfigPath: 'graph.json' },
+      imageUri: 'docker.io/acme/agent:1.0.0',
+    },
+    timeouts: { requestMs: 30_000, streamMs: 30_000, deployMs: 1_800_000, statsMs: 60_000 },
+    pollIntervalMs: 5_000,
+    concurrency: 4,
+    redact: [],
+    runs: 25,
+    seed: Math.floor(Math.random() * 0x7fffffff),
+    keep: false,
+  };
+}
+
+/** Every secret literal of a profile, for redaction. */
+export function profileSecrets(profile: TargetProfile): string[] {
+  return [profile.apiKey, profile.otherTenant?.apiKey, ...profile.redact].filter(
+    (v): v is string => typeof v === 'string' && v.length > 0,
+  );
+}
+
+/** The profile as it may be written to a report: keys replaced by a marker. */
+export function redactedProfile(profile: TargetProfile): TargetProfile {
+  const mark = (v: string | undefined) => (v ? '[redacted]' : v);
+  return {
+    ...profile,
+    apiKey: mark(profile.apiKey),
+    otherTenant: profile.otherTenant && { ...profile.otherTenant, apiKey: '[redacted]' },
+    redact: profile.redact.map(() => '[redacted]'),
+  };
+}

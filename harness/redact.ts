@@ -1,0 +1,66 @@
+// One redactor for everything the harness prints or writes. Secrets are literals: the profile's
+// API keys, values listed in the profile, and every `secrets[].value` a suite sends. Each is
+// replaced wherever it appears, so a secret echoed back inside a response body is caught too.
+
+export const REDACTED = '[redacted]';
+
+/** Secrets shorter than this are not treated as literals: replacing "a" everywhere helps nobody. */
+const MIN_SECRET_LENGTH = 4;
+
+export class Redactor {
+  private readonly secrets = new Set<string>();
+  private pattern: RegExp | undefined;
+
+  add(...values: (string | undefined | null)[]): void {
+    let changed = false;
+    for (const value of values) {
+      if (typeof value !== 'string' || value.length < MIN_SECRET_LENGTH || this.secrets.has(value)) continue;
+      this.secrets.add(value);
+      // JSON-escaped forms appear in raw bodies; add them too.
+      const escaped = JSON.stringify(value).slice(1, -1);
+      if (escaped !== value) this.secrets.add(escaped);
+      changed = true;
+    }
+    if (changed) this.pattern = undefined;
+  }
+
+  /** Registers the values of every `secrets: [{name, value}]` array inside a JSON value. */
+  addFromBody(body: unknown): void {
+    if (Array.isArray(body)) {
+      for (const item of body) this.addFromBody(item);
+    } else if (body !== null && typeof body === 'object') {
+      for (const [key, value] of Object.entries(body)) {
+        if (key === 'secrets' && Array.isArray(value)) {
+          for (const s of value) if (s && typeof s === 'object') this.add((s as { value?: unknown }).value as string);
+        } else {
+          this.addFromBody(value);
+        }
+      }
+    }
+  }
+
+  text(input: string): string {
+    if (this.secrets.size === 0) return input;
+    this.pattern ??= new RegExp(
+      [...this.secrets]
+        .sort((a, b) => b.length - a.length)
+        .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+        .join('|'),
+      'g',
+    );
+    return input.replace(this.pattern, REDACTED);
+  }
+
+  /** A deep copy of a JSON-like value with every secret replaced in every string. */
+  value<T>(input: T): T {
+    if (typeof input === 'string') return this.text(input) as T;
+    if (Array.isArray(input)) return input.map((v) => this.value(v)) as T;
+    if (input !== null && typeof input === 'object') {
+      return Object.fromEntries(Object.entries(input).map(([k, v]) => [k, this.value(v)])) as T;
+    }
+    return input;
+  }
+}
+
+/** The process's redactor: every printer and writer of the harness goes through it. */
+export const redactor = new Redactor();

@@ -1,0 +1,48 @@
+// A vitest reporter that turns finished conformance tests into TestOutcomes, and tells the
+// progress printer as each test ends.
+import type { Reporter, TestCase, TestModule } from 'vitest/node';
+import type { SerializedError } from 'vitest';
+import { redactor } from '../redact.ts';
+import type { TestOutcome } from '../report/compliance.ts';
+
+export interface RunListener {
+  outcome?(outcome: TestOutcome): void;
+  /** A suite file finished; `file` is relative to the project root. */
+  fileEnd?(file: string): void;
+}
+
+export class OutcomeCollector implements Reporter {
+  readonly outcomes: TestOutcome[] = [];
+  readonly errors: string[] = [];
+
+  constructor(private readonly listener: RunListener = {}) {}
+
+  onTestCaseResult(testCase: TestCase): void {
+    const result = testCase.result();
+    if (result.state === 'pending') return;
+    const meta = testCase.meta();
+    const errorText = result.state === 'failed' ? result.errors?.map((e) => e.message).join('\n') : undefined;
+    const outcome: TestOutcome = {
+      title: testCase.name,
+      file: testCase.module.relativeModuleId,
+      requirements: meta.requirements ?? [],
+      state: result.state,
+      failures: meta.failures ?? [],
+      durationMs: Math.round(testCase.diagnostic()?.duration ?? 0),
+      ...(meta.notApplicable ? { notApplicable: meta.notApplicable } : {}),
+      ...(result.state === 'skipped' && result.note ? { note: result.note } : {}),
+      ...(errorText ? { note: redactor.text(errorText) } : {}),
+    };
+    this.outcomes.push(outcome);
+    this.listener.outcome?.(outcome);
+  }
+
+  onTestModuleEnd(testModule: TestModule): void {
+    for (const error of testModule.errors()) this.errors.push(redactor.text(`${testModule.relativeModuleId}: ${error.message}`));
+    this.listener.fileEnd?.(testModule.relativeModuleId);
+  }
+
+  onTestRunEnd(_modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>): void {
+    for (const error of unhandled) this.errors.push(redactor.text(`unhandled error: ${error.message}`));
+  }
+}

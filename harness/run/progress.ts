@@ -1,0 +1,80 @@
+// Terminal progress of a certification: a line per suite file as it finishes, each failure as
+// it happens, then the verdict. Everything printed passes the redactor.
+import type { Level } from '../catalogue.ts';
+import { redactor } from '../redact.ts';
+import type { ComplianceReport, TestOutcome } from '../report/compliance.ts';
+
+export interface Output {
+  write(text: string): void;
+}
+
+const color = (code: number) => (text: string) => (process.stdout.isTTY && !process.env.NO_COLOR ? `\u001b[${code}m${text}\u001b[0m` : text);
+const red = color(31);
+const green = color(32);
+const yellow = color(33);
+const dim = color(2);
+
+export class Progress {
+  private readonly perFile = new Map<string, { passed: number; failed: number; na: number; skipped: number; ms: number }>();
+  private done = 0;
+
+  constructor(private readonly out: Output) {}
+
+  line(text = ''): void {
+    this.out.write(`${redactor.text(text)}\n`);
+  }
+
+  outcome(o: TestOutcome): void {
+    this.done++;
+    const tally = this.perFile.get(o.file) ?? { passed: 0, failed: 0, na: 0, skipped: 0, ms: 0 };
+    if (o.state === 'passed') tally.passed++;
+    else if (o.state === 'failed') tally.failed++;
+    else if (o.notApplicable) tally.na++;
+    else tally.skipped++;
+    tally.ms += o.durationMs;
+    this.perFile.set(o.file, tally);
+    if (o.state === 'failed') {
+      const first = o.failures[0]?.message ?? o.note ?? 'failed';
+      this.line(`    ${red('✗')} ${o.title}\n      ${first.split('\n')[0]}`);
+    }
+  }
+
+  fileEnd(file: string): void {
+    const t = this.perFile.get(file);
+    const name = file.replace(/^suites\//, '').replace(/\.suite\.ts$/, '');
+    if (!t) {
+      this.line(`  ${dim('·')} ${name.padEnd(44)} ${dim('nothing selected')}`);
+      return;
+    }
+    const parts = [
+      t.passed ? green(`${t.passed} passed`) : '',
+      t.failed ? red(`${t.failed} failed`) : '',
+      t.na ? yellow(`${t.na} not applicable`) : '',
+      t.skipped ? dim(`${t.skipped} skipped`) : '',
+    ].filter(Boolean);
+    const mark = t.failed ? red('✗') : green('✓');
+    const count = dim(` [${this.done} tests done]`);
+    this.line(`  ${mark} ${name.padEnd(44)} ${parts.join(', ')} ${dim(`${(t.ms / 1000).toFixed(1)}s`)}${count}`);
+  }
+
+  summary(report: ComplianceReport, reportDir: string): void {
+    const score = (level: Level) => {
+      const c = report.counts.byLevel[level];
+      const applicable = c.passed + c.failed + c['expected-failure'] + c.untested;
+      return `${level} ${c.passed}/${applicable}`;
+    };
+    const verdict =
+      report.verdict === 'certified' ? green('CERTIFIED') : report.verdict === 'not-certified' ? red('NOT CERTIFIED') : red('ERROR');
+    this.line();
+    this.line(`verdict: ${verdict}  (${['MUST', 'SHOULD', 'MAY'].map((l) => score(l as Level)).join(', ')})`);
+    this.line(`         ${report.verdictReason}`);
+    const failed = report.requirements.filter((r) => r.status === 'failed');
+    if (failed.length > 0) this.line(`failed:  ${failed.map((r) => `${r.id} (${r.level})`).join(', ')}`);
+    const expected = report.requirements.filter((r) => r.status === 'expected-failure');
+    if (expected.length > 0) this.line(`expected failures: ${expected.map((r) => r.id).join(', ')}`);
+    const na = report.counts.total['not-applicable'];
+    if (na > 0) this.line(dim(`not applicable: ${na} requirement(s) need capabilities the target lacks (see the report)`));
+    for (const error of report.errors) this.line(red(`error:   ${error}`));
+    this.line(`report:  ${reportDir}`);
+  }
+}

@@ -1,0 +1,61 @@
+// The reference agent server (spec interface B): graphs, assistants with versions, threads,
+// streamed runs, system routes. Storage is PostgreSQL when the context has a pool, else memory.
+import Fastify, { type FastifyInstance } from 'fastify';
+import { authenticate } from '../auth.ts';
+import type { ReferenceContext } from '../context.ts';
+import { installErrorHandling, unprocessable } from '../http-errors.ts';
+import type { AgentServerDeps } from './deps.ts';
+import { loadGraphs, type GraphRegistry } from './graph-registry.ts';
+import { MemoryStore } from './memory-store.ts';
+import { PUBLIC_PATHS } from './openapi.ts';
+import { PostgresStore } from './postgres-store.ts';
+import { unstorableIssues } from './request-checks.ts';
+import { registerAssistantRoutes } from './routes/assistants.ts';
+import { registerRunRoutes } from './routes/runs.ts';
+import { registerSystemRoutes } from './routes/system.ts';
+import { registerThreadRoutes } from './routes/threads.ts';
+import type { AgentStore } from './store.ts';
+
+/** Each graph's default assistant, created by the system when missing. */
+async function ensureDefaultAssistants(store: AgentStore, graphs: GraphRegistry): Promise<void> {
+  for (const graphId of graphs.ids) {
+    await store.createAssistant(graphs.defaultAssistantId(graphId), {
+      graph_id: graphId,
+      name: graphId,
+      description: null,
+      context: {},
+      metadata: { created_by: 'system' },
+      config: {},
+    });
+  }
+}
+
+export async function buildAgentServerApp(ctx: ReferenceContext): Promise<FastifyInstance> {
+  const graphs = await loadGraphs(ctx.graphConfigPath);
+  const store: AgentStore = ctx.pool ? await PostgresStore.open(ctx.pool) : new MemoryStore();
+  await ensureDefaultAssistants(store, graphs);
+  const deps: AgentServerDeps = { ctx, store, graphs, faults: ctx.faults, liveStreams: new Set(), deletedVersions: new Map() };
+
+  const app = Fastify({ logger: ctx.logger });
+  installErrorHandling(app);
+
+  // Every route but the public system ones needs a valid X-Api-Key (README: "Authentication").
+  app.addHook('onRequest', async (request) => {
+    if (!PUBLIC_PATHS.has(request.routeOptions.url ?? '')) authenticate(ctx.auth, request);
+  });
+  // Bodies PostgreSQL could not store are refused on both backends before any handler runs.
+  app.addHook('preHandler', async (request) => {
+    const issues = unstorableIssues(request.body);
+    if (issues.length > 0) throw unprocessable(issues);
+  });
+  // Streams a fault keeps open would otherwise hold the server open on close.
+  app.addHook('preClose', async () => {
+    for (const stream of deps.liveStreams) stream.destroy();
+  });
+
+  registerSystemRoutes(app, deps);
+  registerAssistantRoutes(app, deps);
+  registerThreadRoutes(app, deps);
+  registerRunRoutes(app, deps);
+  return app;
+}

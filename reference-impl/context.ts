@@ -1,0 +1,62 @@
+// What every listener of the reference implementation shares: resolved options, auth, the
+// database pool (when PostgreSQL is used), the fault switches and things to stop on close.
+import type { FastifyServerOptions } from 'fastify';
+import { resolveAuth, type AuthConfig } from './auth.ts';
+import { openPool, type Pool } from './db.ts';
+import type { ControlPlaneMode, ReferenceOptions } from './options.ts';
+
+export interface ReferenceContext {
+  mode: ControlPlaneMode;
+  phaseMs: number;
+  statsDelayMs: number;
+  graphConfigPath: string | undefined;
+  auth: AuthConfig;
+  pool: Pool | undefined;
+  faults: ReadonlySet<string>;
+  /** Fastify logger option: structured JSON with secrets redacted, or off. */
+  logger: FastifyServerOptions['logger'];
+  /** Called on close, in reverse order: background workers register here. */
+  onClose(stop: () => Promise<void> | void): void;
+  /**
+   * Tracing projects, set by the tracing listener (built first). The control plane creates one
+   * per deployment (spec 1.A) and deletes it on request.
+   */
+  tracingProjects?: TracingProjects;
+}
+
+export interface TracingProjects {
+  /** Throws the 409 `conflict(...)` HttpError when the tenant has a project of that name. */
+  createProject(tenantId: string, name: string): Promise<void>;
+  deleteProject(tenantId: string, name: string): Promise<void>;
+}
+
+/** Header and body paths never written to logs. */
+export const REDACTED_LOG_PATHS = [
+  'req.headers["x-api-key"]',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.body.secrets',
+];
+
+export function createContext(options: ReferenceOptions): { ctx: ReferenceContext; close(): Promise<void> } {
+  const stops: (() => Promise<void> | void)[] = [];
+  const pool = options.databaseUrl ? openPool(options.databaseUrl) : undefined;
+  const ctx: ReferenceContext = {
+    mode: options.mode ?? 'hosted',
+    phaseMs: options.phaseMs ?? 20,
+    statsDelayMs: options.statsDelayMs ?? 2000,
+    graphConfigPath: options.graphConfigPath,
+    auth: resolveAuth(options.apiKeys),
+    pool,
+    faults: new Set(options.faults ?? []),
+    logger: options.log ? { level: 'info', redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' } } : false,
+    onClose: (stop) => stops.push(stop),
+  };
+  return {
+    ctx,
+    async close() {
+      for (const stop of stops.reverse()) await stop();
+      await pool?.end();
+    },
+  };
+}

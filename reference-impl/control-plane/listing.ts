@@ -1,0 +1,76 @@
+// Listing queries of deployments and revisions (field notes: limit 1..100, default 20, offset >= 0,
+// filters, `{resources, offset}`). Filtering runs here, not in a backend, so both backends answer
+// alike.
+import type { DeploymentStatus } from './api-types.ts';
+import type { Deployment, StoredRevision } from './records.ts';
+import { QueryReader } from './request-params.ts';
+import { REVISION_STATUSES } from './revision-lifecycle.ts';
+
+const DEPLOYMENT_STATUSES: readonly DeploymentStatus[] = ['AWAITING_DATABASE', 'READY', 'UNUSED', 'AWAITING_DELETE', 'UNKNOWN'];
+const DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod'] as const;
+
+export interface Page {
+  limit: number;
+  /** Echoed in the response as `offset`. */
+  offset: number;
+}
+
+function readPage(reader: QueryReader): Page {
+  return {
+    limit: reader.integer('limit', 20, { min: 1, max: 100 }),
+    offset: reader.integer('offset', 0, { min: 0 }),
+  };
+}
+
+export interface DeploymentQuery extends Page {
+  nameContains: string | undefined;
+  statuses: string[] | undefined;
+  deploymentIds: string[] | undefined;
+  imageVersion: string | undefined;
+  deploymentType: string | undefined;
+}
+
+export function readDeploymentQuery(query: unknown): DeploymentQuery {
+  const reader = new QueryReader(query);
+  const parsed: DeploymentQuery = {
+    ...readPage(reader),
+    nameContains: reader.text('name_contains'),
+    statuses: reader.enumList('status', DEPLOYMENT_STATUSES),
+    deploymentIds: reader.uuidList('deployment_ids'),
+    imageVersion: reader.text('image_version'),
+    deploymentType: reader.enumList('deployment_type', DEPLOYMENT_TYPES)?.[0],
+  };
+  reader.done();
+  return parsed;
+}
+
+/** Newest first (by `created_at`, then id, for a stable order across pages). */
+export function selectDeployments(all: Deployment[], query: DeploymentQuery): Deployment[] {
+  const needle = query.nameContains?.toLowerCase();
+  return all
+    .filter((d) => needle === undefined || d.name.toLowerCase().includes(needle))
+    .filter((d) => !query.statuses || query.statuses.length === 0 || query.statuses.includes(d.status))
+    .filter((d) => !query.deploymentIds || query.deploymentIds.includes(d.id))
+    .filter((d) => query.imageVersion === undefined || d.image_version === query.imageVersion)
+    .filter((d) => query.deploymentType === undefined || d.source_config.deployment_type === query.deploymentType)
+    .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id))
+    .slice(query.offset, query.offset + query.limit);
+}
+
+export interface RevisionQuery extends Page {
+  statuses: string[] | undefined;
+}
+
+export function readRevisionQuery(query: unknown): RevisionQuery {
+  const reader = new QueryReader(query);
+  const parsed: RevisionQuery = { ...readPage(reader), statuses: reader.enumList('status', REVISION_STATUSES) };
+  reader.done();
+  return parsed;
+}
+
+/** `revisions` come newest first from the store. */
+export function selectRevisions(revisions: StoredRevision[], query: RevisionQuery): StoredRevision[] {
+  return revisions
+    .filter((r) => !query.statuses || query.statuses.length === 0 || query.statuses.includes(r.revision.status))
+    .slice(query.offset, query.offset + query.limit);
+}

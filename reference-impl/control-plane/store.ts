@@ -1,0 +1,55 @@
+// The control plane's storage. Two backends behave the same: memory (the default) and PostgreSQL
+// (when the context has a pool). Every change of one deployment is serialized (a per-deployment
+// mutex in memory, a row lock in PostgreSQL), so concurrent changes never lose one another.
+import type { ReferenceContext } from '../context.ts';
+import type { FaultCheck } from './faults.ts';
+import { MemoryStore } from './memory-store.ts';
+import { PostgresStore } from './pg-store.ts';
+import type { Deployment, DeploymentChange, StoredRevision, UploadGrant } from './records.ts';
+
+/** Decides what a change does, given the deployment and all its revisions (newest first). */
+export type ChangePlan<T> = (
+  current: Deployment,
+  revisions: StoredRevision[],
+) => { change: DeploymentChange; result: T } | { change?: undefined; result: T };
+
+export type CreateOutcome = 'created' | 'name-taken';
+
+export interface ControlPlaneStore {
+  /** Inserts a deployment with its first revision, unless the tenant has a deployment of that name. */
+  createDeployment(deployment: Deployment, firstRevision: StoredRevision): Promise<CreateOutcome>;
+  /** The deployment when it belongs to `tenantId` (any tenant when `tenantId` is undefined). */
+  findDeployment(tenantId: string | undefined, id: string): Promise<Deployment | undefined>;
+  /** Every deployment of a tenant; filtering and paging happen in deployment-listing.ts. */
+  listDeployments(tenantId: string): Promise<Deployment[]>;
+  /**
+   * Runs `plan` on the deployment with no other change of it in between, then writes the change
+   * it returns. Undefined when the tenant has no such deployment.
+   */
+  changeDeployment<T>(tenantId: string, id: string, plan: ChangePlan<T>): Promise<{ result: T } | undefined>;
+  /** Deletes the deployment with its revisions and uploads; the deleted deployment, or undefined. */
+  deleteDeployment(tenantId: string, id: string): Promise<Deployment | undefined>;
+  /** Revisions of a deployment, newest first. */
+  listRevisions(deploymentId: string): Promise<StoredRevision[]>;
+  /**
+   * For each deployment with a revision due at `now` (that no other process is handling), runs
+   * `plan` under the deployment's lock and writes its change. Returns how many were changed.
+   */
+  advanceDue(now: number, plan: ChangePlan<void>): Promise<number>;
+  saveUploadGrant(grant: UploadGrant): Promise<void>;
+  findUploadGrant(token: string): Promise<UploadGrant | undefined>;
+  findUploadByPath(deploymentId: string, objectPath: string): Promise<UploadGrant | undefined>;
+  /** Stores the tarball of a grant; false when the grant is gone (its deployment was deleted). */
+  storeUpload(token: string, tarball: Buffer): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  faults: FaultCheck;
+}
+
+/** The PostgreSQL store when the context has a pool, else the memory store. */
+export async function openStore(ctx: ReferenceContext, options: StoreOptions): Promise<ControlPlaneStore> {
+  if (ctx.pool) return PostgresStore.open(ctx.pool, options);
+  return new MemoryStore(options);
+}

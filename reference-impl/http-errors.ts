@@ -1,0 +1,66 @@
+// Error bodies in the spec's shapes (section 7), shared by every listener of the reference
+// implementation: 4xx `{detail: string}`, 422 HTTPValidationError `{detail: [{loc, msg, type}]}`.
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+
+export interface ValidationIssue {
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+}
+
+/** Thrown by handlers; the error handler turns it into the documented body. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly detail: string | ValidationIssue[],
+  ) {
+    super(typeof detail === 'string' ? detail : detail.map((d) => d.msg).join('; '));
+  }
+}
+
+export const badRequest = (detail: string) => new HttpError(400, detail);
+export const unauthorized = (detail: string) => new HttpError(401, detail);
+export const forbidden = (detail: string) => new HttpError(403, detail);
+export const notFound = (detail: string) => new HttpError(404, detail);
+export const conflict = (detail: string) => new HttpError(409, detail);
+export const unprocessable = (issues: ValidationIssue[]) => new HttpError(422, issues);
+
+export function sendError(reply: FastifyReply, error: HttpError): FastifyReply {
+  return reply.code(error.statusCode).type('application/json').send({ detail: error.detail });
+}
+
+/**
+ * Maps every failure to a documented 4xx body. Framework errors (malformed JSON, an oversized
+ * body, a wrong content type) become 400/413/415 with `{detail}`; anything unexpected is logged
+ * and answered 500 with a `{detail}` that leaks nothing.
+ */
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
+    if (error instanceof HttpError) return sendError(reply, error);
+    const status = error.statusCode;
+    if (status !== undefined && status >= 400 && status < 500) {
+      return sendError(reply, new HttpError(status, frameworkMessage(error)));
+    }
+    request.log.error({ err: { message: error.message, stack: error.stack } }, 'unhandled error');
+    return sendError(reply, new HttpError(500, 'Internal server error'));
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, notFound(`No route for ${request.method} ${request.url.split('?')[0]}`)),
+  );
+}
+
+function frameworkMessage(error: FastifyError): string {
+  switch (error.code) {
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return 'Request body is empty; a JSON object was expected.';
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return `Request body is not valid JSON: ${error.message}`;
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return 'Request body is too large.';
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return 'Unsupported content type; send application/json.';
+    default:
+      return error.message;
+  }
+}

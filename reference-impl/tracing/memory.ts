@@ -1,0 +1,116 @@
+// In-memory tracing store (the default). Transactions run one at a time; their writes are queued
+// and applied together at commit, so a transaction that throws leaves nothing behind.
+import type { DatasetRow, ExampleRow, RunRow, SessionRow } from './records.ts';
+import type { DatasetFilter, DatasetWithCounts, SessionFilter, TracingStore, TracingTx } from './store.ts';
+
+interface TenantData {
+  /** Maps keep insertion order; listings return the newest first. */
+  datasets: Map<string, DatasetRow>;
+  sessions: Map<string, SessionRow>;
+  /** Keyed by dataset id, then example id. */
+  examples: Map<string, Map<string, ExampleRow>>;
+  /** Keyed by session id. */
+  runs: Map<string, RunRow[]>;
+}
+
+export function memoryStore(): TracingStore {
+  const tenants = new Map<string, TenantData>();
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const data = (tenantId: string): TenantData => {
+    let found = tenants.get(tenantId);
+    if (!found) {
+      found = { datasets: new Map(), sessions: new Map(), examples: new Map(), runs: new Map() };
+      tenants.set(tenantId, found);
+    }
+    return found;
+  };
+
+  const withCounts = (d: TenantData, row: DatasetRow): DatasetWithCounts => {
+    const experiments = [...d.sessions.values()].filter((s) => s.referenceDatasetId === row.id);
+    return {
+      row,
+      counts: {
+        exampleCount: d.examples.get(row.id)?.size ?? 0,
+        sessionCount: experiments.length,
+        lastSessionStart: experiments.reduce<bigint | null>((max, s) => (max === null || s.start > max ? s.start : max), null),
+      },
+    };
+  };
+
+  const page = <T>(items: T[], filter: { limit: number; offset: number }): T[] =>
+    items.reverse().slice(filter.offset, filter.offset + filter.limit);
+
+  const openTx = (d: TenantData, writes: (() => void)[]): TracingTx => ({
+    datasetById: async (id) => d.datasets.get(id),
+    datasetByName: async (name) => [...d.datasets.values()].find((row) => row.name === name),
+    sessionByName: async (name) => [...d.sessions.values()].find((row) => row.name === name),
+    experimentCount: async (datasetId) => [...d.sessions.values()].filter((s) => s.referenceDatasetId === datasetId).length,
+    saveDataset: async (row) => void writes.push(() => d.datasets.set(row.id, row)),
+    insertSession: async (row) => void writes.push(() => d.sessions.set(row.id, row)),
+    upsertExamples: async (rows) =>
+      void writes.push(() => {
+        for (const row of rows) {
+          const examples = d.examples.get(row.datasetId) ?? new Map<string, ExampleRow>();
+          const created = examples.get(row.id)?.createdAt ?? row.createdAt;
+          examples.set(row.id, { ...row, createdAt: created });
+          d.examples.set(row.datasetId, examples);
+        }
+      }),
+    insertRuns: async (rows) =>
+      void writes.push(() => {
+        for (const row of rows) d.runs.set(row.sessionId, [...(d.runs.get(row.sessionId) ?? []), row]);
+      }),
+    deleteSession: async (id) =>
+      void writes.push(() => {
+        d.sessions.delete(id);
+        d.runs.delete(id);
+      }),
+    deleteDataset: async (id) =>
+      void writes.push(() => {
+        for (const s of [...d.sessions.values()]) {
+          if (s.referenceDatasetId !== id) continue;
+          d.sessions.delete(s.id);
+          d.runs.delete(s.id);
+        }
+        d.examples.delete(id);
+        d.datasets.delete(id);
+      }),
+  });
+
+  return {
+    transaction<T>(tenantId: string, work: (tx: TracingTx) => Promise<T>): Promise<T> {
+      const run = queue.then(async () => {
+        const d = data(tenantId);
+        const writes: (() => void)[] = [];
+        const result = await work(openTx(d, writes));
+        for (const write of writes) write();
+        return result;
+      });
+      queue = run.catch(() => undefined);
+      return run;
+    },
+    async getDataset(tenantId, id) {
+      const d = data(tenantId);
+      const row = d.datasets.get(id);
+      return row && withCounts(d, row);
+    },
+    async listDatasets(tenantId, filter: DatasetFilter) {
+      const d = data(tenantId);
+      const rows = [...d.datasets.values()].filter((row) => filter.name === undefined || row.name === filter.name);
+      return page(rows, filter).map((row) => withCounts(d, row));
+    },
+    async getSession(tenantId, id) {
+      return data(tenantId).sessions.get(id);
+    },
+    async listSessions(tenantId, filter: SessionFilter) {
+      const rows = [...data(tenantId).sessions.values()].filter(
+        (s) =>
+          (filter.name === undefined || s.name === filter.name) &&
+          (filter.referenceDatasetId === undefined || s.referenceDatasetId === filter.referenceDatasetId) &&
+          (filter.referenceFree === undefined || (s.referenceDatasetId === null) === filter.referenceFree),
+      );
+      return page(rows, filter);
+    },
+  };
+}
