@@ -1,6 +1,5 @@
 // `apc serve`: runs the reference implementation until interrupted.
 import { parseArgs } from 'node:util';
-import { startReference } from '../../reference-impl/index.ts';
 import type { ApiKeyGrant, ReferenceOptions } from '../../reference-impl/options.ts';
 import { UsageError, type CertifyIo } from './certify.ts';
 import { SERVE_USAGE } from './usage.ts';
@@ -78,6 +77,7 @@ export async function serve(argv: string[], io: CertifyIo, untilStopped: Promise
     }
     throw error;
   }
+  const { startReference } = await import('../../reference-impl/index.ts');
   const server = await startReference(options);
   const generated = (options.apiKeys ?? []).length === 0;
   io.out.write(

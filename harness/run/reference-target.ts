@@ -2,7 +2,7 @@
 // it in this process with two keys (two tenants, for the scoping rules), fast revision phases,
 // and a profile that offers every optional endpoint and fixture the reference has.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { startReference, type ReferenceServer } from '../../reference-impl/index.ts';
+import type { ReferenceServer } from '../../reference-impl/index.ts';
 import type { ControlPlaneMode, TargetProfile } from '../profile.ts';
 import { defaultSources, OPTIONAL_ENDPOINTS } from '../profile.ts';
 
@@ -13,6 +13,8 @@ export interface ReferenceTarget {
 
 export async function startReferenceTarget(mode: ControlPlaneMode, faults: string[] = []): Promise<ReferenceTarget> {
   const grants = [0, 1].map(() => ({ key: `apc-ref-${randomBytes(18).toString('base64url')}`, tenants: [randomUUID()] }));
+  // Loaded on demand: certifying a remote target never loads the reference implementation.
+  const { startReference } = await import('../../reference-impl/index.ts');
   const server = await startReference({ mode, apiKeys: grants, phaseMs: 10, statsDelayMs: 300, faults });
   return {
     server,

@@ -22,6 +22,14 @@ function readPage(reader: QueryReader): Page {
   };
 }
 
+/** `limit` and `offset` alone, for listings without filters. */
+export function readPageQuery(query: unknown): Page {
+  const reader = new QueryReader(query);
+  const page = readPage(reader);
+  reader.done();
+  return page;
+}
+
 export interface DeploymentQuery extends Page {
   nameContains: string | undefined;
   statuses: string[] | undefined;

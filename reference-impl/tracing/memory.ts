@@ -44,6 +44,7 @@ export function memoryStore(): TracingStore {
   const openTx = (d: TenantData, writes: (() => void)[]): TracingTx => ({
     datasetById: async (id) => d.datasets.get(id),
     datasetByName: async (name) => [...d.datasets.values()].find((row) => row.name === name),
+    sessionById: async (id) => d.sessions.get(id),
     sessionByName: async (name) => [...d.sessions.values()].find((row) => row.name === name),
     experimentCount: async (datasetId) => [...d.sessions.values()].filter((s) => s.referenceDatasetId === datasetId).length,
     saveDataset: async (row) => void writes.push(() => d.datasets.set(row.id, row)),

@@ -155,6 +155,10 @@ function openTx(client: Queryable, tenantId: string): TracingTx {
       const r = await one<DatasetDbRow>('SELECT * FROM tracing_datasets WHERE tenant_id = $1 AND name = $2 ORDER BY seq LIMIT 1', [tenantId, name]);
       return r && toDataset(r);
     },
+    async sessionById(id) {
+      const r = await one<SessionDbRow>('SELECT * FROM tracing_sessions WHERE tenant_id = $1 AND id = $2', [tenantId, id]);
+      return r && toSession(r);
+    },
     async sessionByName(name) {
       const r = await one<SessionDbRow>('SELECT * FROM tracing_sessions WHERE tenant_id = $1 AND name = $2', [tenantId, name]);
       return r && toSession(r);

@@ -91,8 +91,7 @@ export function registerRoutes(app: FastifyInstance, { store, auth, faults, stat
     const tenantId = tenant(request);
     const id = pathUuid(request.params.id, 'session_id');
     await store.transaction(tenantId, async (tx) => {
-      const found = await store.getSession(tenantId, id);
-      if (!found) throw notFound(`Session ${id} not found.`);
+      if (!(await tx.sessionById(id))) throw notFound(`Session ${id} not found.`);
       await tx.deleteSession(id);
     });
     return reply.code(204).send();

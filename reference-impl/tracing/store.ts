@@ -31,6 +31,7 @@ export interface SessionFilter extends Page {
 export interface TracingTx {
   datasetById(id: string): Promise<DatasetRow | undefined>;
   datasetByName(name: string): Promise<DatasetRow | undefined>;
+  sessionById(id: string): Promise<SessionRow | undefined>;
   sessionByName(name: string): Promise<SessionRow | undefined>;
   experimentCount(datasetId: string): Promise<number>;
   /** Inserts the dataset, or replaces the stored one with the same id. */

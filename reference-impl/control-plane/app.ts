@@ -1,0 +1,75 @@
+// The control-plane listener (spec interface A): deployments, revisions, uploads, integrations and
+// listeners, with /docs and /openapi.json. Self-hosted installations serve it under `/api-host`.
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { ReferenceContext } from '../context.ts';
+import { installErrorHandling } from '../http-errors.ts';
+import { registerCatalogRoutes } from './catalog-routes.ts';
+import { registerDeploymentRoutes } from './deployment-routes.ts';
+import { registerDocsRoutes } from './docs-routes.ts';
+import { installFaultResponses } from './fault-responses.ts';
+import { faultsOf } from './faults.ts';
+import { startProgressWorker } from './progress-worker.ts';
+import { registerRevisionRoutes } from './revision-routes.ts';
+import { makeChangeContext, type RouteDeps } from './route-deps.ts';
+import { openStore } from './store.ts';
+import { registerUploadRoutes, UPLOAD_PATH } from './upload-routes.ts';
+
+/** Self-hosted installations serve the control plane under this prefix (spec section 1.A). */
+export const SELF_HOSTED_PREFIX = '/api-host';
+
+/** Largest JSON body accepted; larger ones are answered 413. */
+export const JSON_BODY_LIMIT = 1024 * 1024;
+
+/** Logger options: the context's, with upload tokens (credentials in the URL) kept out of logs. */
+function loggerOf(ctx: ReferenceContext): FastifyServerOptions['logger'] {
+  if (!ctx.logger || typeof ctx.logger !== 'object') return ctx.logger;
+  const hideToken = (url: string) => (url.includes(UPLOAD_PATH) ? url.replace(/(\/uploads\/source-tarballs\/)[^/?]+/, '$1[redacted]') : url);
+  return {
+    ...ctx.logger,
+    serializers: {
+      req: (request: { method: string; url: string; host?: string; ip?: string }) => ({
+        method: request.method,
+        url: hideToken(request.url),
+        host: request.host,
+        remoteAddress: request.ip,
+      }),
+    },
+  };
+}
+
+export async function buildControlPlaneApp(ctx: ReferenceContext): Promise<FastifyInstance> {
+  const faults = faultsOf(ctx);
+  const store = await openStore(ctx, { faults });
+  const app = Fastify({ logger: loggerOf(ctx), bodyLimit: JSON_BODY_LIMIT });
+  installErrorHandling(app);
+  installFaultResponses(app, faults);
+  const prefix = ctx.mode === 'self-hosted' ? SELF_HOSTED_PREFIX : '';
+  const deps: RouteDeps = { ctx, store, faults, prefix, changeContext: makeChangeContext(ctx, faults) };
+
+  await app.register(
+    async (scope) => {
+      // An empty JSON body counts as no body (a client may declare the type on a bodiless POST).
+      const parseJson = scope.getDefaultJsonParser('error', 'error');
+      scope.removeContentTypeParser('application/json');
+      scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+        if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
+        return parseJson(request, body, done);
+      });
+      registerDeploymentRoutes(scope, deps);
+      registerRevisionRoutes(scope, deps);
+      registerUploadRoutes(scope, deps);
+      registerCatalogRoutes(scope, deps);
+      registerDocsRoutes(scope, deps);
+    },
+    { prefix },
+  );
+
+  const worker = startProgressWorker(store, { phaseMs: ctx.phaseMs, faults, log: app.log });
+  const stop = async () => {
+    await worker.stop();
+    await store.close();
+  };
+  app.addHook('onClose', stop);
+  ctx.onClose(stop);
+  return app;
+}

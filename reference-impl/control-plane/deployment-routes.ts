@@ -1,0 +1,78 @@
+// Deployments: create, list, read, patch, delete (spec 4.1).
+import type { FastifyInstance } from 'fastify';
+import { conflict, HttpError } from '../http-errors.ts';
+import type { DeploymentCreateRequest } from './api-types.ts';
+import { planCreate } from './deployment-create.ts';
+import { planPatch, type PatchBody } from './deployment-patch.ts';
+import { readDeploymentQuery, selectDeployments } from './listing.ts';
+import { QueryReader, pathUuid } from './request-params.ts';
+import { validBody } from './request-body.ts';
+import { deploymentNotFound, requireDeployment, tenantOfRequest, type RouteDeps } from './route-deps.ts';
+
+const nameTaken = (name: string) =>
+  conflict(`A deployment named "${name}" already exists in this workspace. Choose another name, or PATCH the existing deployment.`);
+
+/** Splits off `name` and `source`, which a PATCH may repeat but not change (checked in planPatch). */
+function patchBody(raw: unknown): PatchBody {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return validBody<PatchBody>('DeploymentPatchRequest', raw);
+  const { name, source, ...rest } = raw as Record<string, unknown>;
+  return { ...validBody<PatchBody>('DeploymentPatchRequest', rest), name, source };
+}
+
+export function registerDeploymentRoutes(app: FastifyInstance, deps: RouteDeps): void {
+  const { store, ctx } = deps;
+
+  app.post('/v2/deployments', async (request, reply) => {
+    const tenantId = tenantOfRequest(deps, request);
+    const body = validBody<DeploymentCreateRequest>('DeploymentCreateRequest', request.body);
+    const { deployment, firstRevision } = planCreate(tenantId, body, deps.changeContext);
+    if ((await store.listDeployments(tenantId)).some((d) => d.name === body.name)) throw nameTaken(body.name);
+    await ctx.tracingProjects?.createProject(tenantId, body.name);
+    if ((await store.createDeployment(deployment, firstRevision)) === 'name-taken') {
+      // Another request created the name meanwhile: undo the tracing project this one made.
+      await ctx.tracingProjects?.deleteProject(tenantId, body.name);
+      throw nameTaken(body.name);
+    }
+    return reply.code(201).send(deployment);
+  });
+
+  app.get('/v2/deployments', async (request) => {
+    const tenantId = tenantOfRequest(deps, request);
+    const query = readDeploymentQuery(request.query);
+    return { resources: selectDeployments(await store.listDeployments(tenantId), query), offset: query.offset };
+  });
+
+  app.get('/v2/deployments/:deployment_id', async (request) => {
+    const tenantId = tenantOfRequest(deps, request);
+    return requireDeployment(deps, tenantId, pathUuid(request.params, 'deployment_id'));
+  });
+
+  app.patch('/v2/deployments/:deployment_id', async (request) => {
+    const tenantId = tenantOfRequest(deps, request);
+    const id = pathUuid(request.params, 'deployment_id');
+    const body = patchBody(request.body);
+    const tarballPath = body.source_revision_config?.source_tarball_path;
+    const tarballGrant = typeof tarballPath === 'string' ? await store.findUploadByPath(id, tarballPath) : undefined;
+    const outcome = await store.changeDeployment(tenantId, id, planPatch(body, { ...deps.changeContext, tarballGrant }));
+    if (!outcome) throw deploymentNotFound(id);
+    return outcome.result;
+  });
+
+  app.delete('/v2/deployments/:deployment_id', async (request, reply) => {
+    const tenantId = tenantOfRequest(deps, request);
+    const id = pathUuid(request.params, 'deployment_id');
+    const reader = new QueryReader(request.query);
+    const deleteTracingProject = reader.boolean('delete_tracing_project', false);
+    reader.done();
+    // FAULT cp.delete-keeps: answers 204 but keeps the deployment.
+    const deleted = deps.faults('cp.delete-keeps') ? await requireDeployment(deps, tenantId, id) : await store.deleteDeployment(tenantId, id);
+    if (!deleted) throw deploymentNotFound(id);
+    if (deleteTracingProject) {
+      await ctx.tracingProjects?.deleteProject(tenantId, deleted.name).catch((error: unknown) => {
+        // A project already gone is what the caller wants; anything else is a real failure.
+        if (!(error instanceof HttpError && error.statusCode === 404)) throw error;
+      });
+    }
+    return reply.code(204).send();
+  });
+}

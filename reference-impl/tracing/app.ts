@@ -1,0 +1,30 @@
+// The tracing listener of the reference implementation: the experiment upload (spec interface C)
+// with the dataset and session reads around it, and the tracing projects the control plane
+// creates for deployments (set on `ctx.tracingProjects`).
+import Fastify, { type FastifyInstance } from 'fastify';
+import { tenantOf } from '../auth.ts';
+import type { ReferenceContext } from '../context.ts';
+import { installErrorHandling } from '../http-errors.ts';
+import { registerDocs } from './docs.ts';
+import { faultsOf } from './faults.ts';
+import { memoryStore } from './memory.ts';
+import { postgresStore } from './postgres.ts';
+import { tracingProjects } from './projects.ts';
+import { registerRoutes } from './routes.ts';
+
+/** Largest accepted request body; a larger one is answered 413. */
+export const BODY_LIMIT_BYTES = 10 * 1024 * 1024;
+
+export async function buildTracingApp(ctx: ReferenceContext): Promise<FastifyInstance> {
+  const store = ctx.pool ? await postgresStore(ctx.pool) : memoryStore();
+  ctx.tracingProjects = tracingProjects(store);
+  const app = Fastify({ logger: ctx.logger, bodyLimit: BODY_LIMIT_BYTES });
+  installErrorHandling(app);
+  registerDocs(app);
+  await app.register(async (api) => {
+    // Checked before the body is read, so an unauthenticated client gets 401 whatever it sends.
+    api.addHook('onRequest', async (request) => void tenantOf(ctx.auth, request));
+    registerRoutes(api, { store, auth: ctx.auth, faults: faultsOf(ctx), statsDelayMs: ctx.statsDelayMs });
+  });
+  return app;
+}

@@ -1,0 +1,59 @@
+// `apc certify` when it cannot run: exit code 2 and a message that names the problem.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { certify, ROOT } from '../support/certify.ts';
+
+const apc = (...args: string[]) =>
+  spawnSync(process.execPath, [join(ROOT, 'bin', 'apc.mjs'), ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+
+describe('apc certify: harness errors exit 2', () => {
+  test('an unreachable control plane exits 2 within 10 seconds and says what to check', async () => {
+    const started = Date.now();
+    const run = await certify({ args: ['--control-plane-url', 'http://127.0.0.1:1'] });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('cannot reach the control-plane at http://127.0.0.1:1');
+    expect(run.stderr).toContain('connection refused');
+    expect(run.stderr).toContain('Check the URL');
+  });
+
+  test('an unknown flag exits 2 and points at the help', () => {
+    const r = apc('certify', '--control-plane', 'http://x');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/Unknown option '--control-plane'/);
+    expect(r.stderr).toContain('apc help certify');
+  });
+
+  test('a bad URL, mode or number exits 2 naming the flag', () => {
+    expect(apc('certify', '--control-plane-url', 'nope').stderr).toContain('--control-plane-url: expected an http(s) URL');
+    expect(apc('certify', '--control-plane-mode', 'cloud').stderr).toContain('--control-plane-mode: expected "hosted" or "self-hosted"');
+    const runs = apc('certify', '--runs=0');
+    expect(runs.status).toBe(2);
+    expect(runs.stderr).toContain('--runs: expected an integer from 1');
+  });
+
+  test('an interface without a URL, a bad shard and an empty selection exit 2', () => {
+    const iface = apc('certify', '--control-plane-url', 'http://127.0.0.1:1', '--interfaces', 'agent-server');
+    expect(iface.status).toBe(2);
+    expect(iface.stderr).toContain('no agent-server URL was given');
+    expect(apc('certify', '--shard', '3/2').stderr).toContain('--shard: expected I/N');
+  });
+
+  test('the API key never appears in the error output', () => {
+    const r = apc('certify', '--control-plane-url', 'http://127.0.0.1:1', '--api-key', 'very-secret-key-123');
+    expect(r.status).toBe(2);
+    expect(r.stdout + r.stderr).not.toContain('very-secret-key-123');
+  });
+
+  test('help and version exit 0', () => {
+    const help = apc('help', 'certify');
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('--control-plane-url');
+    expect(help.stdout).toContain('Exit codes: 0 certified');
+    expect(apc('--version').stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+    const unknown = apc('frobnicate');
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain('unknown command "frobnicate"');
+  });
+});

@@ -1,0 +1,77 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { buildProfile, ProfileError } from '../../harness/profile-sources.ts';
+import { redactedProfile } from '../../harness/profile.ts';
+
+function profileFile(text: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'apc-profile-'));
+  const file = join(dir, 'target.yaml');
+  writeFileSync(file, text);
+  return file;
+}
+
+describe('target profile', () => {
+  test('defaults: hosted mode, its sources, the echo fixture graph, no URLs', () => {
+    const p = buildProfile({}, {});
+    expect(p.controlPlaneMode).toBe('hosted');
+    expect(p.sources).toEqual(['gitforge', 'internal_container', 'internal_source']);
+    expect(p.fixtures.graphId).toBe('echo');
+    expect(p.urls).toEqual({});
+    expect(p.vocabulary).toEqual({});
+  });
+
+  test('flags win over APC_* variables, which win over the profile file', () => {
+    const file = profileFile(
+      'urls:\n  control-plane: http://file:1\n  agent-server: http://file:2\napiKeyEnv: MY_KEY\nruns: 7\nvocabulary:\n  gitforge: github\n',
+    );
+    const p = buildProfile(
+      { profileFile: file, controlPlaneUrl: 'http://flag:3/' },
+      { APC_AGENT_SERVER_URL: 'http://env:4', MY_KEY: 'from-env-var', APC_RUNS: '9' },
+    );
+    expect(p.urls['control-plane']).toBe('http://flag:3');
+    expect(p.urls['agent-server']).toBe('http://env:4');
+    expect(p.apiKey).toBe('from-env-var');
+    expect(p.runs).toBe(9);
+    expect(p.vocabulary).toEqual({ gitforge: 'github' });
+  });
+
+  test('self-hosted mode switches the default sources', () => {
+    const p = buildProfile({ controlPlaneMode: 'self-hosted' }, {});
+    expect(p.sources).toContain('external_container');
+    expect(p.sources).not.toContain('gitforge');
+  });
+
+  test.each([
+    [{ controlPlaneUrl: 'not a url' }, /--control-plane-url: expected an http\(s\) URL/],
+    [{ controlPlaneUrl: 'ftp://x' }, /expected an http or https URL/],
+    [{ controlPlaneMode: 'cloud' }, /expected "hosted" or "self-hosted"/],
+    [{ runs: '0' }, /--runs: expected an integer from 1/],
+    [{ seed: 'abc' }, /--seed: expected an integer/],
+  ])('bad setting %j is refused with a message naming it', (flags, message) => {
+    expect(() => buildProfile(flags, {})).toThrow(message);
+  });
+
+  test('an environment variable is named when its value is bad', () => {
+    expect(() => buildProfile({}, { APC_CONCURRENCY: 'lots' })).toThrow(/APC_CONCURRENCY: expected an integer/);
+  });
+
+  test('unknown settings and missing key variables in a profile file are refused', () => {
+    expect(() => buildProfile({ profileFile: profileFile('urlz: {}\n') }, {})).toThrow(ProfileError);
+    expect(() => buildProfile({ profileFile: profileFile('urlz: {}\n') }, {})).toThrow(/urlz: unknown setting/);
+    expect(() => buildProfile({ profileFile: profileFile('apiKeyEnv: NOPE_NOT_SET\n') }, {})).toThrow(/NOPE_NOT_SET is not set/);
+    expect(() => buildProfile({ profileFile: profileFile('urls:\n  control: http://x\n') }, {})).toThrow(/unknown interface "control"/);
+  });
+
+  test('a missing profile file is a clear error', () => {
+    expect(() => buildProfile({ profileFile: join(tmpdir(), 'no-such-apc-profile.yaml') }, {})).toThrow(/no-such-apc-profile\.yaml/);
+  });
+
+  test('the redacted profile keeps no key', () => {
+    const p = buildProfile({ apiKey: 'k-123456789', otherApiKey: 'k-other-987654' }, {});
+    const text = JSON.stringify(redactedProfile(p));
+    expect(text).not.toContain('k-123456789');
+    expect(text).not.toContain('k-other-987654');
+  });
+});
