@@ -72,12 +72,17 @@ function cycle<T>(list: T[], index: number): T {
 class Writer {
   private lines = 0;
   private fields = 0;
+  private previous: LineEnding | undefined;
   text = '';
 
   constructor(private readonly style: EncodingStyle) {}
 
   line(content: string): void {
-    this.text += content + ENDINGS[cycle(this.style.lineEndings, this.lines++)];
+    let ending = cycle(this.style.lineEndings, this.lines++);
+    // CR then an empty line ended by LF reads as one CRLF: the blank line would vanish.
+    if (this.previous === 'CR' && content === '' && ending === 'LF') ending = 'CR';
+    this.previous = ending;
+    this.text += content + ENDINGS[ending];
   }
 
   field(name: string, value: string): void {

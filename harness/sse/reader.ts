@@ -163,6 +163,8 @@ export async function readSse(handle: StreamHandle, options: ReadOptions): Promi
       response.text += rest;
       scanner.push(rest);
       parser.feed(rest);
+      // The parser holds back a final CR in case an LF follows; at the close it was a line end.
+      if (response.text.endsWith('\r')) parser.feed('\n');
       ended = true;
     }
   } catch (caught) {

@@ -10,9 +10,9 @@ import { installFaultResponses } from './fault-responses.ts';
 import { faultsOf } from './faults.ts';
 import { startProgressWorker } from './progress-worker.ts';
 import { registerRevisionRoutes } from './revision-routes.ts';
-import { makeChangeContext, type RouteDeps } from './route-deps.ts';
+import { makeChangeContext, tenantOfRequest, type RouteDeps } from './route-deps.ts';
 import { openStore } from './store.ts';
-import { registerUploadRoutes, UPLOAD_PATH } from './upload-routes.ts';
+import { registerUploadTarget, registerUploadUrlRoutes, UPLOAD_PATH } from './upload-routes.ts';
 
 /** Self-hosted installations serve the control plane under this prefix (spec section 1.A). */
 export const SELF_HOSTED_PREFIX = '/api-host';
@@ -52,14 +52,20 @@ export async function buildControlPlaneApp(ctx: ReferenceContext): Promise<Fasti
       const parseJson = scope.getDefaultJsonParser('error', 'error');
       scope.removeContentTypeParser('application/json');
       scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-        if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
-        return parseJson(request, body, done);
+        const text = body.toString();
+        if (text.trim() === '') return done(null, undefined);
+        return parseJson(request, text, done);
       });
-      registerDeploymentRoutes(scope, deps);
-      registerRevisionRoutes(scope, deps);
-      registerUploadRoutes(scope, deps);
-      registerCatalogRoutes(scope, deps);
       registerDocsRoutes(scope, deps);
+      registerUploadTarget(scope, deps);
+      await scope.register(async (api) => {
+        // Checked before the body is read, so an unauthenticated client gets 401/403 whatever it sends.
+        api.addHook('onRequest', async (request) => void tenantOfRequest(deps, request));
+        registerDeploymentRoutes(api, deps);
+        registerRevisionRoutes(api, deps);
+        registerUploadUrlRoutes(api, deps);
+        registerCatalogRoutes(api, deps);
+      });
     },
     { prefix },
   );

@@ -19,7 +19,8 @@ function origin(request: FastifyRequest): string {
   return `${request.protocol}://${request.host}`;
 }
 
-export function registerUploadRoutes(app: FastifyInstance, deps: RouteDeps): void {
+/** `POST .../upload-url`, under the spec's unversioned path and the /v2 path real clients use. */
+export function registerUploadUrlRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const handOut = async (request: FastifyRequest) => {
     const tenantId = tenantOfRequest(deps, request);
     const deploymentId = pathUuid(request.params, 'deployment_id');
@@ -39,9 +40,12 @@ export function registerUploadRoutes(app: FastifyInstance, deps: RouteDeps): voi
   // The spec writes the path unversioned; real clients use /v2. Both are served.
   app.post('/v2/deployments/:deployment_id/upload-url', handOut);
   app.post('/deployments/:deployment_id/upload-url', handOut);
+}
 
-  // The upload target takes raw bytes of any declared type (checked in the handler) up to the
-  // tarball limit; the scope keeps this parser away from the JSON routes.
+/** The upload target: the URL itself is the credential, so no X-Api-Key is needed. */
+export function registerUploadTarget(app: FastifyInstance, deps: RouteDeps): void {
+  // It takes raw bytes of any declared type (checked in the handler) up to the tarball limit; the
+  // scope keeps this parser away from the JSON routes.
   app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_TARBALL_BYTES }, (_request, body, done) => done(null, body));

@@ -144,6 +144,18 @@ const withCounts = (r: DatasetDbRow & { example_count: number; session_count: nu
   },
 });
 
+/** Rows per INSERT statement: few round trips, far below PostgreSQL's 65535 parameters. */
+const INSERT_BATCH = 500;
+
+async function insertMany(client: Queryable, insert: string, rows: unknown[][], suffix = ''): Promise<void> {
+  for (let from = 0; from < rows.length; from += INSERT_BATCH) {
+    const batch = rows.slice(from, from + INSERT_BATCH);
+    const width = batch[0]!.length;
+    const values = batch.map((_, r) => `(${Array.from({ length: width }, (_, c) => `$${r * width + c + 1}`).join(', ')})`);
+    await client.query(`${insert} VALUES ${values.join(', ')} ${suffix}`, batch.flat());
+  }
+}
+
 function openTx(client: Queryable, tenantId: string): TracingTx {
   const one = async <R>(sql: string, params: unknown[]): Promise<R | undefined> => (await client.query(sql, params)).rows[0] as R | undefined;
   return {
@@ -188,27 +200,25 @@ function openTx(client: Queryable, tenantId: string): TracingTx {
       );
     },
     async upsertExamples(rows) {
-      for (const row of rows) {
-        await client.query(
-          `INSERT INTO tracing_examples (tenant_id, dataset_id, id, inputs, outputs, created_at, modified_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7)
-           ON CONFLICT (tenant_id, dataset_id, id) DO UPDATE SET inputs = EXCLUDED.inputs, outputs = EXCLUDED.outputs,
-             modified_at = EXCLUDED.modified_at`,
-          [tenantId, row.datasetId, row.id, json(row.inputs), json(row.outputs), row.createdAt, row.modifiedAt],
-        );
-      }
+      // One statement may not update a row twice: of a repeated id, the last row wins (as in memory).
+      const latest = [...new Map(rows.map((row) => [row.id, row])).values()];
+      await insertMany(
+        client,
+        'INSERT INTO tracing_examples (tenant_id, dataset_id, id, inputs, outputs, created_at, modified_at)',
+        latest.map((row) => [tenantId, row.datasetId, row.id, json(row.inputs), json(row.outputs), row.createdAt, row.modifiedAt]),
+        `ON CONFLICT (tenant_id, dataset_id, id) DO UPDATE SET inputs = EXCLUDED.inputs, outputs = EXCLUDED.outputs,
+           modified_at = EXCLUDED.modified_at`,
+      );
     },
     async insertRuns(rows) {
-      for (const row of rows) {
-        await client.query(
-          `INSERT INTO tracing_runs (tenant_id, session_id, id, example_id, name, inputs, outputs, error, start_us, end_us, metadata, feedback)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-          [
-            tenantId, row.sessionId, row.id, row.exampleId, row.name, json(row.inputs), json(row.outputs), row.error,
-            row.start.toString(), row.end.toString(), json(row.metadata), json(row.feedback),
-          ],
-        );
-      }
+      await insertMany(
+        client,
+        'INSERT INTO tracing_runs (tenant_id, session_id, id, example_id, name, inputs, outputs, error, start_us, end_us, metadata, feedback)',
+        rows.map((row) => [
+          tenantId, row.sessionId, row.id, row.exampleId, row.name, json(row.inputs), json(row.outputs), row.error,
+          row.start.toString(), row.end.toString(), json(row.metadata), json(row.feedback),
+        ]),
+      );
     },
     async deleteSession(id) {
       await client.query('DELETE FROM tracing_runs WHERE tenant_id = $1 AND session_id = $2', [tenantId, id]);

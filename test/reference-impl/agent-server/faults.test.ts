@@ -6,7 +6,7 @@ import { parseFrames, startServer, uniqueTag, type TestServer } from './support.
 
 const servers: TestServer[] = [];
 afterAll(async () => {
-  await Promise.all(servers.map((s) => s.close()));
+  for (const s of servers) { const t = Date.now(); await s.close(); console.log("closed", (s as any).url, Date.now() - t); }
 });
 
 async function withFault(fault: string): Promise<TestServer> {

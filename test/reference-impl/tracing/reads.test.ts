@@ -56,7 +56,7 @@ describe.each(BACKENDS)('tracing reads (%s store)', (backend) => {
     expect(duplicate.status).toBe(409);
 
     for (const target of [{ dataset_id: created.body.id }, { dataset_name: name }, { dataset_id: created.body.id, dataset_name: name }]) {
-      const body = { ...upload(), dataset_name: undefined, ...target };
+      const body: Record<string, unknown> = { ...upload(), dataset_name: undefined, ...target };
       const refused = await server.request('POST', UPLOAD, body);
       expect(refused.status, JSON.stringify(target)).toBe(400);
       expect(refused.body.detail).toMatch(/not externally managed/);
@@ -105,7 +105,7 @@ describe.each(BACKENDS)('tracing reads (%s store)', (backend) => {
   });
 
   it('refuses requests without a valid x-api-key with 401, before reading the body', async () => {
-    for (const headers of [{}, { 'x-api-key': 'wrong' }]) {
+    for (const headers of [{}, { 'x-api-key': 'wrong' }] as Record<string, string>[]) {
       const reply = await sendRequest(server.url, 'POST', UPLOAD, upload(), headers);
       expect(reply.status).toBe(401);
       expect(typeof reply.body.detail).toBe('string');

@@ -120,8 +120,17 @@ describe.each(BACKENDS)('experiment upload (%s store)', (backend) => {
     const shared = randomUUID();
     const name = uniqueName('examples');
     await post(upload({ dataset_name: name, results: [row({ row_id: shared }), row()] }));
-    const second = await post(upload({ dataset_name: name, results: [row({ row_id: shared })] }));
+    const second = await post(upload({ dataset_name: name, results: [row({ row_id: shared }), row({ row_id: shared.toUpperCase() })] }));
+    expect(second.status).toBe(200);
     expect(second.body.dataset.example_count).toBe(2);
+  });
+
+  it('puts concurrent uploads with the same new dataset_name into one dataset', async () => {
+    const name = uniqueName('race');
+    const replies = await Promise.all(Array.from({ length: 6 }, () => post(upload({ dataset_name: name }))));
+    expect(replies.map((r) => r.status)).toEqual(Array(6).fill(200));
+    expect(new Set(replies.map((r) => r.body.dataset.id)).size).toBe(1);
+    expect(new Set(replies.map((r) => r.body.experiment.test_run_number))).toEqual(new Set([1, 2, 3, 4, 5, 6]));
   });
 
   it('lets an existing dataset_id win over a different dataset_name, and refuses an unknown id with a taken name', async () => {

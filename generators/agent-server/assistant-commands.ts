@@ -1,0 +1,228 @@
+// Operation sequences on assistants (`fc.commands`), each checked against the pure model of
+// assistant-model.ts. The commands talk to an AssistantApi they are given: the conformance
+// suite passes one that speaks HTTP to the target, unit tests pass an in-memory one. A
+// disagreement with the model is a ModelMismatch naming the rule it breaks.
+import fc from 'fast-check';
+import { AssistantModel, RULE_OF, type ModelAssistant } from './assistant-model.ts';
+import { assistantDraft, compareContext, context, type AssistantDraft, type JsonObject } from './payloads.ts';
+
+export interface AssistantApi {
+  /** POST /assistants with the draft (plus the suite's name and tags). */
+  create(draft: AssistantDraft): Promise<{ id: string; context: unknown }>;
+  /** PATCH /assistants/{id} with the whole new context. */
+  update(id: string, context: JsonObject): Promise<{ context: unknown }>;
+  /** POST /assistants/{id}/latest. */
+  setLatest(id: string, version: number): Promise<'accepted' | 'refused'>;
+  /** DELETE /assistants/{id}. */
+  delete(id: string): Promise<void>;
+  /** One page of POST /assistants/search by this sequence's own metadata tag: assistant ids. */
+  search(page: { limit: number; offset: number }): Promise<string[]>;
+  /** The context a run by assistant_id used, as the fixture graph echoes it. */
+  runContext(id: string): Promise<unknown>;
+}
+
+export interface AssistantReal {
+  api: AssistantApi;
+  /** Server ids by model slot. */
+  ids: string[];
+}
+
+export class ModelMismatch extends Error {
+  constructor(
+    readonly requirement: string,
+    message: string,
+    readonly expected: unknown,
+    readonly seen: unknown,
+  ) {
+    super(message);
+    this.name = 'ModelMismatch';
+  }
+}
+
+type AssistantCommand = fc.AsyncCommand<AssistantModel, AssistantReal>;
+
+/** At most this many live assistants per sequence: enough for search pages, cheap to clean up. */
+const MAX_LIVE = 4;
+
+function expectContext(requirement: string, what: string, observed: unknown, expected: JsonObject, others: JsonObject[]): void {
+  const result = compareContext(observed, expected, others);
+  if (result.ok) return;
+  const problems = [
+    result.wrong.length > 0 ? `keys missing or different: ${result.wrong.join(', ')}` : '',
+    result.carried.length > 0 ? `keys carried over from another version: ${result.carried.join(', ')}` : '',
+  ].filter(Boolean);
+  throw new ModelMismatch(requirement, `${what} is not the expected version's context (${problems.join('; ') || 'not an object'}).`, expected, observed);
+}
+
+function idOf(real: AssistantReal, assistant: ModelAssistant): string {
+  return real.ids[assistant.slot]!;
+}
+
+class CreateCommand implements AssistantCommand {
+  constructor(readonly draft: AssistantDraft) {}
+  check(model: Readonly<AssistantModel>): boolean {
+    return model.live().length < MAX_LIVE;
+  }
+  async run(model: AssistantModel, real: AssistantReal): Promise<void> {
+    const created = await real.api.create(this.draft);
+    expectContext('AS-ASST-001', 'The created assistant’s context', created.context, this.draft.context, []);
+    real.ids[model.create(this.draft.context).slot] = created.id;
+  }
+  toString(): string {
+    return `create(${JSON.stringify(this.draft.context)})`;
+  }
+}
+
+class UpdateCommand implements AssistantCommand {
+  constructor(
+    readonly pick: number,
+    readonly context: JsonObject,
+  ) {}
+  check(model: Readonly<AssistantModel>): boolean {
+    return model.live().length > 0;
+  }
+  async run(model: AssistantModel, real: AssistantReal): Promise<void> {
+    const assistant = model.pick(this.pick)!;
+    const updated = await real.api.update(idOf(real, assistant), this.context);
+    expectContext('AS-ASST-003', 'The updated assistant’s context', updated.context, this.context, assistant.versions);
+    model.update(assistant, this.context);
+  }
+  toString(): string {
+    return `update(#${this.pick}, ${JSON.stringify(this.context)})`;
+  }
+}
+
+class SetLatestCommand implements AssistantCommand {
+  constructor(
+    readonly pick: number,
+    readonly versionPick: number,
+  ) {}
+  check(model: Readonly<AssistantModel>): boolean {
+    return model.live().length > 0;
+  }
+  async run(model: AssistantModel, real: AssistantReal): Promise<void> {
+    const assistant = model.pick(this.pick)!;
+    const version = 1 + (this.versionPick % assistant.versions.length);
+    const outcome = await real.api.setLatest(idOf(real, assistant), version);
+    if (outcome !== 'accepted') {
+      throw new ModelMismatch(
+        version === 1 ? 'AS-ASST-002' : 'AS-ASST-004',
+        `Setting version ${version} of an assistant with ${assistant.versions.length} version(s) as latest was refused.`,
+        `version ${version} accepted`,
+        outcome,
+      );
+    }
+    model.setLatest(assistant, version);
+  }
+  toString(): string {
+    return `setLatest(#${this.pick}, v#${this.versionPick})`;
+  }
+}
+
+class DeleteCommand implements AssistantCommand {
+  constructor(readonly pick: number) {}
+  check(model: Readonly<AssistantModel>): boolean {
+    return model.live().length > 0;
+  }
+  async run(model: AssistantModel, real: AssistantReal): Promise<void> {
+    const assistant = model.pick(this.pick)!;
+    const id = idOf(real, assistant);
+    await real.api.delete(id);
+    model.delete(assistant);
+    // Every version went with it: none can be made active any more.
+    for (const version of new Set([1, assistant.versions.length])) {
+      const outcome = await real.api.setLatest(id, version);
+      if (outcome !== 'refused') {
+        throw new ModelMismatch('AS-ASST-005', `After deleting an assistant, setting its version ${version} as latest was accepted.`, 'refused (4xx)', outcome);
+      }
+    }
+  }
+  toString(): string {
+    return `delete(#${this.pick})`;
+  }
+}
+
+/** Pages of one search; too many pages means offset is ignored. */
+const MAX_PAGES = 3 * MAX_LIVE + 2;
+
+class SearchCommand implements AssistantCommand {
+  constructor(readonly limit: number) {}
+  check(): boolean {
+    return true;
+  }
+  async run(model: AssistantModel, real: AssistantReal): Promise<void> {
+    const listed: string[] = [];
+    for (let page = 0; ; page += 1) {
+      const ids = await real.api.search({ limit: this.limit, offset: listed.length });
+      if (ids.length > this.limit) {
+        throw new ModelMismatch('AS-SRCH-002', `A search with limit ${this.limit} listed ${ids.length} assistants.`, `at most ${this.limit}`, ids);
+      }
+      listed.push(...ids);
+      if (ids.length < this.limit) break;
+      if (page >= MAX_PAGES) {
+        throw new ModelMismatch('AS-SRCH-002', `Paging with limit ${this.limit} never ended: offset seems ignored.`, 'a short last page', listed);
+      }
+    }
+    const duplicates = listed.filter((id, i) => listed.indexOf(id) !== i);
+    if (duplicates.length > 0) {
+      throw new ModelMismatch('AS-SRCH-002', `Pages of one search (limit ${this.limit}) listed an assistant twice.`, 'each assistant once', listed);
+    }
+    const live = new Set(model.live().map((a) => idOf(real, a)));
+    const deleted = new Set(model.assistants.filter((a) => a.deleted).map((a) => idOf(real, a)));
+    const stillListed = listed.filter((id) => deleted.has(id));
+    if (stillListed.length > 0) {
+      throw new ModelMismatch('AS-ASST-005', 'Search still lists a deleted assistant.', [...live], listed);
+    }
+    const missing = [...live].filter((id) => !listed.includes(id));
+    const foreign = listed.filter((id) => !live.has(id));
+    if (missing.length > 0 || foreign.length > 0) {
+      throw new ModelMismatch('AS-SRCH-001', 'Search by metadata did not list exactly the assistants carrying that metadata.', [...live], listed);
+    }
+  }
+  toString(): string {
+    return `search(limit ${this.limit})`;
+  }
+}
+
+class RunCommand implements AssistantCommand {
+  constructor(readonly pick: number) {}
+  check(model: Readonly<AssistantModel>): boolean {
+    return model.live().length > 0;
+  }
+  async run(model: AssistantModel, real: AssistantReal): Promise<void> {
+    const assistant = model.pick(this.pick)!;
+    const used = await real.api.runContext(idOf(real, assistant));
+    expectContext(
+      RULE_OF[assistant.activatedBy],
+      `The context a run by assistant_id used (version ${assistant.active} of ${assistant.versions.length} should be active)`,
+      used,
+      model.activeContext(assistant),
+      model.otherContexts(assistant),
+    );
+  }
+  toString(): string {
+    return `run(#${this.pick})`;
+  }
+}
+
+/** Sequences of create, update, set-latest, delete, search and run. */
+export function assistantCommands(maxCommands = 8): fc.Arbitrary<Iterable<AssistantCommand>> {
+  return fc.commands(
+    [
+      assistantDraft.map((d) => new CreateCommand(d)),
+      fc.tuple(fc.nat(), context).map(([p, c]) => new UpdateCommand(p, c)),
+      fc.tuple(fc.nat(), fc.nat()).map(([p, v]) => new SetLatestCommand(p, v)),
+      fc.nat().map((p) => new DeleteCommand(p)),
+      fc.integer({ min: 1, max: 3 }).map((l) => new SearchCommand(l)),
+      fc.nat().map((p) => new RunCommand(p)),
+    ],
+    { maxCommands },
+  );
+}
+
+/** Runs one sequence against an API, starting from an empty model. */
+export async function runAssistantCommands(api: AssistantApi, commands: Iterable<AssistantCommand>): Promise<AssistantModel> {
+  const model = new AssistantModel();
+  await fc.asyncModelRun(() => ({ model, real: { api, ids: [] } }), commands);
+  return model;
+}

@@ -1,0 +1,181 @@
+// The schema of compliance.json (JSON Schema draft 2020-12, written with TypeBox): the one
+// machine-readable result of `apc certify`. Every other report format is rendered from a
+// document that validates against it. Bump `schemaVersion` on any incompatible change.
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+
+const literals = <T extends string>(values: readonly T[], description: string) =>
+  Type.Union(
+    values.map((v) => Type.Literal(v)),
+    { description },
+  );
+
+const INTERFACE_NAMES = ['control-plane', 'agent-server', 'experiment-upload'] as const;
+const LEVEL_NAMES = ['MUST', 'SHOULD', 'MAY'] as const;
+
+export const RequirementStatusSchema = literals(
+  ['passed', 'failed', 'skipped', 'not-applicable', 'expected-failure', 'untested'] as const,
+  'passed: every test naming it passed. failed: a test found a violation. skipped: excluded from testing (see reason). ' +
+    'not-applicable: the target lacks a capability it needs (see needs). expected-failure: failed, and listed in the ' +
+    'expected-failures baseline (see reason). untested: no conformance test names it.',
+);
+const InterfaceSchema = literals(INTERFACE_NAMES, 'One of the three interfaces of the spec.');
+const LevelSchema = literals(LEVEL_NAMES, 'RFC 2119 level of a requirement.');
+
+const CountsSchema = Type.Object(
+  {
+    passed: Type.Integer({ minimum: 0 }),
+    failed: Type.Integer({ minimum: 0 }),
+    skipped: Type.Integer({ minimum: 0 }),
+    'not-applicable': Type.Integer({ minimum: 0 }),
+    'expected-failure': Type.Integer({ minimum: 0 }),
+    untested: Type.Integer({ minimum: 0 }),
+  },
+  { additionalProperties: false, description: 'Number of requirements per status.' },
+);
+
+const perInterface = <T extends TSchema>(schema: T, description: string) =>
+  Type.Object(
+    {
+      'control-plane': Type.Optional(schema),
+      'agent-server': Type.Optional(schema),
+      'experiment-upload': Type.Optional(schema),
+    },
+    { additionalProperties: false, description },
+  );
+
+const FailureSchema = Type.Object(
+  {
+    requirements: Type.Array(Type.String(), { description: 'Requirement ids this failure breaks.' }),
+    message: Type.String({ description: 'What went wrong, in a sentence.' }),
+    expected: Type.Optional(Type.String({ description: 'What the spec requires, as text.' })),
+    seen: Type.Optional(Type.String({ description: 'What the target did, as text.' })),
+    input: Type.Optional(Type.String({ description: 'The shrunk generated input of a property, as JSON text.' })),
+    seed: Type.Optional(Type.Integer({ description: 'fast-check seed of the failing property.' })),
+    path: Type.Optional(Type.String({ description: "fast-check's replay path of the counterexample." })),
+    repro: Type.String({ description: 'An `apc certify` command line that runs this check again with the same seed.' }),
+    exchanges: Type.Array(
+      Type.Object(
+        {
+          curl: Type.String({ description: 'The request as a curl line; the API key is a shell variable.' }),
+          response: Type.String({ description: '`HTTP <status> <body>` or `no response: <reason>`.' }),
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'The last HTTP exchanges of the failing check, oldest first.' },
+    ),
+  },
+  { additionalProperties: false, description: 'One failure; every string is redacted.' },
+);
+
+const RequirementResultSchema = Type.Object(
+  {
+    id: Type.String({ pattern: '^(CP|AS|EU)-[A-Z]+(?:-[A-Z]+)*-\\d{3}$', description: 'Stable id, as in requirements/*.yaml.' }),
+    level: LevelSchema,
+    interface: InterfaceSchema,
+    section: Type.String({ description: 'Section of the spec the rule comes from.' }),
+    statement: Type.String({ description: 'The rule in one sentence.' }),
+    status: RequirementStatusSchema,
+    tests: Type.Array(Type.String(), { description: 'Titles of the conformance tests that checked it.' }),
+    failures: Type.Array(FailureSchema),
+    reason: Type.Optional(Type.String({ description: 'Why it was skipped, not applicable, or an expected failure.' })),
+    needs: Type.Optional(Type.Array(Type.String(), { description: 'Capabilities it needed and the target lacked (e.g. source:gitforge).' })),
+  },
+  { additionalProperties: false },
+);
+
+// The profile snapshot mirrors harness/profile.ts; it stays open so new settings do not break old readers.
+const ProfileSchema = Type.Object(
+  {
+    urls: perInterface(Type.String(), 'Base URL per certified interface.'),
+    apiKey: Type.Optional(Type.Literal('[redacted]')),
+    tenantId: Type.Optional(Type.String()),
+    otherTenant: Type.Optional(Type.Object({ apiKey: Type.Literal('[redacted]'), tenantId: Type.Optional(Type.String()) })),
+    controlPlaneMode: literals(['hosted', 'self-hosted'] as const, 'Deployment mode of the control plane.'),
+    sources: Type.Array(Type.String()),
+    endpoints: Type.Array(Type.String()),
+    vocabulary: Type.Record(Type.String(), Type.String()),
+    fixtures: Type.Object({ graphId: Type.String() }),
+    timeouts: Type.Object({ requestMs: Type.Integer(), streamMs: Type.Integer(), deployMs: Type.Integer(), statsMs: Type.Integer() }),
+    pollIntervalMs: Type.Integer(),
+    concurrency: Type.Integer(),
+    redact: Type.Array(Type.Literal('[redacted]'), { description: 'Extra values redacted everywhere; only their count is kept.' }),
+    runs: Type.Integer(),
+    seed: Type.Integer(),
+    keep: Type.Boolean(),
+  },
+  { description: 'The target profile the run used, with every secret replaced by "[redacted]".' },
+);
+
+export const ComplianceReportSchema = Type.Object(
+  {
+    schemaVersion: Type.Literal(1, { description: 'Version of this schema.' }),
+    harness: Type.Object({ name: Type.String(), version: Type.String() }, { additionalProperties: false }),
+    catalogue: Type.Object(
+      {
+        version: Type.String(),
+        specVersion: Type.String(),
+        hash: Type.String({ description: 'sha256 of the requirement catalogue files; reports are merged only when equal.' }),
+      },
+      { additionalProperties: false },
+    ),
+    runId: Type.String({ description: 'Prefix of every resource the run created.' }),
+    seed: Type.Integer({ description: 'Seed of every generated input; `--seed` reproduces the run.' }),
+    shard: Type.Optional(
+      Type.Object({ index: Type.Integer({ minimum: 1 }), count: Type.Integer({ minimum: 1 }) }, { additionalProperties: false, description: 'Set when the run was one slice of `--shard I/N`.' }),
+    ),
+    mergedFrom: Type.Optional(Type.Array(Type.String(), { description: 'Run ids of the reports `apc report merge` combined into this one.' })),
+    replayOf: Type.Optional(Type.String({ description: 'Run id of the report whose failures `apc certify --replay` ran again.' })),
+    target: Type.Object(
+      {
+        urls: perInterface(Type.String(), 'Base URL per certified interface.'),
+        controlPlaneMode: Type.String(),
+        reference: Type.Boolean({ description: 'True when the in-repo reference implementation was certified.' }),
+        profile: ProfileSchema,
+      },
+      { additionalProperties: false },
+    ),
+    startedAt: Type.String({ format: 'date-time' }),
+    endedAt: Type.String({ format: 'date-time' }),
+    verdict: literals(
+      ['certified', 'not-certified', 'error'] as const,
+      'certified: every applicable MUST passed (expected failures included) and the run had no errors. ' +
+        'not-certified: a MUST failed or has no test. error: the run itself had a problem (see errors).',
+    ),
+    verdictReason: Type.String(),
+    counts: Type.Object(
+      {
+        total: CountsSchema,
+        byLevel: Type.Object({ MUST: CountsSchema, SHOULD: CountsSchema, MAY: CountsSchema }, { additionalProperties: false }),
+        byInterface: perInterface(CountsSchema, 'Counts per certified interface.'),
+      },
+      { additionalProperties: false },
+    ),
+    mustScore: Type.Object(
+      { passed: Type.Integer({ minimum: 0 }), applicable: Type.Integer({ minimum: 0 }) },
+      { additionalProperties: false, description: 'Passed MUSTs out of the applicable ones (not skipped, not not-applicable).' },
+    ),
+    requirements: Type.Array(RequirementResultSchema),
+    errors: Type.Array(Type.String(), { description: 'Problems of the run itself: a suite that did not load, a stale baseline entry.' }),
+  },
+  {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: 'urn:apc:schema:compliance-report:1',
+    title: 'apc compliance report',
+    description: 'The result of one `apc certify` run (or of `apc report merge`), written as compliance.json.',
+    additionalProperties: false,
+  },
+);
+
+export type ComplianceReportDocument = Static<typeof ComplianceReportSchema>;
+
+const ajv = new Ajv2020({ strict: true, allErrors: true });
+addFormats.default(ajv);
+const validate = ajv.compile(ComplianceReportSchema);
+
+/** Problems of a document against the schema, as `/path: message` lines; empty when valid. */
+export function complianceReportProblems(value: unknown): string[] {
+  if (validate(value)) return [];
+  return (validate.errors ?? []).map((e) => `${e.instancePath || '/'}: ${e.message ?? 'invalid'}`);
+}
