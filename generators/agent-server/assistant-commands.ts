@@ -92,6 +92,19 @@ class UpdateCommand implements AssistantCommand {
   }
 }
 
+/** Checks that a run by assistant_id uses the model's active version. */
+async function expectRunUsesActive(model: AssistantModel, real: AssistantReal, assistant: ModelAssistant): Promise<void> {
+  const used = await real.api.runContext(idOf(real, assistant));
+  expectContext(
+    RULE_OF[assistant.activatedBy],
+    `The context a run by assistant_id used (version ${assistant.active} of ${assistant.versions.length} should be active)`,
+    used,
+    model.activeContext(assistant),
+    model.otherContexts(assistant),
+  );
+}
+
+/** Makes another version active (the active one when there is no other), then runs. */
 class SetLatestCommand implements AssistantCommand {
   constructor(
     readonly pick: number,
@@ -102,17 +115,20 @@ class SetLatestCommand implements AssistantCommand {
   }
   async run(model: AssistantModel, real: AssistantReal): Promise<void> {
     const assistant = model.pick(this.pick)!;
-    const version = 1 + (this.versionPick % assistant.versions.length);
+    const count = assistant.versions.length;
+    const others = Array.from({ length: count }, (_, i) => i + 1).filter((v) => v !== assistant.active || count === 1);
+    const version = others[this.versionPick % others.length]!;
     const outcome = await real.api.setLatest(idOf(real, assistant), version);
     if (outcome !== 'accepted') {
       throw new ModelMismatch(
         version === 1 ? 'AS-ASST-002' : 'AS-ASST-004',
-        `Setting version ${version} of an assistant with ${assistant.versions.length} version(s) as latest was refused.`,
+        `Setting version ${version} of an assistant with ${count} version(s) as latest was refused.`,
         `version ${version} accepted`,
         outcome,
       );
     }
     model.setLatest(assistant, version);
+    await expectRunUsesActive(model, real, assistant);
   }
   toString(): string {
     return `setLatest(#${this.pick}, v#${this.versionPick})`;
@@ -190,15 +206,7 @@ class RunCommand implements AssistantCommand {
     return model.live().length > 0;
   }
   async run(model: AssistantModel, real: AssistantReal): Promise<void> {
-    const assistant = model.pick(this.pick)!;
-    const used = await real.api.runContext(idOf(real, assistant));
-    expectContext(
-      RULE_OF[assistant.activatedBy],
-      `The context a run by assistant_id used (version ${assistant.active} of ${assistant.versions.length} should be active)`,
-      used,
-      model.activeContext(assistant),
-      model.otherContexts(assistant),
-    );
+    await expectRunUsesActive(model, real, model.pick(this.pick)!);
   }
   toString(): string {
     return `run(#${this.pick})`;
@@ -216,7 +224,7 @@ export function assistantCommands(maxCommands = 8): fc.Arbitrary<Iterable<Assist
       fc.integer({ min: 1, max: 3 }).map((l) => new SearchCommand(l)),
       fc.nat().map((p) => new RunCommand(p)),
     ],
-    { maxCommands },
+    { maxCommands, size: 'max' },
   );
 }
 

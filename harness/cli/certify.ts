@@ -8,10 +8,13 @@ import { parseArgs } from 'node:util';
 import { CatalogueError, loadCatalogue, selector, type Requirement } from '../catalogue.ts';
 import type { RunContext } from '../conformance/run-context.ts';
 import { INTERFACES, profileSecrets, redactedProfile, type InterfaceName, type TargetProfile } from '../profile.ts';
-import { buildProfile, ProfileError } from '../profile-sources.ts';
+import { buildProfile, ProfileError, type ProfileSettings } from '../profile-sources.ts';
 import { redactor } from '../redact.ts';
+import { allureReporter } from '../report/allure.ts';
 import { BaselineError, loadBaseline } from '../report/baseline.ts';
 import { buildResults, countsOf, verdictOf, type Baseline, type ComplianceReport } from '../report/compliance.ts';
+import { ReportError } from '../report/read.ts';
+import { replayPlan } from '../report/replay.ts';
 import { writeReports } from '../report/write.ts';
 import { checkReachable } from '../run/preflight.ts';
 import { Progress, type Output } from '../run/progress.ts';
@@ -35,6 +38,7 @@ const OPTIONS = {
   interfaces: { type: 'string' },
   requirements: { type: 'string', multiple: true },
   shard: { type: 'string' },
+  replay: { type: 'string' },
   runs: { type: 'string' },
   seed: { type: 'string' },
   concurrency: { type: 'string' },
@@ -117,30 +121,37 @@ export async function certify(argv: string[], io: CertifyIo): Promise<number> {
       io.out.write(CERTIFY_USAGE);
       return 0;
     }
-    const profile = buildProfile(
-      {
-        profileFile: v.profile,
-        controlPlaneUrl: v['control-plane-url'],
-        agentServerUrl: v['agent-server-url'],
-        tracingUrl: v['tracing-url'],
-        apiKey: v['api-key'],
-        tenantId: v['tenant-id'],
-        otherApiKey: v['other-api-key'],
-        otherTenantId: v['other-tenant-id'],
-        controlPlaneMode: v['control-plane-mode'],
-        runs: v.runs,
-        seed: v.seed,
-        keep: v.keep,
-        concurrency: v.concurrency,
-        pollIntervalMs: v['poll-interval-ms'],
-        requestTimeoutMs: v['request-timeout-ms'],
-        streamTimeoutMs: v['stream-timeout-ms'],
-        deployTimeoutMs: v['deploy-timeout-ms'],
-      },
-      io.env,
-    );
-    const shard = parseShard(v.shard);
+    if (v.replay !== undefined && (v.requirements || v.interfaces || v.shard)) {
+      throw new UsageError('--replay runs exactly the failed requirements of a report: leave out --requirements, --interfaces and --shard.');
+    }
     const catalogue = loadCatalogue();
+    const replay = v.replay === undefined ? undefined : replayPlan(v.replay, catalogue);
+    if (replay && replay.ids.length === 0) {
+      io.out.write(`apc certify: the report in ${v.replay} has no failed requirement; nothing to replay.\n`);
+      return 0;
+    }
+    const given: ProfileSettings = {
+      profileFile: v.profile,
+      controlPlaneUrl: v['control-plane-url'],
+      agentServerUrl: v['agent-server-url'],
+      tracingUrl: v['tracing-url'],
+      apiKey: v['api-key'],
+      tenantId: v['tenant-id'],
+      otherApiKey: v['other-api-key'],
+      otherTenantId: v['other-tenant-id'],
+      controlPlaneMode: v['control-plane-mode'],
+      runs: v.runs,
+      seed: v.seed,
+      keep: v.keep,
+      concurrency: v.concurrency,
+      pollIntervalMs: v['poll-interval-ms'],
+      requestTimeoutMs: v['request-timeout-ms'],
+      streamTimeoutMs: v['stream-timeout-ms'],
+      deployTimeoutMs: v['deploy-timeout-ms'],
+    };
+    // A replay names the recorded target, seed and runs; flags given again win.
+    const profile = buildProfile({ ...replay?.settings, ...Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)) }, io.env);
+    const shard = parseShard(v.shard);
     const baseline: Baseline | undefined = v['expected-failures'] ? loadBaseline(v['expected-failures'], catalogue) : undefined;
     const progress = new Progress(v.quiet ? { write: () => undefined } : io.out);
 
@@ -153,7 +164,7 @@ export async function certify(argv: string[], io: CertifyIo): Promise<number> {
       throw new UsageError('--reference-fault applies only when certifying the in-repo reference implementation (no URL).');
     }
     redactor.add(...profileSecrets(profile));
-    const interfaces = parseInterfaces(v.interfaces, profile);
+    const interfaces = parseInterfaces(replay ? replay.interfaces.join(',') : v.interfaces, profile);
     const unreachable = await checkReachable(Object.fromEntries(interfaces.map((i) => [i, profile.urls[i]])));
     if (unreachable.length > 0) {
       for (const u of unreachable) io.err.write(`apc: cannot reach the ${u.interface} at ${u.url}: ${u.problem}.\n`);
@@ -161,7 +172,7 @@ export async function certify(argv: string[], io: CertifyIo): Promise<number> {
       return 2;
     }
 
-    const wanted = selector(v.requirements ?? []);
+    const wanted = selector(replay ? replay.ids : (v.requirements ?? []));
     const selected = shardOf(
       catalogue.requirements.filter((r) => interfaces.includes(r.interface) && wanted(r.id)),
       shard,
@@ -182,6 +193,7 @@ export async function certify(argv: string[], io: CertifyIo): Promise<number> {
     progress.line(
       `  ${selected.length} requirement(s) selected${shard ? ` (shard ${shard.index}/${shard.count})` : ''}; control plane mode ${profile.controlPlaneMode}${usesReference ? ' (reference implementation)' : ''}`,
     );
+    if (replay) progress.line(`  replay of ${replay.runId} (${v.replay}): its ${replay.ids.length} failed requirement(s) with its seed`);
     progress.line();
 
     const startedAt = new Date().toISOString();
@@ -191,6 +203,13 @@ export async function certify(argv: string[], io: CertifyIo): Promise<number> {
       ids: selected.map((r) => r.id),
       workers,
       listener: { outcome: (o) => progress.outcome(o), fileEnd: (f) => progress.fileEnd(f) },
+      reporters: [
+        allureReporter(join(reportDir, 'allure-results'), catalogue, {
+          'run-id': runId,
+          seed: String(profile.seed),
+          ...Object.fromEntries(interfaces.map((i) => [i, profile.urls[i]!])),
+        }),
+      ],
     });
     const { requirements, errors: runErrors } = buildResults({ catalogue, selected, outcomes, errors, ...(baseline ? { baseline } : {}) });
     const { verdict, reason, mustScore } = verdictOf(requirements, runErrors);
@@ -201,6 +220,7 @@ export async function certify(argv: string[], io: CertifyIo): Promise<number> {
       runId,
       seed: profile.seed,
       ...(shard ? { shard } : {}),
+      ...(replay ? { replayOf: replay.runId } : {}),
       target: { urls: profile.urls, controlPlaneMode: profile.controlPlaneMode, reference: usesReference, profile: redactedProfile(profile) },
       startedAt,
       endedAt: new Date().toISOString(),
@@ -216,7 +236,7 @@ export async function certify(argv: string[], io: CertifyIo): Promise<number> {
     progress.summary(report, shown);
     return verdict === 'certified' ? 0 : verdict === 'not-certified' ? 1 : 2;
   } catch (error) {
-    if (error instanceof UsageError || error instanceof ProfileError || error instanceof CatalogueError || error instanceof BaselineError) {
+    if (error instanceof UsageError || error instanceof ProfileError || error instanceof CatalogueError || error instanceof BaselineError || error instanceof ReportError) {
       io.err.write(`apc certify: ${redactor.text(error.message)}\n`);
       return 2;
     }

@@ -1,7 +1,8 @@
 // Entry point of the `apc` command.
 import { certify, type CertifyIo } from './certify.ts';
+import { report } from './report.ts';
 import { serve } from './serve.ts';
-import { CERTIFY_USAGE, MAIN_USAGE, SERVE_USAGE } from './usage.ts';
+import { CERTIFY_USAGE, MAIN_USAGE, REPORT_USAGE, SERVE_USAGE } from './usage.ts';
 import { harnessVersion } from './version.ts';
 
 function stopSignal(): Promise<void> {
@@ -18,6 +19,8 @@ export async function main(argv: string[], io: CertifyIo = defaultIo()): Promise
       return certify(rest, io);
     case 'serve':
       return serve(rest, io, stopSignal());
+    case 'report':
+      return report(rest, io);
     case '--version':
     case '-v':
       io.out.write(`${harnessVersion()}\n`);
@@ -27,7 +30,7 @@ export async function main(argv: string[], io: CertifyIo = defaultIo()): Promise
     case '--help':
     case '-h': {
       const topic = rest[0];
-      io.out.write(topic === 'certify' ? CERTIFY_USAGE : topic === 'serve' ? SERVE_USAGE : MAIN_USAGE);
+      io.out.write(topic === 'certify' ? CERTIFY_USAGE : topic === 'serve' ? SERVE_USAGE : topic === 'report' ? REPORT_USAGE : MAIN_USAGE);
       return 0;
     }
     default:

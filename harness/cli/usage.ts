@@ -4,10 +4,12 @@ export const MAIN_USAGE = `apc — conformance harness for the agent deployment 
 Usage:
   apc certify [options]      certify an implementation (no URL: the in-repo reference implementation)
   apc serve [options]        start the reference implementation
+  apc report merge DIR...    combine shard reports into one report
+  apc report allure [DIR]    render a report's Allure results to HTML
   apc help [command]         show help
   apc --version
 
-Run \`apc help certify\` or \`apc help serve\` for their options.
+Run \`apc help certify\`, \`apc help serve\` or \`apc help report\` for their options.
 `;
 
 export const CERTIFY_USAGE = `Usage: apc certify [options]
@@ -27,7 +29,12 @@ Target (flags win over APC_* environment variables, which win over the profile f
 Selection:
   --interfaces LIST           control-plane,agent-server,experiment-upload (default: those with a URL)
   --requirements LIST         ids or globs, e.g. 'CP-REV-*,AS-SSE-001' (repeatable)
-  --shard I/N                 run the I-th of N deterministic slices (1-based)
+  --shard I/N                 run the I-th of N deterministic slices (1-based); combine the
+                              slices' reports with \`apc report merge\`
+  --replay DIR                run again exactly the failed requirements of the report in DIR,
+                              with its seed, runs and target (the reference implementation is
+                              started again when the report certified it); keys come from the
+                              usual flags and variables, as they are never written to a report
 
 Generation and timing:
   --runs N                    fast-check runs per property (default 25)            (APC_RUNS)
@@ -39,7 +46,9 @@ Generation and timing:
   --deploy-timeout-ms N       a revision reaching DEPLOYED (default 1800000)       (APC_DEPLOY_TIMEOUT_MS)
 
 Output:
-  --reports DIR               where the report is written (default reports/<run id>)
+  --reports DIR               where the report is written (default reports/<run id>):
+                              compliance.json, compliance.md, compliance.html, junit.xml,
+                              badge.svg and allure-results/ (see docs/reports.md)
   --expected-failures FILE    YAML baseline of known failures (see README)
   --keep                      leave created resources in place (default: delete them)
   --quiet                     print only the summary
@@ -61,4 +70,16 @@ export const SERVE_USAGE = `Usage: apc serve [options]
   --graphs FILE               graph.json registering extra graphs
   --fault NAME                enable a documented deviation, for negative tests (repeatable)
   --log                       structured JSON logs on stderr (keys and secrets redacted)
+`;
+
+export const REPORT_USAGE = `Usage:
+  apc report merge DIR... [--reports OUT]
+      Combine the report folders of \`apc certify --shard I/N\` runs into one report with one
+      verdict, written in every format to OUT (default reports/<merge id>). The folders must come
+      from the same catalogue and seed; a requirement in several folders keeps its worst status.
+  apc report allure [DIR]
+      Render the Allure results of the report in DIR (default: the newest under reports/) to
+      DIR/allure-report/index.html. No Java needed.
+
+Exit codes of merge: 0 certified, 1 not certified, 2 the folders could not be merged.
 `;

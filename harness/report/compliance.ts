@@ -47,6 +47,10 @@ export interface ComplianceReport {
   runId: string;
   seed: number;
   shard?: { index: number; count: number };
+  /** Run ids of the shard reports `apc report merge` combined into this one. */
+  mergedFrom?: string[];
+  /** Run id of the report whose failed requirements `apc certify --replay` ran again. */
+  replayOf?: string;
   target: { urls: Partial<Record<InterfaceName, string>>; controlPlaneMode: string; reference: boolean; profile: TargetProfile };
   startedAt: string;
   endedAt: string;

@@ -1,8 +1,13 @@
 // Writes a report folder. compliance.json is the source of truth; every other format is
-// rendered from it, so a merged or replayed report renders the same way.
+// rendered from it, so a merged or replayed report renders the same way. Allure results are
+// the exception: allure-vitest writes them while the suites run (see allure.ts).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { renderBadge } from './badge.ts';
 import type { ComplianceReport } from './compliance.ts';
+import { renderHtml } from './html.ts';
+import { renderJunit } from './junit.ts';
+import { renderMarkdown } from './markdown.ts';
 
 export type ReportWriter = (dir: string, report: ComplianceReport) => void;
 
@@ -10,7 +15,18 @@ const writeJson: ReportWriter = (dir, report) => {
   writeFileSync(join(dir, 'compliance.json'), `${JSON.stringify(report, null, 2)}\n`);
 };
 
-export const WRITERS: ReportWriter[] = [writeJson];
+const rendered =
+  (file: string, render: (report: ComplianceReport) => string): ReportWriter =>
+  (dir, report) =>
+    writeFileSync(join(dir, file), render(report));
+
+export const WRITERS: ReportWriter[] = [
+  writeJson,
+  rendered('compliance.md', renderMarkdown),
+  rendered('compliance.html', renderHtml),
+  rendered('junit.xml', renderJunit),
+  rendered('badge.svg', renderBadge),
+];
 
 export function writeReports(dir: string, report: ComplianceReport): void {
   for (const write of WRITERS) write(dir, report);

@@ -37,6 +37,7 @@ export async function buildAgentServerApp(ctx: ReferenceContext): Promise<Fastif
   const deps: AgentServerDeps = { ctx, store, graphs, faults: ctx.faults, liveStreams: new Set(), deletedVersions: new Map() };
 
   const app = Fastify({ logger: ctx.logger });
+  const dbgSockets = new Set<any>(); app.server.on("connection", (s) => { dbgSockets.add(s); console.log("DBG conn open", s.remotePort, [...ctx.faults]); s.on("close", () => { dbgSockets.delete(s); console.log("DBG conn closed", s.remotePort); }); });
   installErrorHandling(app);
 
   // Every route but the public system ones needs a valid X-Api-Key (README: "Authentication").
@@ -50,7 +51,7 @@ export async function buildAgentServerApp(ctx: ReferenceContext): Promise<Fastif
   });
   // Streams a fault keeps open would otherwise hold the server open on close.
   app.addHook('preClose', async () => {
-    for (const stream of deps.liveStreams) stream.destroy();
+    console.log("DBG preClose live", deps.liveStreams.size); setInterval(() => app.server.getConnections((e, n) => console.log("DBG conns", n)), 1000).unref(); for (const stream of deps.liveStreams) stream.destroy();
   });
 
   registerSystemRoutes(app, deps);

@@ -55,10 +55,18 @@ function assertTarballHandedOut(path: string | null | undefined, c: PatchContext
   );
 }
 
-/** The new revision's values: the latest revision's, with the patch's non-null members applied. */
-function revisionValues(source: Source, latest: StoredRevision | undefined, patch: Partial<SourceRevisionConfig>): SourceRevisionConfig {
+/**
+ * The revision a new one starts from: the newest of the same source (so a revision built once
+ * from another source does not erase, say, graph_config_path), else the newest.
+ */
+function baseRevision(source: Source, revisions: StoredRevision[]): StoredRevision | undefined {
+  return revisions.find((r) => r.revision.source === source) ?? revisions[0];
+}
+
+/** The new revision's values: its base revision's, with the patch's non-null members applied. */
+function revisionValues(source: Source, base: StoredRevision | undefined, patch: Partial<SourceRevisionConfig>): SourceRevisionConfig {
   const carried: SourceRevisionConfig = {};
-  for (const key of REVISION_CONFIG_KEYS) carried[key] = latest?.revision.source_revision_config[key] ?? null;
+  for (const key of REVISION_CONFIG_KEYS) carried[key] = base?.revision.source_revision_config[key] ?? null;
   return revisionConfigFor(source, { ...carried, ...patch });
 }
 
@@ -94,11 +102,12 @@ export function planPatch(body: PatchBody, c: PatchContext): ChangePlan<Deployme
     let revisionConfig = current.source_revision_config;
     const now = c.clock();
     if (createsRevision) {
-      revisionConfig = revisionValues(revisionSource, latest, revisionPatch);
+      const base = baseRevision(revisionSource, revisions);
+      revisionConfig = revisionValues(revisionSource, base, revisionPatch);
       assertGraphConfigPath(revisionSource, revisionConfig.graph_config_path, c.faults);
       const tarballMissing = present(revisionPatch.source_tarball_path)
         ? c.tarballGrant?.uploaded === false
-        : revisionConfig.source_tarball_path !== null && latest?.tarballMissing === true;
+        : revisionConfig.source_tarball_path !== null && base?.tarballMissing === true;
       newRevision = startRevision({
         id: randomUUID(),
         deploymentId: current.id,

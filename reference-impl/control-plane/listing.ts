@@ -1,13 +1,11 @@
 // Listing queries of deployments and revisions (field notes: limit 1..100, default 20, offset >= 0,
 // filters, `{resources, offset}`). Filtering runs here, not in a backend, so both backends answer
 // alike.
-import type { DeploymentStatus } from './api-types.ts';
+import { DEPLOYMENT_STATUSES, DEPLOYMENT_TYPES } from '../../schemas/index.ts';
 import type { Deployment, StoredRevision } from './records.ts';
 import { QueryReader } from './request-params.ts';
 import { REVISION_STATUSES } from './revision-lifecycle.ts';
 
-const DEPLOYMENT_STATUSES: readonly DeploymentStatus[] = ['AWAITING_DATABASE', 'READY', 'UNUSED', 'AWAITING_DELETE', 'UNKNOWN'];
-const DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod'] as const;
 
 export interface Page {
   limit: number;
@@ -35,7 +33,7 @@ export interface DeploymentQuery extends Page {
   statuses: string[] | undefined;
   deploymentIds: string[] | undefined;
   imageVersion: string | undefined;
-  deploymentType: string | undefined;
+  deploymentTypes: string[] | undefined;
 }
 
 export function readDeploymentQuery(query: unknown): DeploymentQuery {
@@ -46,7 +44,7 @@ export function readDeploymentQuery(query: unknown): DeploymentQuery {
     statuses: reader.enumList('status', DEPLOYMENT_STATUSES),
     deploymentIds: reader.uuidList('deployment_ids'),
     imageVersion: reader.text('image_version'),
-    deploymentType: reader.enumList('deployment_type', DEPLOYMENT_TYPES)?.[0],
+    deploymentTypes: reader.enumList('deployment_type', DEPLOYMENT_TYPES),
   };
   reader.done();
   return parsed;
@@ -58,9 +56,9 @@ export function selectDeployments(all: Deployment[], query: DeploymentQuery): De
   return all
     .filter((d) => needle === undefined || d.name.toLowerCase().includes(needle))
     .filter((d) => !query.statuses || query.statuses.length === 0 || query.statuses.includes(d.status))
-    .filter((d) => !query.deploymentIds || query.deploymentIds.includes(d.id))
+    .filter((d) => !query.deploymentIds || query.deploymentIds.length === 0 || query.deploymentIds.includes(d.id))
     .filter((d) => query.imageVersion === undefined || d.image_version === query.imageVersion)
-    .filter((d) => query.deploymentType === undefined || d.source_config.deployment_type === query.deploymentType)
+    .filter((d) => !query.deploymentTypes || query.deploymentTypes.length === 0 || query.deploymentTypes.includes(d.source_config.deployment_type ?? ''))
     .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id))
     .slice(query.offset, query.offset + query.limit);
 }

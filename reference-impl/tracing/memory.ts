@@ -60,7 +60,11 @@ export function memoryStore(): TracingStore {
       }),
     insertRuns: async (rows) =>
       void writes.push(() => {
-        for (const row of rows) d.runs.set(row.sessionId, [...(d.runs.get(row.sessionId) ?? []), row]);
+        for (const row of rows) {
+          const runs = d.runs.get(row.sessionId);
+          if (runs) runs.push(row);
+          else d.runs.set(row.sessionId, [row]);
+        }
       }),
     deleteSession: async (id) =>
       void writes.push(() => {

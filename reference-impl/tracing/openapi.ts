@@ -4,7 +4,7 @@ import { openApiComponents } from '../../schemas/index.ts';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: unknown) => ({ content: { 'application/json': { schema } } });
-const detail = (description: string) => ({ description, ...json({ type: 'object', required: ['detail'], properties: { detail: { type: 'string' } } }) });
+const detail = (description: string) => ({ description, ...json(ref('ErrorDetail')) });
 
 const errors = {
   '401': detail('Missing or invalid x-api-key.'),
@@ -18,8 +18,9 @@ const pageParams = [
   { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } },
 ];
 
-const dataset = { type: 'object', description: 'A dataset, with the fields spec 2.8 lists for the upload response.' };
-const session = { type: 'object', description: 'A session: an uploaded experiment, or the tracing project of a deployment.' };
+/** Datasets and sessions are read back in the shapes the upload response gives them. */
+const dataset = ref('UploadedDataset');
+const session = ref('UploadedExperiment');
 
 export function openApiDocument() {
   return {

@@ -1,6 +1,7 @@
 // Path and query parameters of the tracing API, checked the way the body is: a bad value is a
 // 422 HTTPValidationError naming it (`["path", "dataset_id"]`, `["query", "limit"]`).
 import { unprocessable, type ValidationIssue } from '../http-errors.ts';
+import { unstorableJson } from './json-limits.ts';
 import type { Page } from './store.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -21,8 +22,12 @@ export class QueryReader {
   constructor(private readonly query: Query) {}
 
   string(name: string): string | undefined {
-    const value = this.query[name];
-    return Array.isArray(value) ? value[value.length - 1] : value;
+    const raw = this.query[name];
+    const value = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+    const unstorable = unstorableJson(value, ['query', name]);
+    if (unstorable.length === 0) return value;
+    this.issues.push(...unstorable);
+    return undefined;
   }
 
   uuid(name: string): string | undefined {

@@ -12,7 +12,7 @@ const LOCK_NAMESPACE = 0x54524143;
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS tracing_datasets (
   seq BIGSERIAL,
-  tenant_id UUID NOT NULL,
+  tenant_id TEXT NOT NULL,
   id UUID NOT NULL,
   name TEXT NOT NULL,
   description TEXT,
@@ -24,7 +24,7 @@ CREATE TABLE IF NOT EXISTS tracing_datasets (
 CREATE INDEX IF NOT EXISTS tracing_datasets_name ON tracing_datasets (tenant_id, name);
 CREATE TABLE IF NOT EXISTS tracing_sessions (
   seq BIGSERIAL,
-  tenant_id UUID NOT NULL,
+  tenant_id TEXT NOT NULL,
   id UUID NOT NULL,
   kind TEXT NOT NULL,
   name TEXT NOT NULL,
@@ -43,7 +43,7 @@ CREATE TABLE IF NOT EXISTS tracing_sessions (
 );
 CREATE INDEX IF NOT EXISTS tracing_sessions_dataset ON tracing_sessions (tenant_id, reference_dataset_id);
 CREATE TABLE IF NOT EXISTS tracing_examples (
-  tenant_id UUID NOT NULL,
+  tenant_id TEXT NOT NULL,
   dataset_id UUID NOT NULL,
   id UUID NOT NULL,
   inputs JSONB NOT NULL,
@@ -54,7 +54,7 @@ CREATE TABLE IF NOT EXISTS tracing_examples (
 );
 CREATE TABLE IF NOT EXISTS tracing_runs (
   seq BIGSERIAL,
-  tenant_id UUID NOT NULL,
+  tenant_id TEXT NOT NULL,
   session_id UUID NOT NULL,
   id UUID NOT NULL,
   example_id UUID NOT NULL,

@@ -13,20 +13,27 @@ export function percentile(sorted: readonly number[], fraction: number): number 
   return low + (sorted[upper]! - low) * (position - lower);
 }
 
-/** Per feedback key: count, mean and population standard deviation of scores, counts of values. */
+/**
+ * Per feedback key: count, mean and population standard deviation of scores, counts of values.
+ * Maps, not object keys, collect them: a key or value may be any string, "__proto__" included.
+ */
 export function feedbackStats(feedback: readonly FeedbackRecord[]): JsonObject {
   const byKey = new Map<string, FeedbackRecord[]>();
-  for (const entry of feedback) byKey.set(entry.key, [...(byKey.get(entry.key) ?? []), entry]);
-  const stats: JsonObject = {};
-  for (const [key, entries] of byKey) {
-    const scores = entries.flatMap((e) => (e.score === null ? [] : [e.score]));
-    const avg = scores.length === 0 ? null : scores.reduce((a, b) => a + b, 0) / scores.length;
-    const stdev = avg === null ? null : Math.sqrt(scores.reduce((a, s) => a + (s - avg) ** 2, 0) / scores.length);
-    const values: JsonObject = {};
-    for (const e of entries) if (e.value !== null) values[e.value] = ((values[e.value] as number | undefined) ?? 0) + 1;
-    stats[key] = { n: entries.length, avg, stdev, errors: 0, values };
+  for (const entry of feedback) {
+    const entries = byKey.get(entry.key);
+    if (entries) entries.push(entry);
+    else byKey.set(entry.key, [entry]);
   }
-  return stats;
+  return Object.fromEntries(
+    [...byKey].map(([key, entries]) => {
+      const scores = entries.flatMap((e) => (e.score === null ? [] : [e.score]));
+      const avg = scores.length === 0 ? null : scores.reduce((a, b) => a + b, 0) / scores.length;
+      const stdev = avg === null ? null : Math.sqrt(scores.reduce((a, s) => a + (s - avg) ** 2, 0) / scores.length);
+      const values = new Map<string, number>();
+      for (const e of entries) if (e.value !== null) values.set(e.value, (values.get(e.value) ?? 0) + 1);
+      return [key, { n: entries.length, avg, stdev, errors: 0, values: Object.fromEntries(values) }];
+    }),
+  );
 }
 
 export function sessionStats(runs: readonly RunRow[], sessionFeedback: readonly FeedbackRecord[]): SessionStats {

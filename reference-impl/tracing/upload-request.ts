@@ -38,6 +38,9 @@ export interface UploadInput {
 
 type Loc = (string | number)[];
 
+/** The platform's limit on feedback keys (FIELD-NOTES); the shared schema leaves it out. */
+const MAX_FEEDBACK_KEY = 180;
+
 /** Collects issues while reading fields, so one response lists every problem found. */
 class Reader {
   readonly issues: ValidationIssue[] = [];
@@ -49,22 +52,28 @@ class Reader {
     return 0n;
   }
 
-  feedback(list: Feedback[] | null | undefined, loc: Loc, now: string): FeedbackRecord[] {
-    return (list ?? []).map((f, i) => ({
-      key: f.key,
-      score: f.score ?? null,
-      value: f.value ?? null,
-      comment: f.comment ?? null,
-      feedback_source: (f.feedback_source ?? null) as JsonObject | null,
-      feedback_config: (f.feedback_config ?? null) as JsonObject | null,
-      created_at: f.created_at == null ? now : formatMicros(this.datetime(f.created_at, [...loc, i, 'created_at'])),
-      modified_at: f.modified_at == null ? now : formatMicros(this.datetime(f.modified_at, [...loc, i, 'modified_at'])),
-      correction: (f.correction ?? null) as JsonObject | string | null,
-    }));
+  feedback(list: Feedback[] | undefined, loc: Loc, now: string): FeedbackRecord[] {
+    return (list ?? []).map((f, i) => {
+      // Counted in code points, as the platform's Python does.
+      if ([...f.key].length > MAX_FEEDBACK_KEY) {
+        this.issues.push({ loc: [...loc, i, 'key'], msg: `String should have at most ${MAX_FEEDBACK_KEY} characters`, type: 'string_too_long' });
+      }
+      return {
+        key: f.key,
+        score: f.score ?? null,
+        value: f.value ?? null,
+        comment: f.comment ?? null,
+        feedback_source: f.feedback_source ?? null,
+        feedback_config: (f.feedback_config ?? null) as JsonObject | null,
+        created_at: f.created_at === undefined ? now : formatMicros(this.datetime(f.created_at, [...loc, i, 'created_at'])),
+        modified_at: f.modified_at === undefined ? now : formatMicros(this.datetime(f.modified_at, [...loc, i, 'modified_at'])),
+        correction: (f.correction ?? null) as JsonObject | string | null,
+      };
+    });
   }
 }
 
-const lowerUuid = (id: string | null | undefined): string | null => (id == null ? null : id.toLowerCase());
+const lowerUuid = (id: string | undefined): string | null => (id === undefined ? null : id.toLowerCase());
 
 /** The checked upload, or a thrown 422 listing every issue. `now` stands in for omitted feedback times. */
 export function readUpload(body: unknown, faults: FaultCheck, now: string): UploadInput {
@@ -83,6 +92,7 @@ export function readUpload(body: unknown, faults: FaultCheck, now: string): Uplo
   }
   const datasetId = lowerUuid(request.dataset_id);
   const datasetName = request.dataset_name ?? null;
+  // FAULT eu.dataset-required-not-enforced: an upload naming no dataset passes.
   if (datasetId === null && datasetName === null && !faults('eu.dataset-required-not-enforced')) {
     read.issues.push({ loc: ['body'], msg: 'Either dataset_id or dataset_name must be given; send the identifier of the dataset in your own system', type: 'missing' });
   }
@@ -95,6 +105,7 @@ export function readUpload(body: unknown, faults: FaultCheck, now: string): Uplo
       if (rowEnd < rowStart) {
         read.issues.push({ loc: [...loc, 'end_time'], msg: `results[${i}].end_time must not be before its start_time`, type: 'value_error' });
       }
+      // FAULT eu.no-window-check: rows outside the experiment window pass.
       if (timesRead && !faults('eu.no-window-check')) {
         const window = `[${formatMicros(start)}, ${formatMicros(end)}]`;
         for (const [field, time] of [['start_time', rowStart], ['end_time', rowEnd]] as const) {

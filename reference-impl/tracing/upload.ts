@@ -73,7 +73,7 @@ export async function storeUpload(
   options: { faults: FaultCheck; statsDelayMs: number },
 ): Promise<UploadResult> {
   const now = formatMicros(nowMicros());
-  const experiment = await store.transaction(tenantId, async (tx) => {
+  const { experiment, datasetId } = await store.transaction(tenantId, async (tx) => {
     const dataset = await targetDataset(tx, tenantId, input, options.faults, now);
     if (await tx.sessionByName(input.experimentName)) throw conflict('Session already exists.');
     const sessionId = randomUUID();
@@ -113,9 +113,9 @@ export async function storeUpload(
     );
     await tx.insertSession(session);
     await tx.insertRuns(runs);
-    return session;
+    return { experiment: session, datasetId: dataset.id };
   });
-  const dataset = await store.getDataset(tenantId, experiment.referenceDatasetId!);
-  if (!dataset) throw notFound(`Dataset ${experiment.referenceDatasetId} was deleted while the upload was being stored.`);
+  const dataset = await store.getDataset(tenantId, datasetId);
+  if (!dataset) throw notFound(`Dataset ${datasetId} was deleted while the upload was being stored.`);
   return { dataset, experiment };
 }

@@ -87,7 +87,7 @@ export function registerRunRoutes(app: FastifyInstance, deps: AgentServerDeps): 
       contentLocation: shownThread === undefined ? `/runs/${runId}` : `/threads/${shownThread}/runs/${runId}`,
       withIds: threadId !== undefined,
       faults: deps.faults,
-      onClosed: () => {
+      onClosed: () => { console.log('DBG onClosed', [...deps.faults], reply.raw.writableEnded, reply.raw.socket?.destroyed, reply.request.raw.socket.destroyed);
         abort.abort();
         deps.liveStreams.delete(sse);
       },

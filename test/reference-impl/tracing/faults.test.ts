@@ -16,7 +16,7 @@ describe('tracing fault switches', () => {
     server = undefined;
   });
   const start = async (fault: TracingFault) => {
-    server = await startOn('memory', { faults: [fault], statsDelayMs: 50 });
+    server = await startOn('memory', { faults: [fault], statsDelayMs: 300 });
     return server;
   };
 
@@ -68,7 +68,7 @@ describe('tracing fault switches', () => {
   it('eu.stats-never-filled keeps statistics null', async () => {
     const s = await start('eu.stats-never-filled');
     const reply = await s.request('POST', UPLOAD, upload());
-    await sleep(150);
+    await sleep(500);
     expect((await s.request('GET', `/api/v1/sessions/${reply.body.experiment.id}`)).body.run_count).toBeNull();
   });
 
@@ -81,13 +81,13 @@ describe('tracing fault switches', () => {
   });
 
   it('without faults the same requests are refused or conform', async () => {
-    server = await startOn('memory', { statsDelayMs: 50 });
+    server = await startOn('memory', { statsDelayMs: 300 });
     expect((await server.request('POST', UPLOAD, upload({ results: [row({ start_time: '2024-08-02T23:59:59.999Z' })] }))).status).toBe(422);
     expect((await server.request('POST', UPLOAD, without(upload(), 'dataset_name'))).status).toBe(422);
     const ok = await server.request('POST', UPLOAD, upload());
     expect(ok.body.experiment).toMatchObject({ run_count: null, total_tokens: null });
     expect(ok.body).toHaveProperty('dataset');
-    await sleep(150);
+    await sleep(500);
     expect((await server.request('GET', `/api/v1/sessions/${ok.body.experiment.id}`)).body.run_count).toBe(2);
   });
 });

@@ -2,6 +2,7 @@
 // authentication and the docs, over HTTP on both stores.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validate } from '../../../schemas/index.ts';
 import { uniqueName, upload } from './bodies.ts';
 import { BACKENDS, sendRequest, startOn, type TracingServer } from './tracing-server.ts';
 
@@ -52,6 +53,7 @@ describe.each(BACKENDS)('tracing reads (%s store)', (backend) => {
     const created = await server.request('POST', '/api/v1/datasets', { name, description: 'made here' });
     expect(created.status).toBe(200);
     expect(created.body).toMatchObject({ name, description: 'made here', externally_managed: false, example_count: 0, session_count: 0 });
+    expect(validate('UploadedDataset', created.body)).toEqual({ ok: true });
     const duplicate = await server.request('POST', '/api/v1/datasets', { name });
     expect(duplicate.status).toBe(409);
 
@@ -78,6 +80,7 @@ describe.each(BACKENDS)('tracing reads (%s store)', (backend) => {
     const listed = await server.request('GET', `/api/v1/sessions?name=${name}`);
     expect(listed.body).toHaveLength(1);
     expect(listed.body[0]).toMatchObject({ name, reference_dataset_id: null, tenant_id: server.tenantId, trace_tier: 'longlived' });
+    expect(validate('UploadedExperiment', listed.body[0])).toEqual({ ok: true });
     const projectsOnly = await server.request('GET', '/api/v1/sessions?reference_free=true');
     expect(projectsOnly.body.map((s: { name: string }) => s.name)).toContain(name);
     expect(projectsOnly.body.every((s: { reference_dataset_id: unknown }) => s.reference_dataset_id === null)).toBe(true);
@@ -102,6 +105,18 @@ describe.each(BACKENDS)('tracing reads (%s store)', (backend) => {
     expect(other.status).toBe(404);
     const noTenant = await sendRequest(server.url, 'GET', '/api/v1/datasets', undefined, { 'x-api-key': multiKey });
     expect(noTenant.status).toBe(403);
+  });
+
+  it('works for a configured tenant id that is not a UUID', async () => {
+    const named = await startOn(backend, { apiKeys: [{ key: `named-${randomUUID()}`, tenants: ['workspace-a'] }] });
+    try {
+      const reply = await named.request('POST', UPLOAD, upload());
+      expect(reply.status).toBe(200);
+      expect(reply.body.dataset.tenant_id).toBe('workspace-a');
+      expect((await named.request('GET', `/api/v1/sessions/${reply.body.experiment.id}`)).body.tenant_id).toBe('workspace-a');
+    } finally {
+      await named.close();
+    }
   });
 
   it('refuses requests without a valid x-api-key with 401, before reading the body', async () => {

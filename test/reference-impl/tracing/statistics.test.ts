@@ -1,6 +1,7 @@
 // Statistics are null in the upload response and filled once statsDelayMs has passed; the delay
 // is kept in the store, so it holds across a restart and across two processes on one database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validate } from '../../../schemas/index.ts';
 import { row, upload } from './bodies.ts';
 import { BACKENDS, databaseFor, startOn, startTracing, testOptions, type TracingServer } from './tracing-server.ts';
 
@@ -29,6 +30,7 @@ async function pollFilled(server: TracingServer, id: string, timeoutMs = 5000): 
 }
 
 function expectFilled(experiment: Record<string, any>): void {
+  expect(validate('UploadedExperiment', experiment)).toEqual({ ok: true });
   expect(experiment.run_count).toBe(3);
   expect(experiment.latency_p50).toBe(4);
   expect(experiment.latency_p99).toBeCloseTo(4 + (10.5 - 4) * 0.98, 9);
@@ -42,14 +44,18 @@ function expectFilled(experiment: Record<string, any>): void {
   }
 }
 
+/** Long enough for the "still null" reads to happen before it, even on a busy machine. */
+const STATS_DELAY_MS = 800;
+
 describe.each(BACKENDS)('statistics (%s store)', (backend) => {
   let server: TracingServer;
   beforeAll(async () => {
-    server = await startOn(backend);
+    server = await startOn(backend, { statsDelayMs: STATS_DELAY_MS });
   });
   afterAll(async () => server.close());
 
   it('are null right after the upload and filled after statsDelayMs, with latency from the row times', async () => {
+    const sentAt = Date.now();
     const reply = await server.request('POST', UPLOAD, measuredUpload());
     expect(reply.status).toBe(200);
     const id = reply.body.experiment.id;
@@ -57,7 +63,19 @@ describe.each(BACKENDS)('statistics (%s store)', (backend) => {
     const early = await server.request('GET', `/api/v1/sessions/${id}`);
     expect(early.body.run_count).toBeNull();
     expect(early.body.latency_p50).toBeNull();
-    expectFilled(await pollFilled(server, id));
+    expect(early.body.feedback_stats).toBeNull();
+    const filled = await pollFilled(server, id);
+    expect(Date.now() - sentAt).toBeGreaterThanOrEqual(STATS_DELAY_MS);
+    expectFilled(filled);
+  });
+
+  it('count feedback keys and values that are object property names', async () => {
+    const scores = [{ key: '__proto__', value: '__proto__', score: 1 }, { key: '__proto__', value: 'constructor' }];
+    const reply = await server.request('POST', UPLOAD, upload({ results: [row({ evaluation_scores: scores })] }));
+    const stats = (await pollFilled(server, reply.body.experiment.id)).feedback_stats;
+    expect(Object.keys(stats)).toEqual(['__proto__']);
+    expect(Object.entries(stats['__proto__'].values)).toEqual([['__proto__', 1], ['constructor', 1]]);
+    expect(stats['__proto__'].n).toBe(2);
   });
 });
 

@@ -1,0 +1,101 @@
+// `apc report merge DIR... [--reports OUT]`: shard reports become one report with one verdict.
+// `apc report allure [DIR]`: renders a report's Allure results to HTML (no Java needed).
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { loadCatalogue } from '../catalogue.ts';
+import { mergeReports, writeMerged } from '../report/merge.ts';
+import { readReport, ReportError } from '../report/read.ts';
+import { Progress } from '../run/progress.ts';
+import { ROOT } from '../run/run-suites.ts';
+import type { CertifyIo } from './certify.ts';
+import { REPORT_USAGE } from './usage.ts';
+
+/** A path as the user can type it: relative below the working directory, absolute elsewhere. */
+function shown(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel === '' ? '.' : rel.startsWith('..') || isAbsolute(rel) ? path : rel;
+}
+
+async function merge(argv: string[], io: CertifyIo): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, options: { reports: { type: 'string' } }, allowPositionals: true, strict: true });
+  if (positionals.length === 0) throw new ReportError('expected one or more report folders to merge, e.g. `apc report merge reports/shard-1 reports/shard-2`.');
+  const folders = positionals.map((dir) => ({ dir, report: readReport(dir) }));
+  const catalogue = loadCatalogue();
+  const sameCatalogue = folders[0]!.report.catalogue.hash === catalogue.hash;
+  const runId = `merge-${randomBytes(3).toString('hex')}`;
+  const report = mergeReports(folders, { runId, ...(sameCatalogue ? { order: catalogue.requirements.map((r) => r.id) } : {}) });
+  const out = resolve(values.reports ?? join(ROOT, 'reports', runId));
+  writeMerged(out, folders, report);
+  const progress = new Progress(io.out);
+  progress.line(`apc report merge · ${folders.length} report(s): ${report.mergedFrom!.join(', ')} · seed ${report.seed} · catalogue ${report.catalogue.version}`);
+  progress.summary(report, shown(out));
+  return report.verdict === 'certified' ? 0 : report.verdict === 'not-certified' ? 1 : 2;
+}
+
+/** The report folder written last under reports/ that has Allure results. */
+function newestReport(): string {
+  const base = join(ROOT, 'reports');
+  const candidates = existsSync(base)
+    ? readdirSync(base)
+        .map((name) => join(base, name))
+        .filter((dir) => existsSync(join(dir, 'allure-results')))
+    : [];
+  if (candidates.length === 0) {
+    throw new ReportError(`no report folder with allure-results under ${shown(base)}: run \`apc certify\` first, or give the report folder: apc report allure DIR.`);
+  }
+  return candidates.reduce((a, b) => (statSync(join(b, 'allure-results')).mtimeMs > statSync(join(a, 'allure-results')).mtimeMs ? b : a));
+}
+
+async function allure(argv: string[], io: CertifyIo): Promise<number> {
+  const { positionals } = parseArgs({ args: argv, options: {}, allowPositionals: true, strict: true });
+  if (positionals.length > 1) throw new ReportError('expected at most one report folder.');
+  const given = positionals[0] === undefined ? newestReport() : resolve(positionals[0]);
+  // Accept the report folder or its allure-results folder.
+  const reportDir = existsSync(join(given, 'allure-results')) ? given : dirname(given);
+  const results = join(reportDir, 'allure-results');
+  if (!existsSync(results)) throw new ReportError(`${given}: expected a report folder with allure-results inside, written by \`apc certify\`.`);
+  const out = join(reportDir, 'allure-report');
+  const cli = join(dirname(fileURLToPath(import.meta.resolve('allure'))), '..', 'cli.js');
+  const code = await new Promise<number | null>((done) => {
+    const child = spawn(process.execPath, [cli, 'generate', results, '--output', out, '--report-name', `apc ${reportDir.split(/[\\/]/).at(-1)}`], {
+      cwd: reportDir,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (c) => {
+      if (c !== 0) io.err.write(stderr);
+      done(c);
+    });
+  });
+  if (code !== 0) {
+    io.err.write(`apc report allure: the allure generator exited with ${code}; see its message above.\n`);
+    return 2;
+  }
+  io.out.write(`Allure report: ${shown(join(out, 'index.html'))}\n`);
+  return 0;
+}
+
+export async function report(argv: string[], io: CertifyIo): Promise<number> {
+  const [sub, ...rest] = argv;
+  try {
+    if (sub === 'merge') return await merge(rest, io);
+    if (sub === 'allure') return await allure(rest, io);
+    if (sub === undefined || sub === 'help' || sub === '--help' || sub === '-h') {
+      io.out.write(REPORT_USAGE);
+      return sub === undefined ? 2 : 0;
+    }
+    io.err.write(`apc report: unknown subcommand "${sub}".\n\n${REPORT_USAGE}`);
+    return 2;
+  } catch (error) {
+    if (error instanceof ReportError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      io.err.write(`apc report ${sub}: ${(error as Error).message.split('\n')[0]}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}

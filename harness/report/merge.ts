@@ -1,0 +1,110 @@
+// `apc report merge`: shard reports (`apc certify --shard I/N` on several machines) become one
+// report with one verdict. Only reports of the same catalogue and seed are merged; a requirement
+// present in several reports keeps its worst status (failed wins).
+import { cpSync, existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { INTERFACES } from '../profile.ts';
+import { countsOf, verdictOf, type ComplianceReport, type RequirementResult, type RequirementStatus } from './compliance.ts';
+import { ReportError } from './read.ts';
+import { writeReports } from './write.ts';
+
+export interface ReportFolder {
+  dir: string;
+  report: ComplianceReport;
+}
+
+/** Worst first: the status a requirement keeps when reports disagree. */
+const PRECEDENCE: RequirementStatus[] = ['failed', 'expected-failure', 'passed', 'not-applicable', 'skipped', 'untested'];
+
+function checkCompatible(folders: ReportFolder[]): void {
+  const [first, ...rest] = folders;
+  if (!first) throw new ReportError('Give at least one report folder to merge.');
+  const a = first.report;
+  for (const { dir, report: b } of rest) {
+    if (b.catalogue.version !== a.catalogue.version || b.catalogue.hash !== a.catalogue.hash) {
+      throw new ReportError(
+        `${dir} was made with catalogue ${b.catalogue.version} (sha256 ${b.catalogue.hash.slice(0, 12)}), ${first.dir} with ${a.catalogue.version} (sha256 ${a.catalogue.hash.slice(0, 12)}): ` +
+          'shards must come from the same catalogue. Run every shard with the same harness version.',
+      );
+    }
+    if (b.seed !== a.seed) {
+      throw new ReportError(`${dir} ran with seed ${b.seed}, ${first.dir} with seed ${a.seed}: shards must share one seed. Run every shard with the same --seed.`);
+    }
+    if (b.target.reference !== a.target.reference) {
+      throw new ReportError(`${dir} and ${first.dir} certified different kinds of target (one is the in-repo reference implementation): they cannot be merged.`);
+    }
+  }
+  const counts = new Set(folders.map((f) => f.report.shard?.count).filter((c) => c !== undefined));
+  if (counts.size > 1) throw new ReportError(`The reports come from different shard counts (${[...counts].join(' and ')}): merge the shards of one --shard I/N split.`);
+  const [count] = [...counts];
+  if (count !== undefined && folders.every((f) => f.report.shard)) {
+    const present = new Set(folders.map((f) => f.report.shard!.index));
+    const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !present.has(i));
+    if (missing.length > 0) {
+      throw new ReportError(`Shard(s) ${missing.map((i) => `${i}/${count}`).join(', ')} missing: a merged report must cover every shard, or its verdict would cover only part of the catalogue.`);
+    }
+  }
+}
+
+function combine(results: RequirementResult[]): RequirementResult {
+  const rank = (r: RequirementResult) => PRECEDENCE.indexOf(r.status);
+  const worst = results.reduce((w, r) => (rank(r) < rank(w) ? r : w));
+  const same = results.filter((r) => r.status === worst.status);
+  return {
+    ...worst,
+    tests: [...new Set(results.flatMap((r) => r.tests))],
+    failures: same.flatMap((r) => r.failures),
+  };
+}
+
+export interface MergeOptions {
+  runId: string;
+  /** Requirement ids in catalogue order, when the current catalogue is the reports' one. */
+  order?: string[];
+}
+
+export function mergeReports(folders: ReportFolder[], { runId, order }: MergeOptions): ComplianceReport {
+  checkCompatible(folders);
+  const byId = new Map<string, RequirementResult[]>();
+  for (const { report } of folders) for (const r of report.requirements) byId.set(r.id, [...(byId.get(r.id) ?? []), r]);
+  const position = new Map(order?.map((id, i) => [id, i]));
+  const requirements = [...byId.values()].map(combine).sort((a, b) => {
+    const pa = position.get(a.id);
+    const pb = position.get(b.id);
+    if (pa !== undefined && pb !== undefined) return pa - pb;
+    return INTERFACES.indexOf(a.interface) - INTERFACES.indexOf(b.interface) || a.id.localeCompare(b.id);
+  });
+  const several = folders.length > 1;
+  const errors = [...new Set(folders.flatMap(({ report }) => report.errors.map((e) => (several ? `${report.runId}: ${e}` : e))))];
+  const { verdict, reason, mustScore } = verdictOf(requirements, errors);
+  const first = folders[0]!.report;
+  const times = folders.map((f) => f.report);
+  return {
+    schemaVersion: 1,
+    harness: first.harness,
+    catalogue: first.catalogue,
+    runId,
+    seed: first.seed,
+    mergedFrom: folders.map((f) => f.report.runId),
+    target: first.target,
+    startedAt: times.map((r) => r.startedAt).sort()[0]!,
+    endedAt: times.map((r) => r.endedAt).sort().at(-1)!,
+    verdict,
+    verdictReason: reason,
+    counts: countsOf(requirements),
+    mustScore,
+    requirements,
+    errors,
+  };
+}
+
+/** Writes the merged report and gathers the shards' Allure results beside it. */
+export function writeMerged(out: string, folders: ReportFolder[], report: ComplianceReport): void {
+  mkdirSync(out, { recursive: true });
+  writeReports(out, report);
+  for (const { dir } of folders) {
+    const results = join(dir, 'allure-results');
+    // Result files are named by uuid, so the shards' files never collide.
+    if (existsSync(results)) cpSync(results, join(out, 'allure-results'), { recursive: true });
+  }
+}

@@ -1,0 +1,57 @@
+// Scores as every format shows them: passed out of applicable, where applicable leaves out
+// the requirements that were skipped (excluded) or not applicable to the target.
+import type { Level } from '../catalogue.ts';
+import { INTERFACES, type InterfaceName } from '../profile.ts';
+import type { ComplianceReport, Counts, RequirementResult } from './compliance.ts';
+
+export interface Score {
+  passed: number;
+  applicable: number;
+}
+
+export function scoreOf(counts: Counts): Score {
+  return { passed: counts.passed, applicable: counts.passed + counts.failed + counts['expected-failure'] + counts.untested };
+}
+
+/** `118/120 (98%)`, or `—` when nothing applied. */
+export function formatScore({ passed, applicable }: Score): string {
+  if (applicable === 0) return '—';
+  return `${passed}/${applicable} (${Math.floor((passed / applicable) * 100)}%)`;
+}
+
+export function requirementsOf(report: ComplianceReport, iface: InterfaceName, level: Level): RequirementResult[] {
+  return report.requirements.filter((r) => r.interface === iface && r.level === level);
+}
+
+/** Score of the requirements of one interface at one level. */
+export function cellScore(report: ComplianceReport, iface: InterfaceName, level: Level): Score {
+  const list = requirementsOf(report, iface, level);
+  const applicable = list.filter((r) => r.status !== 'skipped' && r.status !== 'not-applicable');
+  return { passed: applicable.filter((r) => r.status === 'passed').length, applicable: applicable.length };
+}
+
+/** The interfaces the report covers, in the spec's order. */
+export function interfacesOf(report: ComplianceReport): InterfaceName[] {
+  return INTERFACES.filter((i) => report.counts.byInterface[i] !== undefined);
+}
+
+export const STATUS_LABELS: Record<RequirementResult['status'], string> = {
+  passed: 'passed',
+  failed: 'failed',
+  skipped: 'skipped',
+  'not-applicable': 'not applicable',
+  'expected-failure': 'expected failure',
+  untested: 'untested',
+};
+
+export const VERDICT_LABELS: Record<ComplianceReport['verdict'], string> = {
+  certified: 'certified',
+  'not-certified': 'not certified',
+  error: 'error',
+};
+
+/** Run length as `1 min 42 s`. */
+export function duration(report: ComplianceReport): string {
+  const seconds = Math.max(0, Math.round((Date.parse(report.endedAt) - Date.parse(report.startedAt)) / 1000));
+  return seconds >= 60 ? `${Math.floor(seconds / 60)} min ${seconds % 60} s` : `${seconds} s`;
+}

@@ -1,0 +1,156 @@
+// Experiment upload types (spec 2.8, 4.3). Datetimes use the loader's date-time format, which also
+// takes timezone-naive values (read as UTC). Rules across fields (dataset id or name, rows inside
+// the experiment window) are the implementation's to check, not the schema's.
+import { Type, type Static } from '@sinclair/typebox';
+import { DateTime, FreeObject, named, Nullable, refTo, StringEnum, Uuid } from './json-types.ts';
+
+export const FeedbackSource = Type.Object(
+  { type: Type.String({ description: 'Seen: api, app, model, auto_eval.' }) },
+  named('FeedbackSource'),
+);
+export type FeedbackSource = Static<typeof FeedbackSource>;
+
+export const FeedbackCategory = Type.Object({ value: Type.Number(), label: Type.Optional(Type.String()) }, named('FeedbackCategory'));
+export type FeedbackCategory = Static<typeof FeedbackCategory>;
+
+export const FeedbackConfig = Type.Object(
+  {
+    type: Type.Optional(StringEnum(['continuous', 'categorical', 'freeform'])),
+    min: Type.Optional(Type.Number()),
+    max: Type.Optional(Type.Number()),
+    categories: Type.Optional(Type.Array(refTo(FeedbackCategory))),
+  },
+  named('FeedbackConfig'),
+);
+export type FeedbackConfig = Static<typeof FeedbackConfig>;
+
+export const Feedback = Type.Object(
+  {
+    key: Type.String(),
+    score: Type.Optional(Type.Number()),
+    value: Type.Optional(Type.String()),
+    comment: Type.Optional(Type.String()),
+    feedback_source: Type.Optional(refTo(FeedbackSource)),
+    feedback_config: Type.Optional(refTo(FeedbackConfig)),
+    created_at: Type.Optional(DateTime({ description: 'Default: now.' })),
+    modified_at: Type.Optional(DateTime({ description: 'Default: now.' })),
+    correction: Type.Optional(Type.Union([FreeObject(), Type.String()])),
+  },
+  named('Feedback'),
+);
+export type Feedback = Static<typeof Feedback>;
+
+export const Row = Type.Object(
+  {
+    row_id: Uuid(),
+    inputs: FreeObject({ description: 'Input of both the run and the dataset example.' }),
+    expected_outputs: Type.Optional(FreeObject({ description: 'Outputs of the dataset example.' })),
+    actual_outputs: Type.Optional(FreeObject({ description: 'Outputs of the run.' })),
+    evaluation_scores: Type.Optional(Type.Array(refTo(Feedback))),
+    start_time: DateTime(),
+    end_time: DateTime(),
+    run_name: Type.Optional(Type.String()),
+    error: Type.Optional(Type.String()),
+    run_metadata: Type.Optional(FreeObject()),
+  },
+  named('Row', 'One dataset example with its run.'),
+);
+export type Row = Static<typeof Row>;
+
+export const ExperimentUploadRequest = Type.Object(
+  {
+    experiment_name: Type.String(),
+    experiment_description: Type.Optional(Type.String()),
+    experiment_start_time: DateTime(),
+    experiment_end_time: DateTime(),
+    dataset_id: Type.Optional(Uuid({ description: 'External dataset id. dataset_id or dataset_name must be given.' })),
+    dataset_name: Type.Optional(Type.String()),
+    dataset_description: Type.Optional(Type.String()),
+    experiment_metadata: Type.Optional(FreeObject()),
+    summary_experiment_scores: Type.Optional(Type.Array(refTo(Feedback))),
+    results: Type.Array(refTo(Row)),
+  },
+  named('ExperimentUploadRequest'),
+);
+export type ExperimentUploadRequest = Static<typeof ExperimentUploadRequest>;
+
+// Response. Every field the spec lists is required; statistics are null until the runs are
+// persisted, and token and cost fields stay null, so those are nullable.
+const count = () => Nullable(Type.Integer({ minimum: 0 }));
+const rate = () => Nullable(Type.Number());
+/** Costs may come as decimal strings from platforms that serialize decimals as text. */
+const cost = () => Type.Union([Type.Number(), Type.String(), Type.Null()]);
+
+export const UploadedDataset = Type.Object(
+  {
+    name: Type.String(),
+    description: Nullable(Type.String()),
+    created_at: DateTime(),
+    data_type: Nullable(Type.String({ description: 'Seen: kv.' })),
+    inputs_schema_definition: Nullable(FreeObject()),
+    outputs_schema_definition: Nullable(FreeObject()),
+    externally_managed: Type.Boolean({ description: 'True for datasets created by upload.' }),
+    id: Uuid(),
+    tenant_id: Uuid(),
+    example_count: count(),
+    session_count: count(),
+    modified_at: Nullable(DateTime()),
+    last_session_start_time: Nullable(DateTime()),
+  },
+  named('UploadedDataset'),
+);
+export type UploadedDataset = Static<typeof UploadedDataset>;
+
+export const UploadedExperiment = Type.Object(
+  {
+    start_time: DateTime(),
+    end_time: Nullable(DateTime()),
+    extra: Nullable(FreeObject()),
+    name: Type.String(),
+    description: Nullable(Type.String()),
+    default_dataset_id: Nullable(Uuid()),
+    reference_dataset_id: Nullable(Uuid()),
+    trace_tier: Nullable(Type.String({ description: 'Seen: longlived.' })),
+    id: Uuid(),
+    run_count: count(),
+    latency_p50: rate(),
+    latency_p99: rate(),
+    first_token_p50: rate(),
+    first_token_p99: rate(),
+    total_tokens: count(),
+    prompt_tokens: count(),
+    completion_tokens: count(),
+    total_cost: cost(),
+    prompt_cost: cost(),
+    completion_cost: cost(),
+    tenant_id: Uuid(),
+    last_run_start_time: Nullable(DateTime()),
+    last_run_start_time_live: Nullable(DateTime()),
+    feedback_stats: Nullable(FreeObject()),
+    session_feedback_stats: Nullable(FreeObject()),
+    run_facets: Nullable(Type.Array(Type.Unknown())),
+    error_rate: rate(),
+    streaming_rate: rate(),
+    test_run_number: Nullable(Type.Integer()),
+  },
+  named('UploadedExperiment'),
+);
+export type UploadedExperiment = Static<typeof UploadedExperiment>;
+
+export const ExperimentUploadResponse = Type.Object(
+  { dataset: refTo(UploadedDataset), experiment: refTo(UploadedExperiment) },
+  named('ExperimentUploadResponse'),
+);
+export type ExperimentUploadResponse = Static<typeof ExperimentUploadResponse>;
+
+export const experimentUploadSchemas = {
+  ExperimentUploadRequest,
+  Row,
+  Feedback,
+  FeedbackSource,
+  FeedbackConfig,
+  FeedbackCategory,
+  ExperimentUploadResponse,
+  UploadedDataset,
+  UploadedExperiment,
+};

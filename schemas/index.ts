@@ -1,0 +1,129 @@
+// The one schema loader: the registry of every named schema, validation into the spec's
+// ValidationError shape, and exports as standalone JSON Schema or OpenAPI components.
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import formats from 'ajv-formats';
+import type { TSchema } from '@sinclair/typebox';
+import { agentServerSchemas } from './agent-server.ts';
+import { controlPlaneSchemas } from './control-plane.ts';
+import { isDateTime } from './datetime-format.ts';
+import { errorSchemas } from './errors.ts';
+import { experimentUploadSchemas } from './experiment-upload.ts';
+import { issuesOf, type ValidationIssue } from './issues.ts';
+import { refName } from './json-types.ts';
+
+export * from './agent-server.ts';
+export * from './control-plane.ts';
+export * from './errors.ts';
+export * from './experiment-upload.ts';
+export type { ValidationIssue } from './issues.ts';
+
+export const schemas = { ...controlPlaneSchemas, ...errorSchemas, ...agentServerSchemas, ...experimentUploadSchemas };
+export type SchemaName = keyof typeof schemas;
+
+export const schemaNames = Object.keys(schemas) as SchemaName[];
+
+export const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
+
+export type ValidationResult = { ok: true } | { ok: false; issues: ValidationIssue[] };
+
+type JsonObject = Record<string, unknown>;
+
+let ajv: Ajv2020 | undefined;
+const compiled = new Map<SchemaName, ValidateFunction>();
+
+function loader(): Ajv2020 {
+  if (ajv) return ajv;
+  const instance = new Ajv2020({
+    strict: true,
+    allErrors: true,
+    verbose: true,
+    // Strict mode warnings are schema bugs: fail loudly instead of logging.
+    logger: {
+      log: () => undefined,
+      warn: (...args: unknown[]) => {
+        throw new Error(`JSON Schema strict mode warning: ${args.join(' ')}. Fix the schema in schemas/.`);
+      },
+      error: (...args: unknown[]) => {
+        throw new Error(`JSON Schema error: ${args.join(' ')}`);
+      },
+    },
+  });
+  formats.default(instance, ['uuid']);
+  instance.addFormat('date-time', { type: 'string', validate: isDateTime });
+  for (const schema of Object.values(schemas)) instance.addSchema(plain(schema));
+  ajv = instance;
+  return instance;
+}
+
+/** The compiled validator of a schema, compiled on first use. */
+function validator(name: SchemaName): ValidateFunction {
+  let fn = compiled.get(name);
+  if (!fn) {
+    const schema = schemas[name] as TSchema | undefined;
+    if (!schema) throw new Error(`Unknown schema ${JSON.stringify(name)}; expected one of ${schemaNames.join(', ')}.`);
+    fn = loader().getSchema(schema.$id as string);
+    if (!fn) throw new Error(`Schema ${name} was not registered with the loader.`);
+    compiled.set(name, fn);
+  }
+  return fn;
+}
+
+/** Checks `value` against the named schema; issues follow the spec's ValidationError shape. */
+export function validate(name: SchemaName, value: unknown): ValidationResult {
+  const fn = validator(name);
+  if (fn(value)) return { ok: true };
+  return { ok: false, issues: issuesOf(fn.errors ?? [], value) };
+}
+
+/** A deep copy without TypeBox's symbol-keyed markers: plain JSON. */
+function plain(schema: unknown): JsonObject {
+  return JSON.parse(JSON.stringify(schema)) as JsonObject;
+}
+
+/** Applies `visit` to every object inside `node` (depth first), rebuilding it. */
+function mapObjects(node: unknown, visit: (object: JsonObject) => JsonObject): unknown {
+  if (Array.isArray(node)) return node.map((item) => mapObjects(item, visit));
+  if (node === null || typeof node !== 'object') return node;
+  const mapped = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, mapObjects(value, visit)]));
+  return visit(mapped);
+}
+
+/** Names of the schemas `name` refers to, directly or through others. */
+function referencedNames(name: SchemaName): Set<SchemaName> {
+  const found = new Set<SchemaName>();
+  const visit = (from: SchemaName) =>
+    mapObjects(plain(schemas[from]), (object) => {
+      const target = typeof object['$ref'] === 'string' ? refName(object['$ref']) : undefined;
+      if (target !== undefined && target in schemas && target !== name && !found.has(target as SchemaName)) {
+        found.add(target as SchemaName);
+        visit(target as SchemaName);
+      }
+      return object;
+    });
+  visit(name);
+  return found;
+}
+
+/**
+ * The named schema as one standalone JSON Schema document: `$schema`, `$id`, and every schema it
+ * refers to bundled under `$defs` (each keeps its `$id`, so the URN references resolve inside).
+ */
+export function toJsonSchema(name: SchemaName): JsonObject {
+  const defs = [...referencedNames(name)].sort().map((dep) => [dep, plain(schemas[dep])] as const);
+  return {
+    $schema: JSON_SCHEMA_DIALECT,
+    ...plain(schemas[name]),
+    ...(defs.length > 0 && { $defs: Object.fromEntries(defs) }),
+  };
+}
+
+/** Every schema as OpenAPI 3.1 components: references point at `#/components/schemas/<Name>`. */
+export function openApiComponents(): { schemas: Record<string, JsonObject> } {
+  const rewrite = (object: JsonObject): JsonObject => {
+    const { $id: _id, ...rest } = object;
+    const target = typeof rest['$ref'] === 'string' ? refName(rest['$ref']) : undefined;
+    return target === undefined ? rest : { ...rest, $ref: `#/components/schemas/${target}` };
+  };
+  const entries = schemaNames.map((name) => [name, mapObjects(plain(schemas[name]), rewrite) as JsonObject] as const);
+  return { schemas: Object.fromEntries(entries) };
+}

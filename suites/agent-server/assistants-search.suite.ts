@@ -1,0 +1,78 @@
+// Assistant search (spec 4.2): the metadata filter, limit and offset. Every search is scoped by a
+// metadata tag of its own, so assistants of other tests and other runs never interfere.
+import fc from 'fast-check';
+import { requirement, type Check } from '../../harness/conformance/index.ts';
+import { createAssistant, searchIds } from './support/assistants.ts';
+
+async function createTagged(t: Check, count: number, metadata: (i: number) => Record<string, unknown>, rule: string): Promise<string[]> {
+  const ids: string[] = [];
+  // One after another: creation order is what "newest first" is about.
+  for (let i = 0; i < count; i += 1) ids.push((await createAssistant(t, { context: { index: i }, metadata: metadata(i) }, rule)).id);
+  return ids;
+}
+
+function sameSet(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((id) => b.includes(id));
+}
+
+requirement('AS-SRCH-001', async (t: Check) => {
+  const group = t.name('search');
+  const ids = await createTagged(t, 3, (i) => ({ apc_group: group, colour: i === 2 ? 'blue' : 'red' }), 'AS-SRCH-001');
+  const cases: [Record<string, unknown>, string[]][] = [
+    [{ apc_group: group }, ids],
+    [{ apc_group: group, colour: 'red' }, ids.slice(0, 2)],
+    [{ apc_group: group, colour: 'blue' }, ids.slice(2)],
+    [{ apc_group: group, colour: 'green' }, []],
+    [{ apc_group: t.name('unused') }, []],
+  ];
+  for (const [metadata, expected] of cases) {
+    const listed = await searchIds(t, { metadata, limit: 100 }, 'AS-SRCH-001');
+    t.expect(sameSet(listed, expected), {
+      message: `Search by metadata ${JSON.stringify(metadata)} did not list exactly the assistants holding it.`,
+      expected,
+      seen: listed,
+    });
+  }
+});
+
+requirement('AS-SRCH-002', async (t: Check) => {
+  const group = t.name('pages');
+  const ids = await createTagged(t, 5, () => ({ apc_group: group }), 'AS-SRCH-002');
+  await t.property(
+    fc.integer({ min: 1, max: 6 }),
+    async (limit) => {
+      const listed: string[] = [];
+      for (let offset = 0; offset <= ids.length; offset += limit) {
+        const page = await searchIds(t, { metadata: { apc_group: group }, limit, offset }, 'AS-SRCH-002');
+        const expectedSize = Math.max(0, Math.min(limit, ids.length - offset));
+        t.expect(page.length === expectedSize, {
+          message: `A search with limit ${limit} and offset ${offset} over ${ids.length} matching assistants listed ${page.length}.`,
+          expected: `${expectedSize} assistants`,
+          seen: page,
+        });
+        listed.push(...page);
+      }
+      t.expect(sameSet(listed, ids) && new Set(listed).size === listed.length, {
+        message: `Pages of limit ${limit} did not list each matching assistant exactly once.`,
+        expected: ids,
+        seen: listed,
+      });
+    },
+    { numRuns: 6 },
+  );
+});
+
+requirement('AS-SRCH-003', async (t: Check) => {
+  const group = t.name('default-limit');
+  await createTagged(t, 11, () => ({ apc_group: group }), 'AS-SRCH-003');
+  const listed = await searchIds(t, { metadata: { apc_group: group } }, 'AS-SRCH-003');
+  t.expect(listed.length === 10, { message: `Search without limit listed ${listed.length} of 11 matching assistants.`, expected: '10 assistants (default limit)', seen: listed });
+});
+
+requirement('AS-SRCH-004', async (t: Check) => {
+  const group = t.name('order');
+  const ids = await createTagged(t, 3, () => ({ apc_group: group }), 'AS-SRCH-004');
+  const listed = await searchIds(t, { metadata: { apc_group: group }, limit: 10 }, 'AS-SRCH-004');
+  const newestFirst = [...ids].reverse();
+  t.expect(listed.join() === newestFirst.join(), { message: 'Search did not list the assistants newest first.', expected: newestFirst, seen: listed });
+});

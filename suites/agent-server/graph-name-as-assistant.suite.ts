@@ -1,0 +1,36 @@
+// A graph name in place of an assistant id (spec 4.2): the graph's default assistant runs.
+import { requirement, type Check } from '../../harness/conformance/index.ts';
+import { describeResponse } from '../../harness/http/curl.ts';
+import { expect2xx } from './support/assistants.ts';
+import { createThread } from './support/threads.ts';
+import { humanInput, replyContent, runEcho } from './support/runs.ts';
+
+requirement(
+  'AS-GRAPH-001',
+  async (t: Check) => {
+    const graph = t.profile.fixtures.graphId;
+    const threadId = await createThread(t, 'AS-GRAPH-001');
+    for (const [where, thread] of [['without a thread', undefined], ['on a thread', threadId]] as const) {
+      const content = t.name('by-graph-name');
+      const update = await runEcho(t, { assistantId: graph, ...(thread ? { threadId: thread } : {}), input: humanInput(content) }, 'AS-GRAPH-001');
+      t.expect(replyContent(update) === content, {
+        message: `A run ${where} with assistant_id "${graph}" (a graph name) did not run the fixture graph.`,
+        expected: `the echo node replying ${JSON.stringify(content)}`,
+        seen: update,
+      });
+    }
+  },
+  { timeout: 'stream' },
+);
+
+requirement('AS-GRAPH-002', async (t: Check) => {
+  const graph = t.profile.fixtures.graphId;
+  const exchange = await t.as.get(`/assistants/${encodeURIComponent(graph)}`);
+  expect2xx(t, exchange, 'AS-GRAPH-002', `GET /assistants/${graph}`);
+  const json = exchange.response?.json as Record<string, unknown> | undefined;
+  t.expect(json?.graph_id === graph && typeof json.assistant_id === 'string', {
+    message: `GET /assistants/${graph} did not return an assistant of that graph.`,
+    expected: `an assistant with graph_id ${graph}`,
+    seen: describeResponse(exchange),
+  });
+});

@@ -1,0 +1,187 @@
+// Run event streams (spec 6), judged by harness/sse/checker.ts on streams of the fixture graph
+// in several stream modes, with and without a thread. Streams of one test run side by side, so
+// a stalling target costs one stream timeout per test, not one per stream.
+import { requirement, type Check, type SseResult } from '../../harness/conformance/index.ts';
+import {
+  contentTypeIsEventStream,
+  errorEventShape,
+  eventIdsCount,
+  eventsAreComplete,
+  hasEventKinds,
+  hasEventsBesides,
+  hasUpdateFromNode,
+  metadataCarriesAttempt,
+  metadataCarriesRunId,
+  metadataFirst,
+  streamEnded,
+  updatesMapNodes,
+  type SseFailure,
+} from '../../harness/sse/checker.ts';
+import { createAssistant } from './support/assistants.ts';
+import { createThread } from './support/threads.ts';
+import { ECHO_NODE, expectSse, humanInput, replyContent, streamRun, type StreamMode } from './support/runs.ts';
+
+interface Variant {
+  /** undefined: no stream_mode in the request. */
+  mode: StreamMode | undefined;
+  thread: boolean;
+}
+
+interface Streamed {
+  label: string;
+  result: SseResult;
+  content: string;
+}
+
+const UPDATES_BOTH: Variant[] = [
+  { mode: 'updates', thread: false },
+  { mode: 'updates', thread: true },
+];
+
+function labelOf(v: Variant): string {
+  return `${v.thread ? 'thread' : 'stateless'} run, stream_mode ${v.mode === undefined ? 'omitted' : JSON.stringify(v.mode)}`;
+}
+
+/** Streams one fixture run per variant, side by side, by a fresh assistant (of `graphId` if given). */
+async function streams(t: Check, variants: Variant[], rule: string, graphId?: string): Promise<Streamed[]> {
+  const { id } = await createAssistant(t, { context: { apc_case: 'sse' }, ...(graphId ? { graphId } : {}) }, rule);
+  return Promise.all(
+    variants.map(async (variant) => {
+      const threadId = variant.thread ? await createThread(t, rule) : undefined;
+      const content = t.name('sse');
+      const result = await streamRun(t, { assistantId: id, input: humanInput(content), ...(threadId ? { threadId } : {}), ...(variant.mode !== undefined ? { streamMode: variant.mode } : {}) }, rule);
+      return { label: labelOf(variant), result, content };
+    }),
+  );
+}
+
+/** Fails `rule` with the first failure of `check` over the streams, naming the stream. */
+function expectEach(t: Check, streamed: Streamed[], rule: string, check: (s: Streamed) => SseFailure | undefined): void {
+  for (const s of streamed) {
+    const failure = check(s);
+    if (failure) expectSse(t, { ...failure, message: `${s.label}: ${failure.message}` }, rule);
+  }
+}
+
+requirement(
+  'AS-SSE-001',
+  async (t: Check) => {
+    expectEach(t, await streams(t, UPDATES_BOTH, 'AS-SSE-001'), 'AS-SSE-001', (s) => contentTypeIsEventStream(s.result));
+  },
+  { timeout: 'stream' },
+);
+
+requirement(
+  'AS-SSE-002',
+  async (t: Check) => {
+    const variants: Variant[] = [...UPDATES_BOTH, { mode: 'messages', thread: false }, { mode: ['updates', 'messages'], thread: true }];
+    expectEach(t, await streams(t, variants, 'AS-SSE-002'), 'AS-SSE-002', (s) => eventsAreComplete(s.result));
+  },
+  { timeout: 'stream' },
+);
+
+requirement(
+  'AS-SSE-003',
+  async (t: Check) => {
+    expectEach(t, await streams(t, UPDATES_BOTH, 'AS-SSE-003'), 'AS-SSE-003', (s) => metadataCarriesRunId(s.result));
+  },
+  { timeout: 'stream' },
+);
+
+requirement(
+  'AS-SSE-004',
+  async (t: Check) => {
+    expectEach(t, await streams(t, UPDATES_BOTH, 'AS-SSE-004'), 'AS-SSE-004', (s) => metadataFirst(s.result));
+  },
+  { timeout: 'stream' },
+);
+
+requirement(
+  'AS-SSE-005',
+  async (t: Check) => {
+    expectEach(t, await streams(t, UPDATES_BOTH, 'AS-SSE-005'), 'AS-SSE-005', (s) => {
+      const failure = updatesMapNodes(s.result) ?? hasUpdateFromNode(s.result, { node: ECHO_NODE });
+      if (failure) return failure;
+      const update = s.result.events.filter((e) => e.event === 'updates').map((e) => JSON.parse(e.data) as Record<string, Record<string, unknown>>).find((d) => d[ECHO_NODE])?.[ECHO_NODE];
+      if (update && replyContent(update) === s.content) return undefined;
+      return {
+        kind: 'no-update-from-node',
+        message: `The echo node's update does not hold the reply to the input (its messages list should end with ${JSON.stringify(s.content)}).`,
+        expected: `{"${ECHO_NODE}": {"messages": [{"type": "ai", "content": ${JSON.stringify(s.content)}}], "context": {...}}}`,
+        seen: JSON.stringify(update),
+      };
+    });
+  },
+  { timeout: 'stream' },
+);
+
+requirement(
+  'AS-SSE-006',
+  async (t: Check) => {
+    expectEach(t, await streams(t, UPDATES_BOTH, 'AS-SSE-006'), 'AS-SSE-006', (s) => hasEventKinds(s.result, { kinds: ['updates'] }));
+  },
+  { timeout: 'stream' },
+);
+
+requirement(
+  'AS-SSE-007',
+  async (t: Check) => {
+    const streamed = await streams(t, [{ mode: ['updates'], thread: false }, { mode: ['updates', 'messages'], thread: false }, { mode: ['updates', 'messages'], thread: true }], 'AS-SSE-007');
+    expectEach(t, streamed, 'AS-SSE-007', (s) => hasEventKinds(s.result, { kinds: ['updates'] }));
+    expectEach(t, streamed.slice(1), 'AS-SSE-007', (s) => hasEventsBesides(s.result, { besides: ['metadata', 'updates'] }));
+  },
+  { timeout: 'stream' },
+);
+
+requirement(
+  'AS-SSE-008',
+  async (t: Check) => {
+    const streamed = await streams(t, [{ mode: 'messages', thread: false }, { mode: 'messages', thread: true }], 'AS-SSE-008');
+    expectEach(t, streamed, 'AS-SSE-008', (s) => hasEventsBesides(s.result, { besides: ['metadata'] }));
+  },
+  { timeout: 'stream' },
+);
+
+requirement(
+  'AS-SSE-009',
+  async (t: Check) => {
+    const streamed = await streams(t, [...UPDATES_BOTH, { mode: 'messages', thread: false }], 'AS-SSE-009');
+    expectEach(t, streamed, 'AS-SSE-009', (s) => streamEnded(s.result, { timeoutMs: t.profile.timeouts.streamMs }));
+  },
+  { timeout: 'stream' },
+);
+
+requirement(
+  'AS-SSE-010',
+  async (t: Check) => {
+    expectEach(t, await streams(t, UPDATES_BOTH, 'AS-SSE-010'), 'AS-SSE-010', (s) => metadataCarriesAttempt(s.result));
+  },
+  { timeout: 'stream' },
+);
+
+requirement(
+  'AS-SSE-011',
+  async (t: Check) => {
+    const streamed = await streams(t, [{ mode: 'updates', thread: true }, { mode: ['updates', 'messages'], thread: true }], 'AS-SSE-011');
+    expectEach(t, streamed, 'AS-SSE-011', (s) => eventIdsCount(s.result));
+  },
+  { timeout: 'stream' },
+);
+
+requirement(
+  'AS-SSE-012',
+  async (t: Check) => {
+    const streamed = await streams(t, UPDATES_BOTH, 'AS-SSE-012', t.profile.fixtures.failingGraphId);
+    expectEach(t, streamed, 'AS-SSE-012', (s) => errorEventShape(s.result));
+  },
+  { timeout: 'stream' },
+);
+
+requirement(
+  'AS-SSE-013',
+  async (t: Check) => {
+    const streamed = await streams(t, [{ mode: undefined, thread: false }, { mode: undefined, thread: true }], 'AS-SSE-013');
+    expectEach(t, streamed, 'AS-SSE-013', (s) => hasEventKinds(s.result, { kinds: ['values'] }));
+  },
+  { timeout: 'stream' },
+);

@@ -1,0 +1,113 @@
+// Assistants over HTTP for the suites: creation with run-prefixed names and tags and a cleanup,
+// and the AssistantApi the model-based sequences (generators/agent-server) drive.
+import type { AssistantApi } from '../../../generators/agent-server/assistant-commands.ts';
+import type { AssistantDraft, JsonObject } from '../../../generators/agent-server/payloads.ts';
+import type { Check, Exchange } from '../../../harness/conformance/index.ts';
+import { describeResponse } from '../../../harness/http/curl.ts';
+import { runEcho } from './runs.ts';
+
+/** Metadata key holding the run's prefix on everything a run creates, so leftovers can be found. */
+export const RUN_TAG = 'apc_run';
+
+export interface CreatedAssistant {
+  id: string;
+  exchange: Exchange;
+  body: JsonObject;
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function is2xx(exchange: Exchange): boolean {
+  const status = exchange.response?.status;
+  return status !== undefined && status >= 200 && status < 300;
+}
+
+export function is4xx(exchange: Exchange): boolean {
+  const status = exchange.response?.status;
+  return status !== undefined && status >= 400 && status < 500;
+}
+
+/** Fails `requirement` unless the exchange succeeded (the spec shows no exact status: any 2xx). */
+export function expect2xx(t: Check, exchange: Exchange, requirement: string, what: string): void {
+  if (is2xx(exchange)) return;
+  t.fail({ requirement, message: `${what} failed.`, expected: 'HTTP 2xx', seen: describeResponse(exchange) });
+}
+
+/** Fails `requirement` unless the exchange was refused with a 4xx (the spec shows no exact status). */
+export function expect4xx(t: Check, exchange: Exchange, requirement: string, what: string): void {
+  if (is4xx(exchange)) return;
+  t.fail({ requirement, message: `${what} was not refused with a 4xx status.`, expected: 'HTTP 4xx', seen: describeResponse(exchange) });
+}
+
+/** The metadata every assistant of this run carries, plus extra entries. */
+export function runMetadata(t: Check, extra: JsonObject = {}): JsonObject {
+  return { ...extra, [RUN_TAG]: t.run.runId };
+}
+
+/** POST /assistants (of the fixture graph unless another is named); registers its deletion. */
+export async function createAssistant(
+  t: Check,
+  draft: { context: JsonObject; metadata?: JsonObject; name?: string; graphId?: string },
+  requirement: string,
+): Promise<CreatedAssistant> {
+  const body = {
+    graph_id: draft.graphId ?? t.profile.fixtures.graphId,
+    name: draft.name ?? t.name('assistant'),
+    context: draft.context,
+    metadata: runMetadata(t, draft.metadata),
+  };
+  const exchange = await t.as.post('/assistants', body);
+  expect2xx(t, exchange, requirement, 'Creating an assistant (POST /assistants)');
+  const json = exchange.response?.json;
+  const id = isObject(json) ? json.assistant_id : undefined;
+  if (typeof id !== 'string' || id.length === 0) {
+    t.fail({ requirement, message: 'The created assistant has no assistant_id.', expected: 'an Assistant with assistant_id', seen: describeResponse(exchange) });
+  }
+  t.cleanup(`delete assistant ${id}`, () => t.as.delete(`/assistants/${id}`));
+  return { id, exchange, body: json as JsonObject };
+}
+
+/** POST /assistants/search: the listed assistants' ids (fails `requirement` on anything else). */
+export async function searchIds(t: Check, body: JsonObject, requirement: string): Promise<string[]> {
+  const exchange = await t.as.post('/assistants/search', body);
+  expect2xx(t, exchange, requirement, 'Searching assistants (POST /assistants/search)');
+  const json = exchange.response?.json;
+  if (!Array.isArray(json) || !json.every((a) => isObject(a) && typeof a.assistant_id === 'string')) {
+    t.fail({ requirement, message: 'POST /assistants/search did not answer with a list of assistants.', expected: 'a JSON array of Assistant objects', seen: describeResponse(exchange) });
+  }
+  return (json as { assistant_id: string }[]).map((a) => a.assistant_id);
+}
+
+/** The AssistantApi of one command sequence: its assistants carry a tag of their own. */
+export function httpAssistantApi(t: Check, requirement: string): AssistantApi {
+  const tag = t.name('model');
+  return {
+    async create(draft: AssistantDraft) {
+      const created = await createAssistant(t, { context: draft.context, metadata: { ...draft.metadata, apc_model: tag } }, 'AS-ASST-001');
+      return { id: created.id, context: created.body.context };
+    },
+    async update(id, context) {
+      // The metadata goes along so that it stays the same whether or not a server keeps omitted fields.
+      const exchange = await t.as.patch(`/assistants/${id}`, { context, metadata: runMetadata(t, { apc_model: tag }) });
+      expect2xx(t, exchange, 'AS-ASST-003', `Updating assistant ${id} (PATCH)`);
+      const json = exchange.response?.json;
+      return { context: isObject(json) ? json.context : undefined };
+    },
+    async setLatest(id, version) {
+      const exchange = await t.as.post(`/assistants/${id}/latest`, { version });
+      if (is2xx(exchange)) return 'accepted';
+      if (is4xx(exchange)) return 'refused';
+      return t.fail({ requirement: 'AS-ASST-004', message: `POST /assistants/${id}/latest neither succeeded nor was refused.`, expected: 'HTTP 2xx or 4xx', seen: describeResponse(exchange) });
+    },
+    async delete(id) {
+      expect2xx(t, await t.as.delete(`/assistants/${id}`), 'AS-ASST-005', `Deleting assistant ${id}`);
+    },
+    search: ({ limit, offset }) => searchIds(t, { metadata: { apc_model: tag }, limit, offset }, 'AS-SRCH-001'),
+    async runContext(id) {
+      const update = await runEcho(t, { assistantId: id, input: { messages: [{ type: 'human', content: 'which context?' }] } }, requirement);
+      return update.context;
+    },
+  };
+}

@@ -1,0 +1,40 @@
+// Runs on a thread (spec 1.B, 4.2): the run streams its results, and the thread keeps the
+// outputs of its runs. The fixture answers with the content of the last message in its state, so
+// a run adding no message shows what the thread already holds.
+import { requirement, type Check } from '../../harness/conformance/index.ts';
+import { createAssistant } from './support/assistants.ts';
+import { createThread } from './support/threads.ts';
+import { humanInput, NO_NEW_MESSAGE, replyContent, runEcho } from './support/runs.ts';
+
+requirement(
+  'AS-RUN-001',
+  async (t: Check) => {
+    const { id } = await createAssistant(t, { context: { apc_case: 'thread-run' } }, 'AS-RUN-001');
+    const threadId = await createThread(t, 'AS-RUN-001');
+    const content = t.name('thread-run');
+    const update = await runEcho(t, { assistantId: id, threadId, input: humanInput(content) }, 'AS-RUN-001');
+    t.expect(replyContent(update) === content, {
+      message: 'The thread run did not run the assistant on its input.',
+      expected: `the echo node replying ${JSON.stringify(content)}`,
+      seen: update,
+    });
+  },
+  { timeout: 'stream' },
+);
+
+requirement(
+  'AS-RUN-002',
+  async (t: Check) => {
+    const graph = t.profile.fixtures.graphId;
+    const threadId = await createThread(t, 'AS-RUN-002');
+    const content = t.name('remembered');
+    await runEcho(t, { assistantId: graph, threadId, input: humanInput(content) }, 'AS-RUN-002');
+    const later = await runEcho(t, { assistantId: graph, threadId, input: NO_NEW_MESSAGE }, 'AS-RUN-002');
+    t.expect(replyContent(later) === content, {
+      message: 'A second run on the thread did not see the messages of the first: the thread did not keep its outputs.',
+      expected: `the echo node replying ${JSON.stringify(content)} from the thread's messages`,
+      seen: later,
+    });
+  },
+  { timeout: 'stream' },
+);
