@@ -49,7 +49,8 @@ export function createContext(options: ReferenceOptions): { ctx: ReferenceContex
     auth: resolveAuth(options.apiKeys),
     pool,
     faults: new Set(options.faults ?? []),
-    logger: options.log ? { level: 'info', redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' } } : false,
+    // stderr, so stdout stays for what `apc serve` prints (the URLs and the key).
+    logger: options.log ? { level: 'info', redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' }, stream: process.stderr } : false,
     onClose: (stop) => stops.push(stop),
   };
   return {

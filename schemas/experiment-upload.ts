@@ -1,8 +1,9 @@
 // Experiment upload types (spec 2.8, 4.3). Datetimes use the loader's date-time format, which also
 // takes timezone-naive values (read as UTC). Rules across fields (dataset id or name, rows inside
-// the experiment window) are the implementation's to check, not the schema's.
+// the experiment window) are the implementation's to check, not the schema's. Optional request
+// fields also take null, as the platform's request models do (Optional[...] = None).
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, FreeObject, named, Nullable, refTo, StringEnum, Uuid } from './json-types.ts';
+import { DateTime, FreeObject, named, Nullable, OptionalNullable, refTo, StringEnum, Uuid } from './json-types.ts';
 
 export const FeedbackSource = Type.Object(
   { type: Type.String({ description: 'Seen: api, app, model, auto_eval.' }) },
@@ -10,15 +11,15 @@ export const FeedbackSource = Type.Object(
 );
 export type FeedbackSource = Static<typeof FeedbackSource>;
 
-export const FeedbackCategory = Type.Object({ value: Type.Number(), label: Type.Optional(Type.String()) }, named('FeedbackCategory'));
+export const FeedbackCategory = Type.Object({ value: Type.Number(), label: OptionalNullable(Type.String()) }, named('FeedbackCategory'));
 export type FeedbackCategory = Static<typeof FeedbackCategory>;
 
 export const FeedbackConfig = Type.Object(
   {
-    type: Type.Optional(StringEnum(['continuous', 'categorical', 'freeform'])),
-    min: Type.Optional(Type.Number()),
-    max: Type.Optional(Type.Number()),
-    categories: Type.Optional(Type.Array(refTo(FeedbackCategory))),
+    type: OptionalNullable(StringEnum(['continuous', 'categorical', 'freeform'])),
+    min: OptionalNullable(Type.Number()),
+    max: OptionalNullable(Type.Number()),
+    categories: OptionalNullable(Type.Array(refTo(FeedbackCategory))),
   },
   named('FeedbackConfig'),
 );
@@ -27,14 +28,14 @@ export type FeedbackConfig = Static<typeof FeedbackConfig>;
 export const Feedback = Type.Object(
   {
     key: Type.String(),
-    score: Type.Optional(Type.Number()),
-    value: Type.Optional(Type.String()),
-    comment: Type.Optional(Type.String()),
-    feedback_source: Type.Optional(refTo(FeedbackSource)),
-    feedback_config: Type.Optional(refTo(FeedbackConfig)),
-    created_at: Type.Optional(DateTime({ description: 'Default: now.' })),
-    modified_at: Type.Optional(DateTime({ description: 'Default: now.' })),
-    correction: Type.Optional(Type.Union([FreeObject(), Type.String()])),
+    score: OptionalNullable(Type.Number()),
+    value: OptionalNullable(Type.String()),
+    comment: OptionalNullable(Type.String()),
+    feedback_source: OptionalNullable(refTo(FeedbackSource)),
+    feedback_config: OptionalNullable(refTo(FeedbackConfig)),
+    created_at: OptionalNullable(DateTime({ description: 'Default: now.' })),
+    modified_at: OptionalNullable(DateTime({ description: 'Default: now.' })),
+    correction: OptionalNullable(Type.Union([FreeObject(), Type.String()])),
   },
   named('Feedback'),
 );
@@ -44,14 +45,14 @@ export const Row = Type.Object(
   {
     row_id: Uuid(),
     inputs: FreeObject({ description: 'Input of both the run and the dataset example.' }),
-    expected_outputs: Type.Optional(FreeObject({ description: 'Outputs of the dataset example.' })),
-    actual_outputs: Type.Optional(FreeObject({ description: 'Outputs of the run.' })),
-    evaluation_scores: Type.Optional(Type.Array(refTo(Feedback))),
+    expected_outputs: OptionalNullable(FreeObject({ description: 'Outputs of the dataset example.' })),
+    actual_outputs: OptionalNullable(FreeObject({ description: 'Outputs of the run.' })),
+    evaluation_scores: OptionalNullable(Type.Array(refTo(Feedback))),
     start_time: DateTime(),
     end_time: DateTime(),
-    run_name: Type.Optional(Type.String()),
-    error: Type.Optional(Type.String()),
-    run_metadata: Type.Optional(FreeObject()),
+    run_name: OptionalNullable(Type.String()),
+    error: OptionalNullable(Type.String()),
+    run_metadata: OptionalNullable(FreeObject()),
   },
   named('Row', 'One dataset example with its run.'),
 );
@@ -60,14 +61,14 @@ export type Row = Static<typeof Row>;
 export const ExperimentUploadRequest = Type.Object(
   {
     experiment_name: Type.String(),
-    experiment_description: Type.Optional(Type.String()),
+    experiment_description: OptionalNullable(Type.String()),
     experiment_start_time: DateTime(),
     experiment_end_time: DateTime(),
-    dataset_id: Type.Optional(Uuid({ description: 'External dataset id. dataset_id or dataset_name must be given.' })),
-    dataset_name: Type.Optional(Type.String()),
-    dataset_description: Type.Optional(Type.String()),
-    experiment_metadata: Type.Optional(FreeObject()),
-    summary_experiment_scores: Type.Optional(Type.Array(refTo(Feedback))),
+    dataset_id: OptionalNullable(Uuid({ description: 'External dataset id. dataset_id or dataset_name must be given.' })),
+    dataset_name: OptionalNullable(Type.String()),
+    dataset_description: OptionalNullable(Type.String()),
+    experiment_metadata: OptionalNullable(FreeObject()),
+    summary_experiment_scores: OptionalNullable(Type.Array(refTo(Feedback))),
     results: Type.Array(refTo(Row)),
   },
   named('ExperimentUploadRequest'),

@@ -30,6 +30,9 @@ th { background: var(--bg); font-weight: 600; }
 .nowrap { white-space: nowrap; }
 progress { width: 120px; height: 10px; vertical-align: middle; }
 .errors li { color: var(--bad); }
+#failed li { margin: 2px 0; }
+#failed a { color: var(--bad); font-weight: 600; }
+tr:target td { background: #fff8c5; }
 .filters { display: flex; flex-wrap: wrap; gap: 10px 24px; align-items: center; margin: 8px 0; padding: 10px 12px; background: var(--bg); border: 1px solid var(--line); border-radius: 6px; }
 .filter { display: flex; flex-wrap: wrap; gap: 4px; align-items: center; }
 .filter > span { font-weight: 600; margin-right: 4px; }

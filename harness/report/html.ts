@@ -47,6 +47,16 @@ function scores(report: ComplianceReport): string {
 </div></section>`;
 }
 
+/** The failed requirements first, each a link to its row in the matrix. */
+function failedList(report: ComplianceReport): string {
+  const failed = LEVELS.flatMap((l) => report.requirements.filter((r) => r.status === 'failed' && r.level === l));
+  if (failed.length === 0) return '';
+  const items = failed.map((r) => `<li><a href="#${h(rowId(r))}" class="id">${h(r.id)}</a> ${h(r.level)} · ${h(r.failures[0]?.message ?? 'failed')}</li>`);
+  return `<section id="failed"><h2>Failed requirements (${failed.length})</h2><ul>${items.join('')}</ul></section>`;
+}
+
+const rowId = (r: RequirementResult) => `req-${r.id}`;
+
 function errors(report: ComplianceReport): string {
   if (report.errors.length === 0) return '';
   return `<section id="errors"><h2>Run errors</h2><p>The run itself had problems; they make the verdict “error”.</p><ul class="errors">${report.errors.map((e) => `<li>${h(e)}</li>`).join('')}</ul></section>`;
@@ -96,7 +106,7 @@ function details(r: RequirementResult): string {
 
 function row(r: RequirementResult): string {
   const search = `${r.id} ${r.statement}`.toLowerCase();
-  return `<tr class="${r.status}" data-interface="${h(r.interface)}" data-level="${h(r.level)}" data-status="${h(r.status)}" data-search="${h(search)}">
+  return `<tr id="${h(rowId(r))}" class="${r.status}" data-interface="${h(r.interface)}" data-level="${h(r.level)}" data-status="${h(r.status)}" data-search="${h(search)}">
 <td class="id">${h(r.id)}</td><td>${h(r.level)}</td><td class="nowrap">${h(r.interface)}</td><td>${h(r.section)}</td><td><span class="status">${h(STATUS_LABELS[r.status])}</span></td>
 <td><div class="statement">${h(r.statement)}</div>${details(r)}</td></tr>`;
 }
@@ -143,6 +153,7 @@ ${header(report)}
 <main>
 ${errors(report)}
 ${scores(report)}
+${failedList(report)}
 ${matrix(report)}
 </main>
 <script>${SCRIPT}</script>

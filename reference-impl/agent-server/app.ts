@@ -34,10 +34,11 @@ export async function buildAgentServerApp(ctx: ReferenceContext): Promise<Fastif
   const graphs = await loadGraphs(ctx.graphConfigPath);
   const store: AgentStore = ctx.pool ? await PostgresStore.open(ctx.pool) : new MemoryStore();
   await ensureDefaultAssistants(store, graphs);
-  const deps: AgentServerDeps = { ctx, store, graphs, faults: ctx.faults, liveStreams: new Set(), deletedVersions: new Map() };
+  const deps: AgentServerDeps = { ctx, store, graphs, faults: ctx.faults, deletedVersions: new Map() };
 
-  const app = Fastify({ logger: ctx.logger });
-  const dbgSockets = new Set<any>(); app.server.on("connection", (s) => { dbgSockets.add(s); console.log("DBG conn open", s.remotePort, [...ctx.faults]); s.on("close", () => { dbgSockets.delete(s); console.log("DBG conn closed", s.remotePort); }); });
+  // Closing drops every connection, open streams included: a fault may keep a stream open
+  // forever, and a client may leave a connection without a request that would hold it too.
+  const app = Fastify({ logger: ctx.logger, forceCloseConnections: true });
   installErrorHandling(app);
 
   // Every route but the public system ones needs a valid X-Api-Key (README: "Authentication").
@@ -49,11 +50,6 @@ export async function buildAgentServerApp(ctx: ReferenceContext): Promise<Fastif
     const issues = unstorableIssues(request.body);
     if (issues.length > 0) throw unprocessable(issues);
   });
-  // Streams a fault keeps open would otherwise hold the server open on close.
-  app.addHook('preClose', async () => {
-    console.log("DBG preClose live", deps.liveStreams.size); setInterval(() => app.server.getConnections((e, n) => console.log("DBG conns", n)), 1000).unref(); for (const stream of deps.liveStreams) stream.destroy();
-  });
-
   registerSystemRoutes(app, deps);
   registerAssistantRoutes(app, deps);
   registerThreadRoutes(app, deps);

@@ -1,7 +1,6 @@
 // What the route modules of the agent server share.
 import type { ReferenceContext } from '../context.ts';
 import type { GraphRegistry } from './graph-registry.ts';
-import type { SseStream } from './sse.ts';
 import type { AgentStore, AssistantVersion } from './store.ts';
 
 export interface AgentServerDeps {
@@ -9,8 +8,6 @@ export interface AgentServerDeps {
   store: AgentStore;
   graphs: GraphRegistry;
   faults: ReadonlySet<string>;
-  /** Open event streams, dropped on shutdown (a fault may keep one open forever). */
-  liveStreams: Set<SseStream>;
   /** fault `as.delete-keeps-versions`: versions of deleted assistants, still listed. */
   deletedVersions: Map<string, AssistantVersion[]>;
 }

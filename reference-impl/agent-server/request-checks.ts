@@ -1,7 +1,7 @@
 // Checks every request passes before it may change anything: the JSON body against its schema,
 // path ids, paging, and strings both backends can store. Failures are 422 HTTPValidationError.
 import { unprocessable, type ValidationIssue } from '../http-errors.ts';
-import { validate } from '../../schemas/index.ts';
+import { validate, type SchemaName } from '../../schemas/index.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -10,11 +10,9 @@ export function isUuid(value: string): boolean {
 }
 
 /** The body if it matches schema `name`, else a 422 naming every problem under `body`. */
-export function checkBody<T>(name: string, body: unknown): T {
+export function checkBody<T>(name: SchemaName, body: unknown): T {
   const result = validate(name, body);
-  if (!result.ok) {
-    throw unprocessable(result.issues.map((issue) => ({ ...issue, loc: issue.loc[0] === 'body' ? issue.loc : ['body', ...issue.loc] })));
-  }
+  if (!result.ok) throw unprocessable(result.issues.map((issue) => ({ ...issue, loc: ['body', ...issue.loc] })));
   return body as T;
 }
 

@@ -80,9 +80,4 @@ export class SseStream {
     if (this.stalled || this.options.faults.has(FAULTS.streamNeverEnds)) return;
     this.raw.end();
   }
-
-  /** Drops the connection: used on server shutdown for streams a fault keeps open. */
-  destroy(): void {
-    this.raw.destroy();
-  }
 }

@@ -2,9 +2,9 @@
 import { FAULTS } from './faults.ts';
 import type { AssistantRecord, AssistantVersion, ThreadRecord } from './store.ts';
 
-/** fault `as.version-not-1`: versions are shown one lower, so the first is 0. */
+/** fault `as.version-not-1`: versions are shown one higher, so the first is 2. */
 export function versionShift(faults: ReadonlySet<string>): number {
-  return faults.has(FAULTS.versionNot1) ? -1 : 0;
+  return faults.has(FAULTS.versionNot1) ? 1 : 0;
 }
 
 export function assistantView(record: AssistantRecord, faults: ReadonlySet<string>) {

@@ -6,7 +6,6 @@ import type { Deployment, StoredRevision } from './records.ts';
 import { QueryReader } from './request-params.ts';
 import { REVISION_STATUSES } from './revision-lifecycle.ts';
 
-
 export interface Page {
   limit: number;
   /** Echoed in the response as `offset`. */

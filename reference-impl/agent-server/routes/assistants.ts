@@ -1,6 +1,13 @@
 // Assistants and their versions (spec 2.7, 3 "Assistant versions", 4.2).
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import type {
+  AssistantCreateRequest,
+  AssistantPatchRequest,
+  AssistantSearchRequest,
+  AssistantVersionsRequest,
+  SetLatestRequest,
+} from '../../../schemas/index.ts';
 import { conflict, notFound, unprocessable } from '../../http-errors.ts';
 import { assistantIdOf, assistantNotFound, resolveAssistant } from '../assistant-resolver.ts';
 import type { AgentServerDeps } from '../deps.ts';
@@ -11,30 +18,8 @@ import { assistantView, versionShift, versionView } from '../views.ts';
 
 type Json = Record<string, unknown>;
 
-interface ConfigFields {
-  graph_id?: string;
-  name?: string;
-  description?: string | null;
-  context?: Json;
-  metadata?: Json;
-  config?: Json;
-}
-
-interface CreateBody extends ConfigFields {
-  graph_id: string;
-  assistant_id?: string;
-  if_exists?: 'raise' | 'do_nothing';
-}
-
-interface PageBody {
-  metadata?: Json;
-  limit?: number;
-  offset?: number;
-}
-
-interface SearchBody extends PageBody {
-  graph_id?: string;
-}
+/** The configuration fields a create or patch request may carry. */
+type ConfigFields = AssistantPatchRequest;
 
 type IdParams = { Params: { assistant_id: string } };
 
@@ -80,7 +65,7 @@ export function registerAssistantRoutes(app: FastifyInstance, deps: AgentServerD
   const { store, faults } = deps;
 
   app.post('/assistants', async (request) => {
-    const body = checkBody<CreateBody>('AssistantCreateRequest', request.body);
+    const body = checkBody<AssistantCreateRequest>('AssistantCreateRequest', request.body);
     checkGraphAndContext(deps, body.graph_id, body.context);
     const assistantId = body.assistant_id?.toLowerCase() ?? randomUUID();
     const { assistant, created } = await store.createAssistant(assistantId, configFrom(body, body.graph_id));
@@ -95,7 +80,7 @@ export function registerAssistantRoutes(app: FastifyInstance, deps: AgentServerD
   });
 
   app.patch<IdParams>('/assistants/:assistant_id', async (request) => {
-    const body = checkBody<ConfigFields>('AssistantPatchRequest', request.body ?? {});
+    const body = checkBody<AssistantPatchRequest>('AssistantPatchRequest', request.body ?? {});
     const current = await resolveAssistant(deps, request.params.assistant_id);
     const config = faults.has(FAULTS.patchMerges) ? mergedConfig(current, body) : configFrom(body, body.graph_id ?? current.graph_id);
     checkGraphAndContext(deps, config.graph_id, config.context);
@@ -116,7 +101,7 @@ export function registerAssistantRoutes(app: FastifyInstance, deps: AgentServerD
   });
 
   app.post<IdParams>('/assistants/:assistant_id/latest', async (request) => {
-    const body = checkBody<{ version: number }>('SetLatestRequest', request.body);
+    const body = checkBody<SetLatestRequest>('SetLatestRequest', request.body);
     const current = await resolveAssistant(deps, request.params.assistant_id);
     // fault: the request is answered but the active version stays as it was.
     if (faults.has(FAULTS.setLatestIgnored)) return assistantView(current, faults);
@@ -129,7 +114,7 @@ export function registerAssistantRoutes(app: FastifyInstance, deps: AgentServerD
   });
 
   app.post<IdParams>('/assistants/:assistant_id/versions', async (request) => {
-    const body = checkBody<PageBody>('AssistantVersionsRequest', request.body ?? {});
+    const body = checkBody<AssistantVersionsRequest>('AssistantVersionsRequest', request.body ?? {});
     const page = checkPage(body, 10);
     const id = assistantIdOf(deps, request.params.assistant_id);
     const query = { ...page, ...(body.metadata && { metadata: body.metadata }) };
@@ -139,7 +124,7 @@ export function registerAssistantRoutes(app: FastifyInstance, deps: AgentServerD
   });
 
   app.post('/assistants/search', async (request) => {
-    const body = checkBody<SearchBody>('AssistantSearchRequest', request.body ?? {});
+    const body = checkBody<AssistantSearchRequest>('AssistantSearchRequest', request.body ?? {});
     const page = checkPage(body, 10);
     // fault: the metadata filter is ignored.
     const metadata = faults.has(FAULTS.searchIgnoresMetadata) ? undefined : body.metadata;

@@ -3,6 +3,7 @@
 // nothing; then the graph runs inline and each step is sent as it finishes.
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { RunStreamRequest } from '../../../schemas/index.ts';
 import { notFound, unprocessable, type ValidationIssue } from '../../http-errors.ts';
 import { resolveAssistant } from '../assistant-resolver.ts';
 import type { AgentServerDeps } from '../deps.ts';
@@ -19,13 +20,6 @@ import { findThread } from './threads.ts';
 
 type Json = Record<string, unknown>;
 
-interface RunBody {
-  assistant_id: string;
-  input?: Json | null;
-  stream_mode?: string | string[];
-  context?: Json;
-}
-
 interface PreparedRun {
   assistant: AssistantRecord;
   registered: RegisteredGraph;
@@ -35,7 +29,7 @@ interface PreparedRun {
 }
 
 /** The requested stream modes; `values` when none is given (or the list is empty). */
-function streamModesOf(requested: RunBody['stream_mode'], faults: ReadonlySet<string>): Set<StreamMode> {
+function streamModesOf(requested: RunStreamRequest['stream_mode'], faults: ReadonlySet<string>): Set<StreamMode> {
   if (requested === undefined) return new Set(['values']);
   // fault: a list of stream modes is refused.
   if (Array.isArray(requested) && faults.has(FAULTS.streamModeListRefused)) {
@@ -54,7 +48,7 @@ function streamModesOf(requested: RunBody['stream_mode'], faults: ReadonlySet<st
 }
 
 async function prepareRun(deps: AgentServerDeps, rawBody: unknown): Promise<PreparedRun> {
-  const body = checkBody<RunBody>('RunStreamRequest', rawBody);
+  const body = checkBody<RunStreamRequest>('RunStreamRequest', rawBody);
   const modes = streamModesOf(body.stream_mode, deps.faults);
   const input = body.input ?? null;
   if (input !== null && 'messages' in input) {
@@ -87,13 +81,9 @@ export function registerRunRoutes(app: FastifyInstance, deps: AgentServerDeps): 
       contentLocation: shownThread === undefined ? `/runs/${runId}` : `/threads/${shownThread}/runs/${runId}`,
       withIds: threadId !== undefined,
       faults: deps.faults,
-      onClosed: () => { console.log('DBG onClosed', [...deps.faults], reply.raw.writableEnded, reply.raw.socket?.destroyed, reply.request.raw.socket.destroyed);
-        abort.abort();
-        deps.liveStreams.delete(sse);
-      },
+      onClosed: () => abort.abort(),
     });
     reply.hijack();
-    deps.liveStreams.add(sse);
     sse.open();
     const emitter = new RunEventEmitter(
       run.modes,

@@ -1,17 +1,12 @@
 // Threads: the accumulated state of a group of runs (spec 1.B, 4.2).
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import type { ThreadCreateRequest, ThreadSearchRequest } from '../../../schemas/index.ts';
 import { conflict, notFound } from '../../http-errors.ts';
 import type { AgentServerDeps } from '../deps.ts';
 import { checkBody, checkPage, checkUuidParam } from '../request-checks.ts';
 import type { ThreadRecord } from '../store.ts';
 import { threadStateView, threadView } from '../views.ts';
-
-interface CreateBody {
-  thread_id?: string;
-  metadata?: Record<string, unknown>;
-  if_exists?: 'raise' | 'do_nothing';
-}
 
 type IdParams = { Params: { thread_id: string } };
 
@@ -29,7 +24,7 @@ export async function findThread(deps: AgentServerDeps, rawId: string): Promise<
 
 export function registerThreadRoutes(app: FastifyInstance, deps: AgentServerDeps): void {
   app.post('/threads', async (request) => {
-    const body = checkBody<CreateBody>('ThreadCreateRequest', request.body ?? {});
+    const body = checkBody<ThreadCreateRequest>('ThreadCreateRequest', request.body ?? {});
     const threadId = body.thread_id?.toLowerCase() ?? randomUUID();
     const { thread, created } = await deps.store.createThread(threadId, body.metadata ?? {});
     if (!created && (body.if_exists ?? 'raise') === 'raise') {
@@ -49,7 +44,7 @@ export function registerThreadRoutes(app: FastifyInstance, deps: AgentServerDeps
   });
 
   app.post('/threads/search', async (request) => {
-    const body = checkBody<{ metadata?: Record<string, unknown>; limit?: number; offset?: number }>('ThreadSearchRequest', request.body ?? {});
+    const body = checkBody<ThreadSearchRequest>('ThreadSearchRequest', request.body ?? {});
     const page = checkPage(body, 10);
     const threads = await deps.store.searchThreads({ ...page, ...(body.metadata && { metadata: body.metadata }) });
     return threads.map(threadView);

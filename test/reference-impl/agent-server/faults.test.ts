@@ -6,7 +6,7 @@ import { parseFrames, startServer, uniqueTag, type TestServer } from './support.
 
 const servers: TestServer[] = [];
 afterAll(async () => {
-  for (const s of servers) { const t = Date.now(); await s.close(); console.log("closed", (s as any).url, Date.now() - t); }
+  await Promise.all(servers.map((s) => s.close()));
 });
 
 async function withFault(fault: string): Promise<TestServer> {

@@ -66,9 +66,12 @@ export async function sendRequest(url: string, method: string, path: string, bod
   return { status: response.status, body: parsed, text, headers: response.headers };
 }
 
-/** Options every test server shares: one key with one tenant, fast phases. */
+/**
+ * Options every test server shares: one key with one tenant, and phases so long that revisions
+ * stay put unless a test asks for progress with its own `phaseMs`.
+ */
 export function testOptions(overrides: Partial<ReferenceOptions> = {}): ReferenceOptions {
-  return { apiKeys: [{ key: `test-key-${randomUUID()}`, tenants: [randomUUID()] }], phaseMs: 10, ...overrides };
+  return { apiKeys: [{ key: `test-key-${randomUUID()}`, tenants: [randomUUID()] }], phaseMs: 600_000, ...overrides };
 }
 
 /** Builds and starts the control-plane app with `options` (a databaseUrl selects PostgreSQL). */

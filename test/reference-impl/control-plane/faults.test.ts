@@ -98,7 +98,7 @@ const checks: Record<ControlPlaneFault, () => Promise<void>> = {
   },
   'cp.patch-lost-under-concurrency': async () => {
     for (const backend of ['memory', 'postgres'] as const) {
-      const s = await withFault('cp.patch-lost-under-concurrency', backend, { phaseMs: 600_000 });
+      const s = await withFault('cp.patch-lost-under-concurrency', backend);
       const created = await createDeployment(s, createBodies.internal_container());
       const replies = await Promise.all(Array.from({ length: 10 }, () => s.request('PATCH', `/v2/deployments/${created.id}`, { secrets: [] })));
       expect(replies.every((r) => r.status === 200)).toBe(true);

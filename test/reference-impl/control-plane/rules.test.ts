@@ -1,7 +1,7 @@
 // The deployment rules of spec 2.1-2.4 over HTTP on both backends: immutable fields, which fields
 // apply to which source, graph_config_path, tags and build_on_push, resource specs. A refused
-// request changes nothing. Phases are long here, so revisions do not move while a test compares
-// before and after.
+// request changes nothing. (Test servers' phases are long, so revisions do not move while a test
+// compares before and after.)
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, createBodies, createDeployment, startOn, type ControlPlaneServer } from './control-plane-server.ts';
@@ -36,7 +36,7 @@ const revisionCount = async (server: ControlPlaneServer, id: string) =>
 describe.each(BACKENDS)('deployment rules on %s (hosted)', (backend) => {
   let server: ControlPlaneServer;
   beforeAll(async () => {
-    server = await startOn(backend, { phaseMs: 600_000 });
+    server = await startOn(backend);
   });
   afterAll(() => server.close());
 
@@ -166,7 +166,7 @@ describe.each(BACKENDS)('deployment rules on %s (hosted)', (backend) => {
 describe.each(BACKENDS)('deployment rules on %s (self-hosted)', (backend) => {
   let server: ControlPlaneServer;
   beforeAll(async () => {
-    server = await startOn(backend, { mode: 'self-hosted', phaseMs: 600_000 });
+    server = await startOn(backend, { mode: 'self-hosted' });
   });
   afterAll(() => server.close());
 

@@ -29,7 +29,7 @@ function putDeclaringSize(url: string, bytes: number): Promise<{ status: number;
 describe.each(BACKENDS)('source tarball uploads on %s', (backend) => {
   let server: ControlPlaneServer;
   beforeAll(async () => {
-    server = await startOn(backend);
+    server = await startOn(backend, { phaseMs: 10 });
   });
   afterAll(() => server.close());
 
