@@ -2,14 +2,11 @@
 import type { FastifyInstance } from 'fastify';
 import { buildAgentServerApp } from './agent-server/app.ts';
 import { createContext } from './context.ts';
-import { buildControlPlaneApp } from './control-plane/app.ts';
+import { buildControlPlaneApp, SELF_HOSTED_PREFIX } from './control-plane/app.ts';
 import type { ReferenceOptions, ReferenceServer } from './options.ts';
 import { buildTracingApp } from './tracing/app.ts';
 
 export type { ReferenceOptions, ReferenceServer } from './options.ts';
-
-/** Self-hosted installations serve the control plane under this prefix (spec section 1.A). */
-export const SELF_HOSTED_PREFIX = '/api-host';
 
 export async function startReference(options: ReferenceOptions = {}): Promise<ReferenceServer> {
   const { ctx, close: closeContext } = createContext(options);

@@ -20,7 +20,7 @@ export interface Classification {
 
 /** A PATCH's classification adds what it may do besides succeed or be refused. */
 export interface PatchClassification extends Classification {
-  /** Immutable fields it tries to change: refused, or accepted with the field unchanged. */
+  /** Immutable fields it tries to change: refused, or accepted with the field unchanged (then not valid either). */
   immutable: string[];
 }
 
@@ -147,7 +147,8 @@ export function classifyPatch(patch: unknown, deployment: DeploymentView, mode: 
       breaks.push(isSet(requested) && requested === true && !isSet(valueAt(patch, ['source_revision_config', 'repo_ref'])) ? 'CP-TAG-004' : 'CP-TAG-003');
     }
   }
-  return { ...finish(breaks, either), immutable };
+  const result = finish(breaks, either);
+  return { ...result, valid: result.valid && immutable.length === 0, immutable };
 }
 
 /**

@@ -102,7 +102,7 @@ export function validCreateFor(ctx: GeneratorContext, source: Source): fc.Arbitr
 export function validCreate(ctx: GeneratorContext): fc.Arbitrary<CreateBody> {
   const sources = validSources(ctx);
   if (sources.length === 0) throw new Error(`No source of [${ctx.sources.join(', ')}] is valid on a ${ctx.mode} control plane.`);
-  return fc.constantFrom(...sources).chain((source) => validCreateFor(ctx, source));
+  return fc.oneof(...sources.map((source) => validCreateFor(ctx, source)));
 }
 
 /** The simplest valid create body for `source`: fixtures only, no secrets. */
@@ -145,10 +145,8 @@ function changed(
   breaks: string,
 ): fc.Arbitrary<InvalidCreate> | undefined {
   if (sources.length === 0) return undefined;
-  return fc
-    .constantFrom(...sources)
-    .chain((source) => validCreateFor(ctx, source).chain((body) => change(clone(body) as Json, source)))
-    .map(({ body, why }) => ({ payload: body, breaks, why }));
+  const perSource = sources.map((source) => validCreateFor(ctx, source).chain((body) => change(clone(body) as Json, source)));
+  return fc.oneof(...perSource).map(({ body, why }) => ({ payload: body, breaks, why }));
 }
 
 const setIn = (body: Json, path: string[], value: unknown): Json => {
@@ -277,11 +275,14 @@ function graphGiven(ctx: GeneratorContext, source: Source, rule: string): fc.Arb
     })), rule);
 }
 
+/** A bounded CPU field and a value every reading refuses for it. */
+export const cpuOutOf = (fields: BoundedCpuField[]): fc.Arbitrary<[BoundedCpuField, number]> =>
+  fc.oneof(...fields.map((field) => cpuOut(field).map((value): [BoundedCpuField, number] => [field, value])));
+
 function cpuOutOfBounds(ctx: GeneratorContext, fields: BoundedCpuField[], rule: string): fc.Arbitrary<InvalidCreate> | undefined {
+  const values = cpuOutOf(fields);
   return changed(ctx, withSource(ctx, (s) => s === 'external_container'), (body) =>
-    fc.constantFrom(...fields).chain((field) =>
-      cpuOut(field).map((value) => ({ body: setIn(body, ['source_config', 'resource_spec'], { [field]: value }), why: `${field} ${value} is out of bounds whatever the rounding` })),
-    ), rule);
+    values.map(([field, value]) => ({ body: setIn(body, ['source_config', 'resource_spec'], { [field]: value }), why: `${field} ${value} is out of bounds whatever the rounding` })), rule);
 }
 
 /** Invalid bodies breaking one of `rules` (all rules when omitted) that the context can express. */

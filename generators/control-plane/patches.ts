@@ -5,7 +5,8 @@
 import fc from 'fast-check';
 import type { DeploymentPatchRequest, Source } from '../../schemas/index.ts';
 import { DEPLOYMENT_TYPES } from '../../schemas/index.ts';
-import { cpuOut, type BoundedCpuField } from './cpu.ts';
+import { BOUNDED_CPU_FIELDS } from './cpu.ts';
+import { cpuOutOf } from './create-payloads.ts';
 import type { GeneratorContext } from './context.ts';
 import { validResourceSpec } from './resource-spec.ts';
 import { IMMUTABLE_FIELDS, TRIGGER_SOURCES, TRIGGERS, type Trigger } from './source-rules.ts';
@@ -174,11 +175,12 @@ export function invalidPatch(ctx: GeneratorContext, source: Source, state: { bui
     cases.push(arbitraryTarballPath.map((path) => ({ patch: { source_revision_config: { source_tarball_path: path } } as PatchBody, breaks: 'CP-TAR-002', why: `source_tarball_path "${path}" was not handed out by upload-url` })));
   }
   if (source === 'external_container') {
-    const fields: BoundedCpuField[] = ['cpu', 'cpu_limit', 'queue_cpu', 'queue_cpu_limit', 'cache_cpu', 'cache_cpu_limit'];
     cases.push(
-      fc.constantFrom(...fields).chain((field) =>
-        cpuOut(field).map((value) => ({ patch: { source_config: { resource_spec: { [field]: value } } } as PatchBody, breaks: 'CP-RES-006', why: `${field} ${value} is out of bounds whatever the rounding` })),
-      ),
+      cpuOutOf(BOUNDED_CPU_FIELDS).map(([field, value]) => ({
+        patch: { source_config: { resource_spec: { [field]: value } } } as PatchBody,
+        breaks: 'CP-RES-006',
+        why: `${field} ${value} is out of bounds whatever the rounding`,
+      })),
     );
   }
   if (source === 'gitforge') {

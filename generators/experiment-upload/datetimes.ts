@@ -28,21 +28,35 @@ export const zonedZone: fc.Arbitrary<Zone> = fc.oneof(fc.constant<Zone>({ kind: 
 /** Instants from 2020 to 2030 (a platform may refuse times far from now). */
 export const instant = fc.integer({ min: Date.UTC(2020, 0, 1), max: Date.UTC(2030, 0, 1) });
 
-/** How an upload writes its datetimes: all naive, or each zoned with an offset of its own. */
-export type Spelling = { kind: 'naive' } | { kind: 'zoned'; zones: Zone[] };
+/**
+ * How an upload writes its datetimes: all naive; each zoned with an offset of its own; or a
+ * naive window with zoned rows and feedback, which only a server reading naive as UTC places
+ * where they are meant.
+ */
+export type Spelling = { kind: 'naive' } | { kind: 'zoned'; zones: Zone[] } | { kind: 'naive-window'; zones: Zone[] };
 
+const zones = fc.array(zonedZone, { minLength: 1, maxLength: 4 });
+
+/** All naive or all zoned (the two spellings every upload may use). */
 export const spelling: fc.Arbitrary<Spelling> = fc.oneof(
   fc.constant<Spelling>({ kind: 'naive' }),
-  fc.array(zonedZone, { minLength: 1, maxLength: 4 }).map((zones): Spelling => ({ kind: 'zoned', zones })),
+  zones.map((list): Spelling => ({ kind: 'zoned', zones: list })),
 );
 
-/** The writer of an upload's datetimes: the n-th datetime takes the n-th zone in turn. */
-export function writer(s: Spelling): (ms: number) => string {
+export const naiveWindowSpelling: fc.Arbitrary<Spelling> = zones.map((list): Spelling => ({ kind: 'naive-window', zones: list }));
+
+export interface DatetimeWriter {
+  /** experiment_start_time and experiment_end_time. */
+  window(ms: number): string;
+  /** Row and feedback datetimes: the n-th takes the n-th zone in turn. */
+  other(ms: number): string;
+}
+
+export function writer(s: Spelling): DatetimeWriter {
   let n = 0;
-  return (ms) => {
-    if (s.kind === 'naive') return formatInstant(ms, { kind: 'naive' });
-    return formatInstant(ms, s.zones[n++ % s.zones.length]!);
-  };
+  const naive = (ms: number) => formatInstant(ms, { kind: 'naive' });
+  const zoned = (ms: number) => (s.kind === 'naive' ? naive(ms) : formatInstant(ms, s.zones[n++ % s.zones.length]!));
+  return { window: s.kind === 'zoned' ? zoned : naive, other: zoned };
 }
 
 /** The instant a datetime text denotes; naive texts read as UTC. NaN when unreadable. */

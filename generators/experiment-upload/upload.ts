@@ -4,7 +4,7 @@
 // functions say what a case is (inside the window, on an edge, outside; which required field is
 // missing) so a shrunk case can be re-checked.
 import fc from 'fast-check';
-import { spelling, instant, writer, type Spelling } from './datetimes.ts';
+import { instant, naiveWindowSpelling, spelling, writer, type Spelling } from './datetimes.ts';
 import { feedbackBody, feedbackCase, type FeedbackCase } from './feedback.ts';
 import { jsonObject, shortText } from './values.ts';
 
@@ -75,14 +75,15 @@ const windowLength = fc.oneof(fc.integer({ min: 2, max: 1_000 }), fc.integer({ m
 export interface UploadOptions {
   /** How the dataset is named; any valid way by default. */
   naming?: Exclude<DatasetNaming, 'none'>;
-  /** Zoned or naive datetimes; either by default. */
+  /** Zoned or naive datetimes (either by default), or a naive window with zoned rows. */
   spelling?: Spelling['kind'];
 }
 
 /** A well-formed upload: every row inside the window. */
 export function validUpload(options: UploadOptions = {}): fc.Arbitrary<UploadCase> {
   const { naming } = options;
-  const spellings = options.spelling === undefined ? spelling : spelling.filter((s) => s.kind === options.spelling);
+  const spellings =
+    options.spelling === undefined ? spelling : options.spelling === 'naive-window' ? naiveWindowSpelling : spelling.filter((s) => s.kind === options.spelling);
   return windowLength.chain((durationMs) =>
     fc.record(
       {
@@ -158,12 +159,12 @@ export function windowClass(c: UploadCase): WindowClass {
 /** The request body. */
 export function uploadBody(c: UploadCase, ids: UploadIds): JsonObject {
   const write = writer(c.spelling);
-  const at = (offset: number) => write(c.startMs + offset);
-  const scores = (list: FeedbackCase[] | undefined) => list?.map((f) => feedbackBody(f, c.startMs, write));
+  const at = (offset: number) => write.other(c.startMs + offset);
+  const scores = (list: FeedbackCase[] | undefined) => list?.map((f) => feedbackBody(f, c.startMs, write.other));
   const body: JsonObject = {
     experiment_name: ids.experimentName,
-    experiment_start_time: at(0),
-    experiment_end_time: at(c.durationMs),
+    experiment_start_time: write.window(c.startMs),
+    experiment_end_time: write.window(c.startMs + c.durationMs),
     ...(c.naming === 'id' || c.naming === 'both' ? { dataset_id: ids.datasetId } : {}),
     ...(c.naming === 'name' || c.naming === 'both' ? { dataset_name: ids.datasetName } : {}),
     ...(c.experiment_description !== undefined ? { experiment_description: c.experiment_description } : {}),

@@ -27,6 +27,12 @@ function port(name: string, text: string | undefined, fallback: number): number 
   return value;
 }
 
+function milliseconds(name: string, text: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0) throw new UsageError(`${name}: expected a whole number of milliseconds, found ${JSON.stringify(text)}.`);
+  return value;
+}
+
 function grant(text: string): ApiKeyGrant {
   const [key, tenants] = text.split(':');
   if (!key || !tenants) throw new UsageError('--api-key: expected KEY:TENANT[,TENANT...], for example mykey:7b2c...');
@@ -64,8 +70,8 @@ export async function serve(argv: string[], io: CertifyIo, untilStopped: Promise
       },
       apiKeys: keys.map(grant),
       ...(databaseUrl ? { databaseUrl } : {}),
-      ...(phase ? { phaseMs: port('--phase-ms', phase, 20) } : {}),
-      ...(v['stats-delay-ms'] ? { statsDelayMs: port('--stats-delay-ms', v['stats-delay-ms'], 2000) } : {}),
+      ...(phase ? { phaseMs: milliseconds('--phase-ms', phase) } : {}),
+      ...(v['stats-delay-ms'] ? { statsDelayMs: milliseconds('--stats-delay-ms', v['stats-delay-ms']) } : {}),
       ...(v.graphs ? { graphConfigPath: v.graphs } : {}),
       faults: v.fault ?? [],
       log: v.log ?? false,

@@ -41,6 +41,15 @@ export async function buildAgentServerApp(ctx: ReferenceContext): Promise<Fastif
   const app = Fastify({ logger: ctx.logger, forceCloseConnections: true });
   installErrorHandling(app);
 
+  // An empty body labelled JSON counts as no body (some clients label bodiless requests so): a
+  // route that needs a body then answers 422 "Field required", one that does not just works.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '') done(null, undefined);
+    else parseJson(request, body, done);
+  });
+
   // Every route but the public system ones needs a valid X-Api-Key (README: "Authentication").
   app.addHook('onRequest', async (request) => {
     if (!PUBLIC_PATHS.has(request.routeOptions.url ?? '')) authenticate(ctx.auth, request);

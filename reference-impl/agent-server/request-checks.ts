@@ -11,6 +11,7 @@ export function isUuid(value: string): boolean {
 
 /** The body if it matches schema `name`, else a 422 naming every problem under `body`. */
 export function checkBody<T>(name: SchemaName, body: unknown): T {
+  if (body === undefined) throw unprocessable([{ loc: ['body'], msg: 'Field required: send a JSON object.', type: 'missing' }]);
   const result = validate(name, body);
   if (!result.ok) throw unprocessable(result.issues.map((issue) => ({ ...issue, loc: ['body', ...issue.loc] })));
   return body as T;
@@ -50,22 +51,35 @@ function storableProblem(text: string): string | undefined {
   return undefined;
 }
 
+/** Deepest nesting a body may have: PostgreSQL refuses very deep jsonb, and so do we, alike. */
+export const MAX_BODY_DEPTH = 64;
+
 /**
- * Strings (keys included) that PostgreSQL cannot store are refused on every backend alike, so
- * the memory and PostgreSQL stores accept exactly the same requests.
+ * Strings (keys included) PostgreSQL cannot store, and nesting deeper than MAX_BODY_DEPTH, are
+ * refused on every backend alike, so the memory and PostgreSQL stores accept exactly the same
+ * requests. Breadth first without recursion, so no body can exhaust the stack.
  */
-export function unstorableIssues(value: unknown, loc: (string | number)[] = ['body']): ValidationIssue[] {
-  if (typeof value === 'string') {
-    const problem = storableProblem(value);
-    return problem ? [{ loc, msg: `String ${problem}; remove it.`, type: 'string_unstorable' }] : [];
+export function unstorableIssues(body: unknown): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const pending: { value: unknown; loc: (string | number)[] }[] = [{ value: body, loc: ['body'] }];
+  for (let at = 0; at < pending.length; at += 1) {
+    const { value, loc } = pending[at]!;
+    if (typeof value === 'string') {
+      const problem = storableProblem(value);
+      if (problem) issues.push({ loc, msg: `String ${problem}; remove it.`, type: 'string_unstorable' });
+      continue;
+    }
+    if (typeof value !== 'object' || value === null) continue;
+    if (loc.length > MAX_BODY_DEPTH) {
+      issues.push({ loc: loc.slice(0, 4), msg: `The body nests deeper than ${MAX_BODY_DEPTH} levels; flatten it.`, type: 'too_deep' });
+      return issues;
+    }
+    const entries: [string | number, unknown][] = Array.isArray(value) ? value.map((item, index) => [index, item]) : Object.entries(value);
+    for (const [key, item] of entries) {
+      const problem = typeof key === 'string' ? storableProblem(key) : undefined;
+      if (problem) issues.push({ loc: [...loc, key], msg: `Key ${problem}; remove it.`, type: 'string_unstorable' });
+      pending.push({ value: item, loc: [...loc, key] });
+    }
   }
-  if (Array.isArray(value)) return value.flatMap((item, index) => unstorableIssues(item, [...loc, index]));
-  if (typeof value === 'object' && value !== null) {
-    return Object.entries(value).flatMap(([key, item]) => {
-      const problem = storableProblem(key);
-      const keyIssue = problem ? [{ loc: [...loc, key], msg: `Key ${problem}; remove it.`, type: 'string_unstorable' }] : [];
-      return [...keyIssue, ...unstorableIssues(item, [...loc, key])];
-    });
-  }
-  return [];
+  return issues;
 }

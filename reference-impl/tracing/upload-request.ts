@@ -52,7 +52,7 @@ class Reader {
     return 0n;
   }
 
-  feedback(list: Feedback[] | undefined, loc: Loc, now: string): FeedbackRecord[] {
+  feedback(list: Feedback[] | null | undefined, loc: Loc, now: string): FeedbackRecord[] {
     return (list ?? []).map((f, i) => {
       // Counted in code points, as the platform's Python does.
       if ([...f.key].length > MAX_FEEDBACK_KEY) {
@@ -65,15 +65,15 @@ class Reader {
         comment: f.comment ?? null,
         feedback_source: f.feedback_source ?? null,
         feedback_config: (f.feedback_config ?? null) as JsonObject | null,
-        created_at: f.created_at === undefined ? now : formatMicros(this.datetime(f.created_at, [...loc, i, 'created_at'])),
-        modified_at: f.modified_at === undefined ? now : formatMicros(this.datetime(f.modified_at, [...loc, i, 'modified_at'])),
+        created_at: f.created_at == null ? now : formatMicros(this.datetime(f.created_at, [...loc, i, 'created_at'])),
+        modified_at: f.modified_at == null ? now : formatMicros(this.datetime(f.modified_at, [...loc, i, 'modified_at'])),
         correction: (f.correction ?? null) as JsonObject | string | null,
       };
     });
   }
 }
 
-const lowerUuid = (id: string | undefined): string | null => (id === undefined ? null : id.toLowerCase());
+const lowerUuid = (id: string | null | undefined): string | null => (id == null ? null : id.toLowerCase());
 
 /** The checked upload, or a thrown 422 listing every issue. `now` stands in for omitted feedback times. */
 export function readUpload(body: unknown, faults: FaultCheck, now: string): UploadInput {

@@ -25,11 +25,11 @@ requirement(
 requirement(
   'AS-RUN-002',
   async (t: Check) => {
-    const graph = t.profile.fixtures.graphId;
+    const { id } = await createAssistant(t, { context: { apc_case: 'thread-state' } }, 'AS-RUN-002');
     const threadId = await createThread(t, 'AS-RUN-002');
     const content = t.name('remembered');
-    await runEcho(t, { assistantId: graph, threadId, input: humanInput(content) }, 'AS-RUN-002');
-    const later = await runEcho(t, { assistantId: graph, threadId, input: NO_NEW_MESSAGE }, 'AS-RUN-002');
+    await runEcho(t, { assistantId: id, threadId, input: humanInput(content) }, 'AS-RUN-002');
+    const later = await runEcho(t, { assistantId: id, threadId, input: NO_NEW_MESSAGE }, 'AS-RUN-002');
     t.expect(replyContent(later) === content, {
       message: 'A second run on the thread did not see the messages of the first: the thread did not keep its outputs.',
       expected: `the echo node replying ${JSON.stringify(content)} from the thread's messages`,

@@ -81,6 +81,20 @@ describe('window cases', () => {
     );
   });
 
+  test('a naive window has zoned rows denoting the same instants read as UTC', () => {
+    fc.assert(
+      fc.property(edgeUpload({ spelling: 'naive-window' }), (c) => {
+        const body = uploadBody(c, ids);
+        expect(/(?:Z|[+-]\d{2}:\d{2})$/.test(body.experiment_start_time as string)).toBe(false);
+        const rows = body.results as { start_time: string }[];
+        expect(rows.every((r) => /(?:Z|[+-]\d{2}:\d{2})$/.test(r.start_time))).toBe(true);
+        const { start, end, times } = rowOffsets(c);
+        expect(times).toContain(start);
+        expect(times).toContain(end);
+      }),
+    );
+  });
+
   test('the spelling option keeps every datetime naive or zoned', () => {
     for (const kind of ['naive', 'zoned'] as const) {
       expect(fc.sample(edgeUpload({ spelling: kind }), { numRuns: 30, seed: 5 }).every((c) => c.spelling.kind === kind)).toBe(true);

@@ -76,6 +76,24 @@ describe.each(BACKENDS)('bad input on %s storage', (backend) => {
     return [assistants.body, threads.body, versions.body];
   };
 
+  it('refuses strings PostgreSQL cannot store and very deep bodies with 422, storing nothing', async () => {
+    const before = await snapshot();
+    const deep = `{"graph_id":"echo","metadata":{"a":${'['.repeat(5000)}${']'.repeat(5000)}}}`;
+    for (const [sent, type] of [
+      [JSON.stringify({ graph_id: 'echo', metadata: { note: 'nul \u0000 inside' } }), 'string_unstorable'],
+      [JSON.stringify({ graph_id: 'echo', context: { ['key\u0000']: 1 } }), 'string_unstorable'],
+      ['{"graph_id":"echo","name":"lone \\ud800 surrogate"}', 'string_unstorable'],
+      [deep, 'too_deep'],
+    ] as const) {
+      const reply = await server.call('POST', '/assistants', undefined, { rawBody: sent });
+      expect(reply.status, reply.text).toBe(422);
+      expect(reply.body.detail[0].type).toBe(type);
+    }
+    const run = await server.stream(`/threads/${ids.thread}/runs/stream`, { assistant_id: 'echo', input: { messages: ['\u0000'] } });
+    expect(run.status).toBe(422);
+    expect(await snapshot()).toEqual(before);
+  });
+
   it('never answers 5xx, explains refusals in JSON, and changes nothing when refusing', async () => {
     await fc.assert(
       fc.asyncProperty(requestArb(ids), async ({ route, body }) => {

@@ -13,7 +13,9 @@ describe('stream timing of echo', () => {
     await server?.close();
   });
 
-  it('sends the first event and closes within tens of milliseconds', async () => {
+  // The real platform's open-source server takes about 550 ms per stream (field notes): these
+  // bounds sit well below that yet leave room for a loaded machine.
+  it('sends the first event and closes within a small fraction of a second', async () => {
     const totals: number[] = [];
     const firsts: number[] = [];
     const { body: thread } = await server.call('POST', '/threads', {});
@@ -24,7 +26,7 @@ describe('stream timing of echo', () => {
       totals.push(reply.totalMs);
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-    expect(median(firsts)).toBeLessThan(50);
-    expect(median(totals)).toBeLessThan(100);
+    expect(median(firsts)).toBeLessThan(100);
+    expect(median(totals)).toBeLessThan(200);
   });
 });

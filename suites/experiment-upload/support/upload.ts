@@ -1,0 +1,86 @@
+// Uploads over HTTP for the suites: bodies from generated cases with run-prefixed names and
+// fresh ids, the upload request, and the parts of its answer. The spec shows no way to delete
+// what an upload creates; every experiment and dataset name carries the run's prefix instead.
+import { randomUUID } from 'node:crypto';
+import { uploadBody, type UploadCase, type UploadIds } from '../../../generators/experiment-upload/upload.ts';
+import type { Check, Exchange } from '../../../harness/conformance/index.ts';
+import type { Auth } from '../../../harness/http/client.ts';
+import { describeResponse } from '../../../harness/http/curl.ts';
+
+export type JsonObject = Record<string, unknown>;
+
+export const UPLOAD_PATH = '/api/v1/datasets/upload-experiment';
+
+/** Fresh names (run-prefixed) and ids for one upload. */
+export function freshIds(t: Check, rows = 8): UploadIds {
+  return {
+    experimentName: t.name('experiment'),
+    datasetName: t.name('dataset'),
+    datasetId: randomUUID(),
+    rowIds: Array.from({ length: rows }, () => randomUUID()),
+  };
+}
+
+/** The body of a case with fresh names and ids (or the given ones, to repeat a dataset). */
+export function bodyOf(t: Check, c: UploadCase, ids: Partial<UploadIds> = {}): JsonObject {
+  return uploadBody(c, { ...freshIds(t, c.rows.length), ...ids });
+}
+
+export function upload(t: Check, body: JsonObject, auth: Auth = 'default'): Promise<Exchange> {
+  return t.tracing.post(UPLOAD_PATH, body, { auth });
+}
+
+export interface Uploaded {
+  exchange: Exchange;
+  dataset: JsonObject;
+  experiment: JsonObject;
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function status(exchange: Exchange): number | undefined {
+  return exchange.response?.status;
+}
+
+/** Uploads and requires success: a 2xx (the spec shows no exact status) with dataset and experiment. */
+export async function uploadOk(t: Check, body: JsonObject, requirement: string, what = 'The upload'): Promise<Uploaded> {
+  const exchange = await upload(t, body);
+  const code = status(exchange);
+  if (code === undefined || code < 200 || code >= 300) {
+    t.fail({ requirement, message: `${what} was not accepted.`, expected: 'HTTP 2xx with {dataset, experiment}', seen: describeResponse(exchange) });
+  }
+  const json = exchange.response?.json;
+  if (!isObject(json) || !isObject(json.dataset) || !isObject(json.experiment)) {
+    t.fail({ requirement, message: `${what} was accepted but the answer lacks dataset or experiment objects.`, expected: '{dataset: {...}, experiment: {...}}', seen: describeResponse(exchange) });
+  }
+  return { exchange, dataset: json.dataset, experiment: json.experiment };
+}
+
+/** Uploads and requires a refusal with a 4xx (the spec shows no error responses). */
+export async function uploadRefused(t: Check, body: JsonObject, requirement: string, what: string): Promise<void> {
+  const exchange = await upload(t, body);
+  const code = status(exchange);
+  if (code !== undefined && code >= 400 && code < 500) return;
+  t.fail({ requirement, message: `${what} was not refused with a 4xx status.`, expected: 'HTTP 4xx', seen: describeResponse(exchange) });
+}
+
+/** GET /api/v1/sessions/{id} (profile endpoint `experiment-reads`): the experiment as stored now. */
+export async function readExperiment(t: Check, id: string, requirement: string): Promise<JsonObject> {
+  const exchange = await t.tracing.get(`/api/v1/sessions/${id}`);
+  const json = exchange.response?.json;
+  if (status(exchange) !== 200 || !isObject(json)) {
+    t.fail({ requirement, message: `Reading experiment ${id} back failed.`, expected: 'HTTP 200 with the experiment', seen: describeResponse(exchange) });
+  }
+  return json;
+}
+
+/** Polls the experiment until its statistics are filled (run_count non-null), within statsMs. */
+export function statsFilled(t: Check, id: string, requirement: string): Promise<JsonObject> {
+  return t.poll(() => readExperiment(t, id, requirement), (e) => e.run_count !== null && e.run_count !== undefined, {
+    what: `the statistics of experiment ${id} to be filled (run_count non-null)`,
+    timeoutMs: t.profile.timeouts.statsMs,
+    intervalMs: Math.min(t.profile.pollIntervalMs, 1_000),
+  });
+}
