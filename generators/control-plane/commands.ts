@@ -124,11 +124,11 @@ class PatchCommand implements Command {
     const answer = await real.api.patch(real.ids[d.slot]!, patch);
     if (verdict.breaks.length > 0) {
       expectStatus(verdict.breaks[0]!, `A PATCH breaking ${verdict.breaks.join(', ')}`, answer, [400, 422]);
-      return;
+      return this.expectUnchanged(real, d, before);
     }
     if (!verdict.valid && answer.status !== 200) {
-      expectStatus(verdict.either[0] ?? 'CP-PATCH-001', 'A PATCH either answer conforms to', answer, [200, 400, 422]);
-      return;
+      expectStatus(verdict.either[0] ?? verdict.immutable[0] ?? 'CP-PATCH-001', 'A PATCH either answer conforms to', answer, [200, 400, 422]);
+      return this.expectUnchanged(real, d, before);
     }
     expectStatus('CP-PATCH-001', 'A valid PATCH', answer, [200]);
     const delta = model.patch(d, patch);
@@ -142,6 +142,12 @@ class PatchCommand implements Command {
     } else if (latest !== before) {
       throw new ModelMismatch(patchKindRule(patch), 'A PATCH without revision triggers changed latest_revision_id.', before, latest);
     }
+  }
+  /** A refused PATCH changes nothing: no revision was created. */
+  private async expectUnchanged(real: ControlPlaneReal, d: ModelDeployment, before: string): Promise<void> {
+    const read = await real.api.get(real.ids[d.slot]!);
+    const latest = field(read.body, 'latest_revision_id');
+    if (latest !== before) throw new ModelMismatch('CP-ERR-007', 'A refused PATCH created a revision.', before, latest);
   }
   toString(): string {
     return `patch(#${this.pick}, ${JSON.stringify(this.bySource)})`;

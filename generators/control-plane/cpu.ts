@@ -96,3 +96,7 @@ export function cpuOut(field: BoundedCpuField): fc.Arbitrary<number> {
 export function cpuEither(field: BoundedCpuField): fc.Arbitrary<number> {
   return fc.constantFrom(...edgeValues(field)).filter((v) => cpuVerdict(field, v) === 'either');
 }
+
+/** One of `fields` and a value every reading refuses for it. */
+export const cpuOutOf = (fields: readonly BoundedCpuField[]): fc.Arbitrary<[BoundedCpuField, number]> =>
+  fc.oneof(...fields.map((field) => cpuOut(field).map((value): [BoundedCpuField, number] => [field, value])));

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import type { DeploymentCreateRequest, Source } from '../../schemas/index.ts';
 import { DEPLOYMENT_TYPES } from '../../schemas/index.ts';
-import { cpuOut, type BoundedCpuField } from './cpu.ts';
+import { cpuOutOf, type BoundedCpuField } from './cpu.ts';
 import { validSources, type GeneratorContext } from './context.ts';
 import { validResourceSpec } from './resource-spec.ts';
 import {
@@ -274,10 +274,6 @@ function graphGiven(ctx: GeneratorContext, source: Source, rule: string): fc.Arb
       why: `graph_config_path must be null for ${source}`,
     })), rule);
 }
-
-/** A bounded CPU field and a value every reading refuses for it. */
-export const cpuOutOf = (fields: BoundedCpuField[]): fc.Arbitrary<[BoundedCpuField, number]> =>
-  fc.oneof(...fields.map((field) => cpuOut(field).map((value): [BoundedCpuField, number] => [field, value])));
 
 function cpuOutOfBounds(ctx: GeneratorContext, fields: BoundedCpuField[], rule: string): fc.Arbitrary<InvalidCreate> | undefined {
   const values = cpuOutOf(fields);

@@ -5,8 +5,7 @@
 import fc from 'fast-check';
 import type { DeploymentPatchRequest, Source } from '../../schemas/index.ts';
 import { DEPLOYMENT_TYPES } from '../../schemas/index.ts';
-import { BOUNDED_CPU_FIELDS } from './cpu.ts';
-import { cpuOutOf } from './create-payloads.ts';
+import { BOUNDED_CPU_FIELDS, cpuOutOf } from './cpu.ts';
 import type { GeneratorContext } from './context.ts';
 import { validResourceSpec } from './resource-spec.ts';
 import { IMMUTABLE_FIELDS, TRIGGER_SOURCES, TRIGGERS, type Trigger } from './source-rules.ts';

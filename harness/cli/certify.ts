@@ -199,7 +199,8 @@ export async function certify(argv: string[], io: CertifyIo): Promise<number> {
     const startedAt = new Date().toISOString();
     const { outcomes, errors } = await runSuites({
       context,
-      interfaces,
+      // Only suite files of interfaces with selected requirements are loaded.
+      interfaces: interfaces.filter((i) => selected.some((r) => r.interface === i)),
       ids: selected.map((r) => r.id),
       workers,
       listener: { outcome: (o) => progress.outcome(o), fileEnd: (f) => progress.fileEnd(f) },

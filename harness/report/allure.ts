@@ -58,6 +58,8 @@ export function allureReporter(resultsDir: string, catalogue: Catalogue, environ
     }
     const failure = recorded?.failures[0];
     if (failure) {
+      // A recorded failure is a finding about the target, as in compliance.json, not a broken test.
+      result.status = 'failed' as AllureResult['status'];
       result.statusDetails = {
         ...result.statusDetails,
         message: failure.message,

@@ -21,6 +21,8 @@ export class OutcomeCollector implements Reporter {
     const result = testCase.result();
     if (result.state === 'pending') return;
     const meta = testCase.meta();
+    // A test that --requirements filtered out never started: it is no outcome of this run.
+    if (result.state === 'skipped' && meta.requirements === undefined) return;
     const errorText = result.state === 'failed' ? result.errors?.map((e) => e.message).join('\n') : undefined;
     const outcome: TestOutcome = {
       title: testCase.name,

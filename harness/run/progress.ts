@@ -42,10 +42,7 @@ export class Progress {
   fileEnd(file: string): void {
     const t = this.perFile.get(file);
     const name = file.replace(/^suites\//, '').replace(/\.suite\.ts$/, '');
-    if (!t) {
-      this.line(`  ${dim('·')} ${name.padEnd(44)} ${dim('nothing selected')}`);
-      return;
-    }
+    if (!t) return;
     const parts = [
       t.passed ? green(`${t.passed} passed`) : '',
       t.failed ? red(`${t.failed} failed`) : '',
@@ -54,7 +51,7 @@ export class Progress {
     ].filter(Boolean);
     const mark = t.failed ? red('✗') : green('✓');
     const count = dim(` [${this.done} tests done]`);
-    this.line(`  ${mark} ${name.padEnd(44)} ${parts.join(', ')} ${dim(`${(t.ms / 1000).toFixed(1)}s`)}${count}`);
+    this.line(`  ${mark} ${name.padEnd(48)} ${parts.join(', ')} ${dim(`${(t.ms / 1000).toFixed(1)}s`)}${count}`);
   }
 
   summary(report: ComplianceReport, reportDir: string): void {

@@ -34,7 +34,7 @@ export async function buildAgentServerApp(ctx: ReferenceContext): Promise<Fastif
   const graphs = await loadGraphs(ctx.graphConfigPath);
   const store: AgentStore = ctx.pool ? await PostgresStore.open(ctx.pool) : new MemoryStore();
   await ensureDefaultAssistants(store, graphs);
-  const deps: AgentServerDeps = { ctx, store, graphs, faults: ctx.faults, deletedVersions: new Map() };
+  const deps: AgentServerDeps = { ctx, store, graphs, faults: ctx.faults };
 
   // Closing drops every connection, open streams included: a fault may keep a stream open
   // forever, and a client may leave a connection without a request that would hold it too.
@@ -46,8 +46,9 @@ export async function buildAgentServerApp(ctx: ReferenceContext): Promise<Fastif
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (body === '') done(null, undefined);
-    else parseJson(request, body, done);
+    const text = body.toString();
+    if (text === '') done(null, undefined);
+    else parseJson(request, text, done);
   });
 
   // Every route but the public system ones needs a valid X-Api-Key (README: "Authentication").

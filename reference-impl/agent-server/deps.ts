@@ -1,13 +1,11 @@
 // What the route modules of the agent server share.
 import type { ReferenceContext } from '../context.ts';
 import type { GraphRegistry } from './graph-registry.ts';
-import type { AgentStore, AssistantVersion } from './store.ts';
+import type { AgentStore } from './store.ts';
 
 export interface AgentServerDeps {
   ctx: ReferenceContext;
   store: AgentStore;
   graphs: GraphRegistry;
   faults: ReadonlySet<string>;
-  /** fault `as.delete-keeps-versions`: versions of deleted assistants, still listed. */
-  deletedVersions: Map<string, AssistantVersion[]>;
 }

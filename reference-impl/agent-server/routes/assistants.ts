@@ -91,12 +91,9 @@ export function registerAssistantRoutes(app: FastifyInstance, deps: AgentServerD
 
   app.delete<IdParams>('/assistants/:assistant_id', async (request, reply) => {
     const id = assistantIdOf(deps, request.params.assistant_id);
-    // fault: the versions of a deleted assistant stay listed.
-    if (id !== undefined && faults.has(FAULTS.deleteKeepsVersions)) {
-      const versions = await store.listVersions(id, { limit: Number.MAX_SAFE_INTEGER, offset: 0 });
-      if (versions) deps.deletedVersions.set(id, versions);
-    }
-    if (id === undefined || !(await store.deleteAssistant(id))) throw assistantNotFound(deps, request.params.assistant_id);
+    // fault: the deletion is answered but the assistant and its versions stay.
+    const deleted = id !== undefined && (faults.has(FAULTS.deleteKeepsVersions) ? (await store.getAssistant(id)) !== undefined : await store.deleteAssistant(id));
+    if (!deleted) throw assistantNotFound(deps, request.params.assistant_id);
     return reply.code(204).send();
   });
 
@@ -118,7 +115,7 @@ export function registerAssistantRoutes(app: FastifyInstance, deps: AgentServerD
     const page = checkPage(body, 10);
     const id = assistantIdOf(deps, request.params.assistant_id);
     const query = { ...page, ...(body.metadata && { metadata: body.metadata }) };
-    const versions = id === undefined ? undefined : ((await store.listVersions(id, query)) ?? deps.deletedVersions.get(id)?.slice(page.offset, page.offset + page.limit));
+    const versions = id === undefined ? undefined : await store.listVersions(id, query);
     if (!versions) throw assistantNotFound(deps, request.params.assistant_id);
     return versions.map((v) => versionView(v, faults));
   });

@@ -66,13 +66,14 @@ describe('agent server fault switches', () => {
     expect((await server.call('GET', `/assistants/${body.assistant_id}`)).body).toMatchObject({ version: 2, context: { v: 2 } });
   });
 
-  it(`${FAULTS.deleteKeepsVersions}: versions stay listed after delete`, async () => {
+  it(`${FAULTS.deleteKeepsVersions}: versions stay after delete`, async () => {
     const server = await withFault(FAULTS.deleteKeepsVersions);
     const { body } = await server.call('POST', '/assistants', { graph_id: 'echo' });
     expect((await server.call('DELETE', `/assistants/${body.assistant_id}`)).status).toBe(204);
     const versions = await server.call('POST', `/assistants/${body.assistant_id}/versions`, {});
     expect(versions.status).toBe(200);
     expect(versions.body).toHaveLength(1);
+    expect((await server.call('POST', `/assistants/${body.assistant_id}/latest`, { version: 1 })).status).toBe(200);
   });
 
   it(`${FAULTS.metadataNotFirst}: the first event is not metadata`, async () => {

@@ -70,10 +70,16 @@ describe('system routes and authentication', () => {
     expect((await server.call('GET', '/assistants/echo')).status).toBe(200);
   });
 
-  it('answers malformed JSON and unknown routes with a JSON 4xx', async () => {
+  it('answers malformed JSON, a missing body and unknown routes with a JSON 4xx', async () => {
     const malformed = await server.call('POST', '/assistants', undefined, { rawBody: '{"graph_id": ' });
     expect(malformed.status).toBe(400);
     expect(typeof malformed.body.detail).toBe('string');
+    const empty = await server.call('POST', '/assistants', undefined, { rawBody: '' });
+    expect(empty.status).toBe(422);
+    expect(empty.body.detail).toEqual([{ loc: ['body'], msg: expect.any(String), type: 'missing' }]);
+    const created = await server.call('POST', '/assistants', { graph_id: 'echo' });
+    const labelledDelete = await server.call('DELETE', `/assistants/${created.body.assistant_id}`, undefined, { rawBody: '' });
+    expect(labelledDelete.status).toBe(204);
     const unknown = await server.call('GET', '/no/such/route');
     expect(unknown.status).toBe(404);
     expect(typeof unknown.body.detail).toBe('string');

@@ -1,0 +1,113 @@
+// PATCH errors (spec 4.1, 7): 404 {detail} naming the unknown deployment, 422 HTTPValidationError
+// for schema violations, 400 {detail: string}; a refused PATCH changes nothing.
+import { classifyPatch } from '../../generators/control-plane/classify.ts';
+import { invalidPatch } from '../../generators/control-plane/patches.ts';
+import { requirement, type Check, type Exchange } from '../../harness/conformance/index.ts';
+import { describeResponse } from '../../harness/http/curl.ts';
+import type { Deployment } from '../../schemas/index.ts';
+import { sameJson } from './support/compare.ts';
+import { createSimple, DEPLOYMENTS, deploymentPath, field, generatorContext, getDeployment, offered, patch, refusalRuns, statusOf, unknownId } from './support/steps.ts';
+
+/** The body a refused PATCH must carry for its status (spec 7); `rules` name 400 and 422 shapes. */
+function expectErrorBody(t: Check, exchange: Exchange, rules: { on400: string; on422: string; on404?: string }): void {
+  const status = statusOf(exchange);
+  const body = exchange.response?.json;
+  if (status === 400 || (status === 404 && rules.on404)) {
+    t.expect(typeof field(body, 'detail') === 'string', {
+      requirement: status === 400 ? rules.on400 : rules.on404!,
+      message: `A PATCH answered ${status} without the body {"detail": <string>}.`,
+      expected: '{"detail": "<string>"}',
+      seen: describeResponse(exchange),
+    });
+  }
+  if (status === 422) t.expectSchema(exchange, 'HTTPValidationError', { requirement: rules.on422, message: 'A PATCH answered 422 without an HTTPValidationError body.' });
+}
+
+/** A deployment of an offered source; the refusal checks run against it. */
+async function anyDeployment(t: Check): Promise<Deployment> {
+  const source = offered(t, ['internal_container', 'gitforge', 'external_container', 'internal_source'])[0]!;
+  return createSimple(t, source, 'err');
+}
+
+requirement(['CP-ERR-001', 'CP-ERR-002', 'CP-ERR-009'], async (t: Check) => {
+  const id = unknownId();
+  const exchange = await patch(t, id, {});
+  t.expectStatus(exchange, 404, { requirement: 'CP-ERR-001' });
+  const detail = field(exchange.response?.json, 'detail');
+  t.expect(typeof detail === 'string', { requirement: 'CP-ERR-001', message: 'The 404 of a PATCH has no {"detail": <string>} body.', expected: '{"detail": "<string>"}', seen: describeResponse(exchange) });
+  t.expect((detail as string).toLowerCase().includes(id.toLowerCase()), {
+    requirement: 'CP-ERR-002',
+    message: 'The 404 detail of a PATCH does not name the deployment id that was not found.',
+    expected: `a detail containing ${id}`,
+    seen: detail,
+  });
+  t.expect(detail === `Deployment ID ${id} not found.`, { requirement: 'CP-ERR-009', message: 'The 404 detail is not worded as the field notes show.', expected: `Deployment ID ${id} not found.`, seen: detail });
+});
+
+requirement(['CP-ERR-003', 'CP-ERR-005'], async (t: Check) => {
+  const deployment = await anyDeployment(t);
+  const ctx = generatorContext(t);
+  await t.property(
+    invalidPatch(ctx, deployment.source).filter((c) => c.breaks === 'CP-ERR-003'),
+    async ({ patch: body, why }) => {
+      const exchange = await patch(t, deployment.id, body);
+      t.expectStatus(exchange, 422, { requirement: 'CP-ERR-003', message: `A PATCH where ${why} answered ${statusOf(exchange) ?? 'nothing'}; a schema violation is 422.` });
+      expectErrorBody(t, exchange, { on400: 'CP-ERR-003', on422: 'CP-ERR-005' });
+    },
+    { numRuns: Math.max(3, Math.min(t.profile.runs, 8)) },
+  );
+});
+
+requirement(
+  ['CP-ERR-004', 'CP-ERR-005', 'CP-ERR-007'],
+  async (t: Check) => {
+    const deployment = await anyDeployment(t);
+    const ctx = generatorContext(t);
+    await t.property(
+      invalidPatch(ctx, deployment.source, { buildOnPush: deployment.source_config.build_on_push ?? null }),
+      async ({ patch: body }) => {
+        const before = await getDeployment(t, deployment.id);
+        const exchange = await patch(t, deployment.id, body);
+        // Whether it is refused is each rule's own check; here: what a refusal looks like and leaves.
+        if (statusOf(exchange) !== 400 && statusOf(exchange) !== 422) return;
+        expectErrorBody(t, exchange, { on400: 'CP-ERR-004', on422: 'CP-ERR-005' });
+        const after = await getDeployment(t, deployment.id);
+        // Status and updated_at may move with a build meanwhile; the values a PATCH sets may not.
+        t.expect(after.latest_revision_id === before.latest_revision_id && sameJson(after.source_config, before.source_config) && sameJson(after.secrets, before.secrets), {
+          requirement: 'CP-ERR-007',
+          message: 'A refused PATCH changed the deployment.',
+          expected: before,
+          seen: after,
+        });
+      },
+      { numRuns: refusalRuns(t), stillClassified: ({ patch: body }) => classifyPatch(body, deployment, ctx.mode).breaks.length > 0 },
+    );
+  },
+  { title: 'A refused PATCH answers 400 {detail: string} or 422 HTTPValidationError, and changes nothing' },
+);
+
+requirement(['CP-ERR-006', 'CP-ERR-004', 'CP-ERR-005'], async (t: Check) => {
+  const deployment = await anyDeployment(t);
+  for (const [rawBody, what] of [['{"secrets": [', 'a body that is not valid JSON'], [undefined, 'no body']] as const) {
+    const exchange = await t.cp.request({ method: 'PATCH', path: deploymentPath(deployment.id), ...(rawBody !== undefined ? { rawBody } : {}) });
+    t.expectStatus(exchange, [400, 422], { requirement: 'CP-ERR-006', message: `A PATCH with ${what} answered ${statusOf(exchange) ?? 'nothing'}; expected 400 or 422.` });
+    expectErrorBody(t, exchange, { on400: 'CP-ERR-004', on422: 'CP-ERR-005' });
+  }
+});
+
+requirement('CP-ERR-008', async (t: Check) => {
+  const exchange = await patch(t, 'not-a-uuid', {});
+  t.expectStatus(exchange, [404, 422]);
+  expectErrorBody(t, exchange, { on400: 'CP-ERR-008', on422: 'CP-ERR-008', on404: 'CP-ERR-008' });
+});
+
+requirement('CP-ERR-010', async (t: Check) => {
+  const exchange = await t.cp.get(DEPLOYMENTS, { auth: { apiKey: t.profile.apiKey ?? '' } });
+  // A key with a single workspace needs no tenant header: then there is nothing to see.
+  if (statusOf(exchange) !== 403) return;
+  t.expect(field(exchange.response?.json, 'detail') === 'requires workspace specification', {
+    message: 'A request without X-Tenant-Id was refused 403 with another body than the field notes show.',
+    expected: '{"detail": "requires workspace specification"}',
+    seen: describeResponse(exchange),
+  });
+});

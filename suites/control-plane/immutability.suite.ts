@@ -1,0 +1,45 @@
+// Immutable fields (spec 2.1, 2.2): a PATCH that tries to change name, source, integration_id,
+// repo_url, deployment_type, listener_id or cluster_namespace is refused (400 or 422) or leaves
+// the field as it was; either way the field never changes.
+import { immutableChange } from '../../generators/control-plane/patches.ts';
+import { IMMUTABLE_FIELDS, valueAt } from '../../generators/control-plane/source-rules.ts';
+import { requirement, type Check } from '../../harness/conformance/index.ts';
+import { describeResponse } from '../../harness/http/curl.ts';
+import type { Source } from '../../schemas/index.ts';
+import { sameJson } from './support/compare.ts';
+import { createDeployment, generatorContext, getDeployment, patch, pickSource, simpleBody, statusOf } from './support/steps.ts';
+
+/** Runs per field: each case is one PATCH and one GET. */
+const runs = (t: Check) => Math.max(2, Math.min(t.profile.runs, 5));
+
+for (const rule of IMMUTABLE_FIELDS) {
+  requirement(rule.requirement, async (t: Check) => {
+    const source: Source = pickSource(t, rule.sources, `it has ${rule.field}`);
+    const created = await createDeployment(t, simpleBody(t, source, 'imm'));
+    const original = valueAt(created, rule.path) ?? null;
+    const changes = immutableChange(generatorContext(t), source, created).filter((c) => c.field === rule.field);
+    await t.property(
+      changes,
+      async ({ patch: body }) => {
+        const exchange = await patch(t, created.id, body);
+        t.expectStatus(exchange, [200, 400, 422], {
+          message: `A PATCH trying to change ${rule.field} answered ${statusOf(exchange) ?? 'nothing'}; expected 400 or 422 (refused) or 200 (ignored).`,
+        });
+        if (statusOf(exchange) === 200) {
+          t.expect(sameJson(valueAt(exchange.response?.json, rule.path) ?? null, original), {
+            message: `A PATCH changed the immutable field ${rule.field}.`,
+            expected: original,
+            seen: describeResponse(exchange),
+          });
+        }
+        const after = await getDeployment(t, created.id);
+        t.expect(sameJson(valueAt(after, rule.path) ?? null, original), {
+          message: `After a PATCH trying to change it, ${rule.field} reads differently.`,
+          expected: original,
+          seen: valueAt(after, rule.path),
+        });
+      },
+      { numRuns: runs(t) },
+    );
+  });
+}

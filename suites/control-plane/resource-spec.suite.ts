@@ -1,0 +1,142 @@
+// ResourceSpec (spec 2.4, 8): only for external_container; CPU bounds, rounding to one decimal
+// place, every default, and a PATCH overwriting the whole spec.
+import fc from 'fast-check';
+import { classifyCreate } from '../../generators/control-plane/classify.ts';
+import { cpuEither, cpuVerdict, isRoundedFrom, BOUNDED_CPU_FIELDS, type BoundedCpuField } from '../../generators/control-plane/cpu.ts';
+import { invalidCreate, type CreateBody } from '../../generators/control-plane/create-payloads.ts';
+import { invalidPatch } from '../../generators/control-plane/patches.ts';
+import { DEFAULTS_PROBE, defaultHolds, defaultsExercised, RESOURCE_DEFAULTS, validResourceSpec } from '../../generators/control-plane/resource-spec.ts';
+import { requirement, type Check } from '../../harness/conformance/index.ts';
+import { describeResponse } from '../../harness/http/curl.ts';
+import type { Deployment, ResourceSpec } from '../../schemas/index.ts';
+import { resourceSpecMismatches, sameJson } from './support/compare.ts';
+import {
+  createDeployment,
+  createRuns,
+  createSimple,
+  deploymentPath,
+  expectPatchRefused,
+  expectRefused,
+  generatorContext,
+  getDeployment,
+  patch,
+  patchOk,
+  pickSource,
+  refusalRuns,
+  revisionCount,
+  simpleBody,
+  statusOf,
+  tryCreate,
+} from './support/steps.ts';
+
+function withSpec(t: Check, spec: ResourceSpec, hint = 'res'): CreateBody {
+  const body = simpleBody(t, 'external_container', hint);
+  return { ...body, source_config: { ...body.source_config, resource_spec: spec } };
+}
+
+const specOf = (deployment: Deployment): Record<string, unknown> => (deployment.source_config.resource_spec ?? {}) as Record<string, unknown>;
+
+for (const rule of ['CP-RES-001', 'CP-RES-002', 'CP-RES-003']) {
+  requirement(rule, async (t: Check) => {
+    const ctx = generatorContext(t, 'res');
+    await t.property(
+      invalidCreate(ctx, [rule]),
+      async ({ payload, why }) => expectRefused(t, await tryCreate(t, payload), rule, `a body where ${why}`),
+      { numRuns: refusalRuns(t), stillClassified: ({ payload }) => classifyCreate(payload, ctx.mode).breaks.includes(rule) },
+    );
+  });
+}
+
+requirement('CP-RES-004', async (t: Check) => {
+  // Every bounded value on its bounds, limits never below their requests.
+  const onBounds: ResourceSpec[] = [
+    { cpu: 8, cpu_limit: 16, queue_cpu: 0.1, queue_cpu_limit: 0.1, cache_cpu: 0.1, cache_cpu_limit: 16 },
+    { cpu: 0.1, cpu_limit: 0.1, queue_cpu: 8, queue_cpu_limit: 16, cache_cpu: 8, cache_cpu_limit: 8 },
+  ];
+  for (const spec of onBounds) await createDeployment(t, withSpec(t, spec));
+  await t.property(validResourceSpec, async (spec) => {
+    await createDeployment(t, withSpec(t, spec));
+  }, { numRuns: createRuns(t) });
+});
+
+requirement('CP-RES-005', async (t: Check) => {
+  const sent: ResourceSpec = { cpu: 1.26, cpu_limit: 2.04, queue_cpu: 0.15, queue_cpu_limit: 7.96, cache_cpu: 3.14159, cache_cpu_limit: 12.349, db_cpu: 0.77, db_cpu_limit: 1.55 };
+  const created = await createDeployment(t, withSpec(t, sent));
+  const wrong = resourceSpecMismatches(sent, specOf(created));
+  t.expect(wrong.length === 0, {
+    message: `CPU values were not reported rounded to one decimal place: ${wrong.join(', ')}.`,
+    expected: Object.fromEntries(Object.entries(sent).map(([k, v]) => [k, `${v} rounded to one decimal`])),
+    seen: specOf(created),
+  });
+  // Values whose bounds verdict depends on the reading: refused, or accepted rounded and in bounds.
+  const edges = fc.oneof(...BOUNDED_CPU_FIELDS.map((field) => cpuEither(field).map((value): [BoundedCpuField, number] => [field, value])));
+  await t.property(
+    edges,
+    async ([field, value]) => {
+      const exchange = await tryCreate(t, withSpec(t, { [field]: value }, 'edge'));
+      if (statusOf(exchange) !== 201) return expectRefused(t, exchange, 'CP-RES-005', `${field} ${value}`);
+      const reported = specOf(exchange.response!.json as Deployment)[field];
+      t.expect(isRoundedFrom(value, reported) && cpuVerdict(field, reported as number) === 'in', {
+        message: `${field} ${value} was accepted but is reported as ${String(reported)}, not rounded to one decimal place within its bounds.`,
+        expected: `${value} rounded to one decimal, within bounds`,
+        seen: describeResponse(exchange),
+      });
+      await t.cp.delete(deploymentPath((exchange.response!.json as Deployment).id), { query: { delete_tracing_project: true } });
+    },
+    { numRuns: Math.max(3, Math.min(t.profile.runs, 8)) },
+  );
+});
+
+requirement('CP-RES-006', async (t: Check) => {
+  const ctx = generatorContext(t, 'res');
+  const created = await createSimple(t, 'external_container', 'res');
+  const before = await revisionCount(t, created.id);
+  await t.property(
+    invalidPatch(ctx, 'external_container').filter((c) => c.breaks === 'CP-RES-006'),
+    async ({ patch: body, why }) => expectPatchRefused(t, await patch(t, created.id, body), 'CP-RES-006', why),
+    { numRuns: refusalRuns(t) },
+  );
+  t.expect((await revisionCount(t, created.id)) === before, { message: 'A refused PATCH with an out-of-bounds CPU value created a revision.', expected: before });
+});
+
+requirement('CP-RES-007', async (t: Check) => {
+  const old: ResourceSpec = { cpu: 1, memory_mb: 1234, db_storage_gi: 37, labels: { 'apc-old': 'kept' } };
+  const created = await createDeployment(t, withSpec(t, old));
+  const patched = await patchOk(t, created.id, { source_config: { resource_spec: { cpu: 2 } } });
+  for (const deployment of [patched, await getDeployment(t, created.id)]) {
+    const spec = specOf(deployment);
+    const kept = (['memory_mb', 'db_storage_gi', 'labels'] as const).filter((f) => sameJson(spec[f], old[f]));
+    t.expect(spec.cpu === 2 && kept.length === 0, {
+      message: `A PATCH with resource_spec {cpu: 2} did not overwrite the spec: ${kept.length > 0 ? `it kept ${kept.join(', ')} of the old one` : 'cpu is not 2'}.`,
+      expected: 'cpu 2; memory_mb, db_storage_gi and labels no longer those of the old spec',
+      seen: spec,
+    });
+  }
+});
+
+requirement('CP-RES-008', async (t: Check) => {
+  const source = pickSource(t, ['internal_container', 'gitforge', 'internal_source'], 'resource_spec does not apply to it');
+  const created = await createSimple(t, source, 'res');
+  const [spec] = fc.sample(validResourceSpec.filter((s) => Object.keys(s).length > 0), { numRuns: 1, seed: t.testSeed });
+  expectPatchRefused(t, await patch(t, created.id, { source_config: { resource_spec: spec } }), 'CP-RES-008', `sets resource_spec on a ${source} deployment`);
+});
+
+requirement(
+  RESOURCE_DEFAULTS.map((d) => d.requirement),
+  async (t: Check) => {
+    for (const sent of DEFAULTS_PROBE) {
+      const created = await createDeployment(t, withSpec(t, sent, 'def'));
+      const returned = specOf(created);
+      for (const rule of defaultsExercised(sent)) {
+        const { ok, expected, seen } = defaultHolds(returned, rule);
+        t.expect(ok, {
+          requirement: rule.requirement,
+          message: `${rule.field} was left out, so it should default to ${rule.factor === 1 ? '' : `${rule.factor}x `}${rule.from} (${String(expected)}); the deployment reports ${JSON.stringify(seen)}.`,
+          expected: { [rule.field]: expected },
+          seen: returned,
+        });
+      }
+    }
+  },
+  { title: 'Every default of the resource spec (2.4) is applied to a field left out' },
+);

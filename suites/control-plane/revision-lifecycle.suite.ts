@@ -1,0 +1,101 @@
+// Revision lifecycle (spec 2.1, 2.6, 3, 4.1): the documented flow (create, read the newest
+// revision as resources[0].id, poll it until DEPLOYED, PATCH, poll again) and what the deployment
+// says meanwhile; a failing build ends with a status containing FAILED.
+import fc from 'fast-check';
+import { triggerPatch } from '../../generators/control-plane/patches.ts';
+import { CONTAINER } from '../../generators/control-plane/source-rules.ts';
+import { requirement, type Check } from '../../harness/conformance/index.ts';
+import { describeResponse } from '../../harness/http/curl.ts';
+import type { Deployment, Source } from '../../schemas/index.ts';
+import {
+  createDeployment,
+  deployTimeout,
+  deploymentPath,
+  field,
+  generatorContext,
+  isFailed,
+  newestRevisionId,
+  patchOk,
+  pickSource,
+  simpleBody,
+  waitForRevision,
+} from './support/steps.ts';
+
+/** Sources whose first revision deploys with the profile's fixtures alone (internal_source needs an upload). */
+const DEPLOYABLE: Source[] = ['gitforge', 'external_container', 'internal_container'];
+
+/** Waits for the newest revision to be DEPLOYED; returns its id. */
+async function deployNewest(t: Check, deployment: Deployment, rule: string): Promise<string> {
+  const revisionId = await newestRevisionId(t, deployment.id);
+  const status = await waitForRevision(t, deployment.id, revisionId);
+  t.expect(status === 'DEPLOYED', {
+    requirement: rule,
+    message: `Revision ${revisionId} ended with status ${status}, not DEPLOYED.`,
+    expected: 'DEPLOYED',
+    seen: status,
+  });
+  return revisionId;
+}
+
+/** The deployment names `revisionId` as its active revision, allowing a few poll intervals to settle. */
+async function expectActive(t: Check, deployment: Deployment, revisionId: string, rule: string): Promise<void> {
+  const deadline = Date.now() + Math.max(t.profile.timeouts.requestMs, t.profile.pollIntervalMs * 3);
+  for (;;) {
+    const exchange = await t.cp.get(deploymentPath(deployment.id));
+    const active = field(exchange.response?.json, 'active_revision_id');
+    if (active === revisionId) return;
+    if (Date.now() > deadline) {
+      t.fail({
+        requirement: rule,
+        message: `Revision ${revisionId} is DEPLOYED, but the deployment's active_revision_id is ${JSON.stringify(active)}.`,
+        expected: revisionId,
+        seen: describeResponse(exchange),
+      });
+    }
+    await new Promise((resolve) => setTimeout(resolve, t.profile.pollIntervalMs));
+  }
+}
+
+requirement(
+  ['CP-LIFE-001', 'CP-LIFE-002'],
+  async (t: Check) => {
+    const source = pickSource(t, DEPLOYABLE, 'its first revision can deploy from the profile fixtures');
+    const deployment = await createDeployment(t, simpleBody(t, source, 'life'));
+    const revisionId = await deployNewest(t, deployment, 'CP-LIFE-001');
+    await expectActive(t, deployment, revisionId, 'CP-LIFE-002');
+  },
+  { timeout: 'deploy', title: 'The newest revision of a new deployment reaches DEPLOYED and becomes active_revision_id' },
+);
+
+requirement(
+  'CP-LIFE-004',
+  async (t: Check) => {
+    const source = pickSource(t, DEPLOYABLE, 'its first revision can deploy from the profile fixtures');
+    const deployment = await createDeployment(t, simpleBody(t, source, 'life'));
+    const first = await deployNewest(t, deployment, 'CP-LIFE-004');
+    const [body] = fc.sample(triggerPatch(generatorContext(t), 'secrets'), { numRuns: 1, seed: t.testSeed });
+    await patchOk(t, deployment.id, body);
+    const second = await deployNewest(t, deployment, 'CP-LIFE-004');
+    t.expect(second !== first, { message: 'The PATCH created no new revision to deploy.', expected: `a revision other than ${first}`, seen: second });
+    await expectActive(t, deployment, second, 'CP-LIFE-004');
+  },
+  { timeout: deployTimeout(2) },
+);
+
+requirement(
+  'CP-LIFE-003',
+  async (t: Check) => {
+    const source = pickSource(t, CONTAINER, 'the failing image fixture is a container image');
+    const body = simpleBody(t, source, 'fail');
+    const failing = { ...body, source_revision_config: { ...body.source_revision_config, image_uri: t.profile.fixtures.failingImageUri! } };
+    const deployment = await createDeployment(t, failing);
+    const revisionId = await newestRevisionId(t, deployment.id);
+    const status = await waitForRevision(t, deployment.id, revisionId);
+    t.expect(isFailed(status), {
+      message: `A revision of the failing image ended with status ${status}; expected a status containing FAILED.`,
+      expected: '*FAILED*',
+      seen: status,
+    });
+  },
+  { timeout: 'deploy' },
+);

@@ -1,0 +1,121 @@
+// Revision creation (spec 3): creating a deployment makes one revision; a PATCH with any trigger of
+// the table (a non-null source_revision_config member, secrets, a resource_spec) makes exactly one,
+// however many triggers it carries; a PATCH with none makes none. The deployment's
+// latest_revision_id and source_revision_config follow the newest revision.
+import fc from 'fast-check';
+import { combinedTriggerPatch, nonTriggerPatch, triggerPatch, triggersFor, type GeneratedTrigger, type PatchBody } from '../../generators/control-plane/patches.ts';
+import { BUILDABLE, CONTAINER, TRIGGERS } from '../../generators/control-plane/source-rules.ts';
+import { requirement, type Check } from '../../harness/conformance/index.ts';
+import type { Deployment, Source } from '../../schemas/index.ts';
+import { createSimple, field, generatorContext, listRevisions, offered, patchOk, pickSource, revisionConfigOf, revisionValueDifferences } from './support/steps.ts';
+
+/** PATCHes `body` and checks it created exactly `expected` revisions; returns the new listing. */
+async function patchCounting(t: Check, deployment: Deployment, body: PatchBody, expected: 0 | 1, rule: string): Promise<Record<string, unknown>[]> {
+  const before = await listRevisions(t, deployment.id);
+  const patched = await patchOk(t, deployment.id, body, rule);
+  const after = await listRevisions(t, deployment.id);
+  t.expect(after.length === before.length + expected, {
+    requirement: rule,
+    message: `PATCH ${JSON.stringify(body)} took the deployment from ${before.length} to ${after.length} revision(s); expected ${expected === 1 ? 'exactly one more' : 'no new one'}.`,
+    expected: before.length + expected,
+    seen: after.map((r) => field(r, 'id')),
+  });
+  if (expected === 0) {
+    t.expect(patched.latest_revision_id === deployment.latest_revision_id || patched.latest_revision_id === field(before[0], 'id'), {
+      requirement: rule,
+      message: 'A PATCH without revision triggers changed latest_revision_id.',
+      expected: field(before[0], 'id'),
+      seen: patched.latest_revision_id,
+    });
+  }
+  return after;
+}
+
+/** Sample one value of an arbitrary, reproducibly from the test's seed. */
+const one = <T>(t: Check, arbitrary: fc.Arbitrary<T>): T => fc.sample(arbitrary, { numRuns: 1, seed: t.testSeed })[0]!;
+
+requirement('CP-REV-001', async (t: Check) => {
+  const source = offered(t, ['internal_container', 'gitforge', 'external_container', 'internal_source'])[0]!;
+  const created = await createSimple(t, source, 'rev');
+  const revisions = await listRevisions(t, created.id);
+  t.expect(revisions.length === 1 && field(revisions[0], 'id') === created.latest_revision_id, {
+    message: `A new deployment has ${revisions.length} revision(s); expected exactly one, the one latest_revision_id names.`,
+    expected: [created.latest_revision_id],
+    seen: revisions.map((r) => field(r, 'id')),
+  });
+});
+
+/** One test per trigger row: a deployment of a source it applies to, one PATCH with that trigger alone. */
+function triggerRow(trigger: GeneratedTrigger, sources: readonly Source[]): void {
+  const rule = TRIGGERS[trigger];
+  requirement(rule, async (t: Check) => {
+    const source = pickSource(t, sources, `${trigger} applies to it`);
+    const created = await createSimple(t, source, 'trig');
+    await patchCounting(t, created, one(t, triggerPatch(generatorContext(t), trigger)), 1, rule);
+  });
+}
+
+triggerRow('repo_ref', ['gitforge']);
+triggerRow('graph_config_path', BUILDABLE);
+triggerRow('image_uri', CONTAINER);
+triggerRow('secrets', ['internal_container', 'gitforge', 'external_container', 'internal_source']);
+triggerRow('resource_spec', ['external_container']);
+
+requirement('CP-REV-008', async (t: Check) => {
+  const ctx = generatorContext(t);
+  const source = offered(t, ['external_container', 'gitforge', 'internal_container', 'internal_source'])[0]!;
+  const created = await createSimple(t, source, 'comb');
+  await t.property(
+    combinedTriggerPatch(ctx, source),
+    async ({ patch: body }) => {
+      await patchCounting(t, created, body, 1, 'CP-REV-008');
+    },
+    { numRuns: Math.max(2, Math.min(t.profile.runs, 4)) },
+  );
+});
+
+requirement(
+  ['CP-REV-009', 'CP-REV-010', 'CP-REV-011'],
+  async (t: Check) => {
+    const source = offered(t, ['gitforge', 'external_container', 'internal_container', 'internal_source'])[0]!;
+    const created = await createSimple(t, source, 'none');
+    await patchCounting(t, created, {}, 0, 'CP-REV-010');
+    await patchCounting(t, created, { source_revision_config: null, secrets: null, source_config: null }, 0, 'CP-REV-011');
+    await patchCounting(t, created, { source_revision_config: { repo_ref: null, graph_config_path: null, image_uri: null, source_tarball_path: null } }, 0, 'CP-REV-011');
+    const settable = source === 'gitforge' ? { build_on_push: false } : source === 'external_container' ? { custom_url: `https://${t.name('url')}.example.com` } : {};
+    await patchCounting(t, created, { source_config: settable }, 0, 'CP-REV-009');
+    await t.property(
+      nonTriggerPatch(source),
+      async (body) => {
+        const kind = Object.keys(body).length === 0 ? 'CP-REV-010' : body.source_config ? 'CP-REV-009' : 'CP-REV-011';
+        await patchCounting(t, created, body, 0, kind);
+      },
+      { numRuns: Math.max(2, Math.min(t.profile.runs, 6)) },
+    );
+  },
+  { title: 'PATCHes without revision triggers (source_config only, empty, null members) create no revision' },
+);
+
+requirement(['CP-REV-013', 'CP-REV-014'], async (t: Check) => {
+  const ctx = generatorContext(t);
+  const source = offered(t, ['internal_container', 'external_container', 'gitforge', 'internal_source'])[0]!;
+  const created = await createSimple(t, source, 'latest');
+  const trigger = triggersFor(source).find((tr) => tr !== 'secrets' && tr !== 'resource_spec') ?? 'secrets';
+  for (const body of [one(t, triggerPatch(ctx, 'secrets')), one(t, triggerPatch(ctx, trigger))]) {
+    const patched = await patchOk(t, created.id, body);
+    const [newest] = await listRevisions(t, created.id);
+    t.expect(patched.latest_revision_id === field(newest, 'id'), {
+      requirement: 'CP-REV-013',
+      message: 'After a revision-creating PATCH, latest_revision_id is not the newest revision of the listing.',
+      expected: field(newest, 'id'),
+      seen: patched.latest_revision_id,
+    });
+    const wrong = revisionValueDifferences(revisionConfigOf(newest), patched.source_revision_config);
+    t.expect(wrong.length === 0, {
+      requirement: 'CP-REV-014',
+      message: `The deployment's source_revision_config differs from its latest revision's (${wrong.join(', ')}).`,
+      expected: revisionConfigOf(newest),
+      seen: patched.source_revision_config,
+    });
+  }
+});

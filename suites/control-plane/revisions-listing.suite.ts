@@ -1,0 +1,161 @@
+// Listing and reading revisions (spec 2.6, 4.1): an object with a `resources` array, newest first,
+// each revision with an id and a status and the SourceRevisionConfig values it was created with.
+import fc from 'fast-check';
+import { triggerPatch, triggersFor } from '../../generators/control-plane/patches.ts';
+import { REVISION_MEMBERS, isSet } from '../../generators/control-plane/source-rules.ts';
+import { requirement, type Check } from '../../harness/conformance/index.ts';
+import { describeResponse } from '../../harness/http/curl.ts';
+import type { Deployment } from '../../schemas/index.ts';
+import {
+  createSimple,
+  expectRefused,
+  field,
+  generatorContext,
+  listRevisions,
+  offered,
+  patchOk,
+  revisionConfigOf,
+  revisionPath,
+  revisionsPath,
+  statusOf,
+  unknownId,
+} from './support/steps.ts';
+
+type Json = Record<string, unknown>;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Field-notes status values (CP-REVL-009). */
+const STATUSES = ['CREATING', 'QUEUED', 'AWAITING_BUILD', 'BUILDING', 'AWAITING_DEPLOY', 'DEPLOYING', 'CREATE_FAILED', 'BUILD_FAILED', 'DEPLOY_FAILED', 'DEPLOYED', 'SKIPPED', 'INTERRUPTED', 'UNKNOWN'];
+
+interface History {
+  deployment: Deployment;
+  /** Revision ids, oldest first, as the create and each PATCH reported them. */
+  ids: string[];
+  /** For each revision (same order), the SourceRevisionConfig members its request set. */
+  set: Json[];
+}
+
+const membersSet = (config: unknown): Json =>
+  Object.fromEntries(REVISION_MEMBERS.filter((m) => isSet(field(config, m))).map((m) => [m, field(config, m)]));
+
+/** A deployment with three revisions: the first, one from a secrets PATCH, one from a value PATCH. */
+async function threeRevisions(t: Check): Promise<History> {
+  const ctx = generatorContext(t);
+  const source = offered(t, ['internal_container', 'external_container', 'gitforge', 'internal_source'])[0]!;
+  const deployment = await createSimple(t, source, 'revl');
+  const history: History = { deployment, ids: [deployment.latest_revision_id!], set: [membersSet(deployment.source_revision_config)] };
+  const valueTrigger = triggersFor(source).find((tr) => tr !== 'secrets' && tr !== 'resource_spec') ?? 'secrets';
+  for (const trigger of ['secrets', valueTrigger] as const) {
+    const [body] = fc.sample(triggerPatch(ctx, trigger), { numRuns: 1, seed: t.testSeed });
+    const patched = await patchOk(t, deployment.id, body);
+    history.ids.push(patched.latest_revision_id!);
+    history.set.push(membersSet(body!.source_revision_config));
+  }
+  return history;
+}
+
+requirement(
+  ['CP-REVL-001', 'CP-REVL-002', 'CP-REVL-003', 'CP-REVL-005'],
+  async (t: Check) => {
+    const history = await threeRevisions(t);
+    const revisions = await listRevisions(t, history.deployment.id, 'CP-REVL-001');
+    const ids = revisions.map((r) => field(r, 'id'));
+    for (const revision of revisions) {
+      t.expect(typeof revision.id === 'string' && UUID.test(revision.id) && typeof revision.status === 'string', {
+        requirement: 'CP-REVL-003',
+        message: 'A listed revision lacks a uuid id or a string status.',
+        expected: '{"id": <uuid>, "status": <string>, ...}',
+        seen: revision,
+      });
+    }
+    const newestFirst = [...history.ids].reverse();
+    t.expect(ids.length === newestFirst.length && ids.every((id, i) => id === newestFirst[i]), {
+      requirement: 'CP-REVL-002',
+      message: 'The revisions listing is not newest first.',
+      expected: newestFirst,
+      seen: ids,
+    });
+    const times = revisions.map((r) => r.created_at).filter((c): c is string => typeof c === 'string').map((c) => Date.parse(c));
+    t.expect(times.every((time, i) => i === 0 || time <= times[i - 1]!), {
+      requirement: 'CP-REVL-002',
+      message: 'The revisions listing is not sorted by created_at descending.',
+      expected: 'created_at non-increasing',
+      seen: revisions.map((r) => r.created_at),
+    });
+    history.ids.forEach((id, i) => {
+      const revision = revisions.find((r) => r.id === id);
+      const config = revisionConfigOf(revision);
+      const wrong = Object.keys(history.set[i]!).filter((k) => config[k] !== history.set[i]![k]);
+      t.expect(wrong.length === 0, {
+        requirement: 'CP-REVL-005',
+        message: `Revision ${id} does not carry the values it was created with (${wrong.join(', ')}).`,
+        expected: history.set[i],
+        seen: revision,
+      });
+    });
+  },
+  { title: 'The revisions listing is {resources: [...]}, newest first, each revision with id, status and its values' },
+);
+
+requirement('CP-REVL-004', async (t: Check) => {
+  const history = await threeRevisions(t);
+  for (const id of history.ids) {
+    const exchange = await t.cp.get(revisionPath(history.deployment.id, id));
+    t.expectStatus(exchange, 200);
+    const body = exchange.response?.json;
+    t.expect(field(body, 'id') === id && typeof field(body, 'status') === 'string', {
+      message: 'GET of a revision did not answer that revision with a status.',
+      expected: { id, status: '<string>' },
+      seen: describeResponse(exchange),
+    });
+  }
+});
+
+requirement(['CP-REVL-006'], async (t: Check) => {
+  const source = offered(t, ['internal_container', 'external_container', 'gitforge', 'internal_source'])[0]!;
+  const deployment = await createSimple(t, source, 'revl');
+  expectRefused(t, await t.cp.get(revisionPath(deployment.id, unknownId())), 'CP-REVL-006', 'a revision id the deployment does not have');
+});
+
+requirement(
+  ['CP-REVL-007', 'CP-REVL-008', 'CP-REVL-009'],
+  async (t: Check) => {
+    const history = await threeRevisions(t);
+    const revisions = await listRevisions(t, history.deployment.id);
+    for (const revision of revisions) t.expectSchema(revision, 'Revision', { requirement: 'CP-REVL-007' });
+    for (const key of ['created_at', 'updated_at', 'source', 'source_revision_config']) {
+      t.expect(revisions.every((r) => r[key] !== undefined), { requirement: 'CP-REVL-007', message: `A revision has no ${key}.`, seen: revisions });
+    }
+    const statuses = revisions.map((r) => r.status);
+    t.expect(statuses.every((s) => typeof s === 'string' && STATUSES.includes(s)), {
+      requirement: 'CP-REVL-009',
+      message: 'A revision status is not one the field notes list.',
+      expected: STATUSES,
+      seen: statuses,
+    });
+    const whole = await t.cp.get(revisionsPath(history.deployment.id));
+    t.expectSchema(whole, 'RevisionList', { requirement: 'CP-REVL-008' });
+    t.expect(typeof field(whole.response?.json, 'offset') === 'number', { requirement: 'CP-REVL-008', message: 'The revisions listing has no offset.', seen: describeResponse(whole) });
+    const page = await t.cp.get(revisionsPath(history.deployment.id), { query: { limit: 1, offset: 1 } });
+    const pageIds = ((field(page.response?.json, 'resources') as Json[] | undefined) ?? []).map((r) => r.id);
+    t.expect(statusOf(page) === 200 && pageIds.length === 1 && pageIds[0] === history.ids[1], {
+      requirement: 'CP-REVL-008',
+      message: 'The revisions listing with limit=1&offset=1 is not the second newest revision alone.',
+      expected: [history.ids[1]],
+      seen: describeResponse(page),
+    });
+  },
+  { title: 'Revisions as the field notes show them: their fields, status values, {resources, offset} with limit and offset' },
+);
+
+requirement('CP-REVL-010', async (t: Check) => {
+  const id = unknownId();
+  for (const path of [revisionsPath(id), revisionPath(id, unknownId())]) {
+    const exchange = await t.cp.get(path);
+    t.expect(statusOf(exchange) === 404 && field(exchange.response?.json, 'detail') === `Deployment ID ${id} not found.`, {
+      message: `GET ${path} of an unknown deployment did not answer the field notes' 404 body.`,
+      expected: `HTTP 404 {"detail": "Deployment ID ${id} not found."}`,
+      seen: describeResponse(exchange),
+    });
+  }
+});

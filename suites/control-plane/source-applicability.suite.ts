@@ -1,0 +1,111 @@
+// Source kinds and the fields that apply to each (spec 1.A, 2.1-2.3): which sources each mode
+// accepts, "Only for ..." fields refused for other sources, graph_config_path required or
+// forbidden, and a tag repo_ref never built on push.
+import fc from 'fast-check';
+import { classifyCreate, classifyPatch } from '../../generators/control-plane/classify.ts';
+import { invalidCreate, type CreateBody } from '../../generators/control-plane/create-payloads.ts';
+import { invalidPatch } from '../../generators/control-plane/patches.ts';
+import { tagRef } from '../../generators/control-plane/values.ts';
+import { requirement, type Check } from '../../harness/conformance/index.ts';
+import type { Source } from '../../schemas/index.ts';
+import {
+  createDeployment,
+  expectPatchRefused,
+  expectRefused,
+  generatorContext,
+  offered,
+  patch,
+  refusalRuns,
+  revisionCount,
+  simpleBody,
+  tryCreate,
+} from './support/steps.ts';
+
+/** A create of the simplest valid body of `source` is accepted. */
+function accepts(id: string, source: Source): void {
+  requirement(id, async (t: Check) => {
+    await createDeployment(t, simpleBody(t, source));
+  });
+}
+
+accepts('CP-SRC-001', 'gitforge');
+accepts('CP-SRC-003', 'external_container');
+accepts('CP-SRC-005', 'internal_container');
+accepts('CP-SRC-006', 'internal_source');
+
+/** Bodies made invalid for exactly `rule` are refused with a 4xx, whatever else they hold. */
+function refusesCreate(rule: string): void {
+  requirement(rule, async (t: Check) => {
+    const ctx = generatorContext(t, 'bad');
+    await t.property(
+      invalidCreate(ctx, [rule]),
+      async ({ payload, why }) => expectRefused(t, await tryCreate(t, payload), rule, `a body where ${why}`),
+      { numRuns: refusalRuns(t), stillClassified: ({ payload }) => classifyCreate(payload, ctx.mode).breaks.includes(rule) },
+    );
+  });
+}
+
+for (const rule of [
+  'CP-SRC-002',
+  'CP-SRC-004',
+  'CP-SRC-007',
+  'CP-APPL-001',
+  'CP-APPL-002',
+  'CP-APPL-003',
+  'CP-APPL-004',
+  'CP-APPL-005',
+  'CP-APPL-006',
+  'CP-GRAPH-001',
+  'CP-GRAPH-002',
+  'CP-GRAPH-003',
+  'CP-GRAPH-004',
+  'CP-TAG-001',
+]) {
+  refusesCreate(rule);
+}
+
+/** A gitforge body whose repo_ref is a tag. */
+function taggedBody(t: Check, buildOnPush: boolean): CreateBody {
+  const body = simpleBody(t, 'gitforge', 'tag');
+  const [ref] = fc.sample(tagRef, { numRuns: 1, seed: t.testSeed });
+  return {
+    ...body,
+    source_config: { ...body.source_config, build_on_push: buildOnPush },
+    source_revision_config: { ...body.source_revision_config, repo_ref: ref! },
+  };
+}
+
+requirement('CP-TAG-002', async (t: Check) => {
+  await createDeployment(t, taggedBody(t, false));
+});
+
+requirement('CP-TAG-003', async (t: Check) => {
+  const body = simpleBody(t, 'gitforge', 'tag');
+  const created = await createDeployment(t, { ...body, source_config: { ...body.source_config, build_on_push: true } });
+  const before = await revisionCount(t, created.id);
+  const [ref] = fc.sample(tagRef, { numRuns: 1, seed: t.testSeed });
+  expectPatchRefused(t, await patch(t, created.id, { source_revision_config: { repo_ref: ref } }), 'CP-TAG-003', `sets repo_ref to the tag ${ref} while build_on_push is true`);
+  t.expect((await revisionCount(t, created.id)) === before, { message: 'The refused PATCH created a revision.', requirement: 'CP-TAG-003' });
+});
+
+requirement('CP-TAG-004', async (t: Check) => {
+  const created = await createDeployment(t, taggedBody(t, false));
+  expectPatchRefused(t, await patch(t, created.id, { source_config: { build_on_push: true } }), 'CP-TAG-004', `enables build_on_push while repo_ref is the tag ${String(created.source_revision_config.repo_ref)}`);
+});
+
+requirement('CP-APPL-007', async (t: Check) => {
+  const ctx = generatorContext(t, 'appl');
+  // One deployment of each offered source, each sent the fields that do not apply to it.
+  for (const source of offered(t, ['gitforge', 'external_container', 'internal_container', 'internal_source'])) {
+    const created = await createDeployment(t, simpleBody(t, source, 'appl'));
+    const invalid = invalidPatch(ctx, source).filter((c) => c.breaks === 'CP-APPL-007');
+    await t.property(
+      invalid,
+      async ({ patch: body, why }) => expectPatchRefused(t, await patch(t, created.id, body), 'CP-APPL-007', why),
+      {
+        numRuns: Math.max(2, Math.ceil(refusalRuns(t) / 3)),
+        stillClassified: ({ patch: body }) => classifyPatch(body, created, ctx.mode).breaks.includes('CP-APPL-007'),
+      },
+    );
+  }
+});

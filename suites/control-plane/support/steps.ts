@@ -1,0 +1,203 @@
+// Steps the control-plane suites share: create a deployment with its deletion registered, read
+// it and its revisions, PATCH it, wait for a revision, and pick what the target offers. Only HTTP
+// through the check's client; only resources named with `t.name()`.
+import { inject } from 'vitest';
+import type { Check, Exchange } from '../../../harness/conformance/index.ts';
+import { describeResponse } from '../../../harness/http/curl.ts';
+import type { Deployment, Source } from '../../../schemas/index.ts';
+import { sourceAllowed, type GeneratorContext } from '../../../generators/control-plane/context.ts';
+import { baseCreate, type CreateBody } from '../../../generators/control-plane/create-payloads.ts';
+
+export const DEPLOYMENTS = '/v2/deployments';
+export const deploymentPath = (id: string) => `${DEPLOYMENTS}/${id}`;
+export const revisionsPath = (id: string) => `${DEPLOYMENTS}/${id}/revisions`;
+export const revisionPath = (id: string, revisionId: string) => `${revisionsPath(id)}/${revisionId}`;
+
+type Json = Record<string, unknown>;
+export const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
+export const field = (body: unknown, key: string): unknown => (isObject(body) ? body[key] : undefined);
+export const statusOf = (exchange: Exchange): number | undefined => exchange.response?.status;
+export const is2xx = (exchange: Exchange) => (statusOf(exchange) ?? 0) >= 200 && (statusOf(exchange) ?? 0) < 300;
+export const is4xx = (exchange: Exchange) => (statusOf(exchange) ?? 0) >= 400 && (statusOf(exchange) ?? 0) < 500;
+
+/** What the generators need to know about the target, with a fresh run-prefixed name prefix. */
+export function generatorContext(t: Check, hint = 'g'): GeneratorContext {
+  return { mode: t.profile.controlPlaneMode, sources: t.profile.sources, fixtures: t.profile.fixtures, namePrefix: t.name(hint) };
+}
+
+/** The sources among `candidates` the target offers and its mode allows, in the candidates' order. */
+export function offered(t: Check, candidates: readonly Source[]): Source[] {
+  return candidates.filter((s) => t.profile.sources.includes(s) && sourceAllowed(t.profile.controlPlaneMode, s));
+}
+
+/** The first offered source among `candidates`, or a failure saying the profile cannot run the check. */
+export function pickSource(t: Check, candidates: readonly Source[], purpose: string): Source {
+  const source = offered(t, candidates)[0];
+  if (source) return source;
+  return t.fail({
+    message: `This check needs a deployment of ${candidates.join(' or ')} (${purpose}), and the profile offers none of them on a ${t.profile.controlPlaneMode} control plane.`,
+    expected: `profile sources including one of ${candidates.join(', ')}`,
+    seen: t.profile.sources.join(', '),
+  });
+}
+
+/** A valid create body of `source` made of the profile's fixtures, with a run-prefixed name. */
+export function simpleBody(t: Check, source: Source, hint = 'd'): CreateBody {
+  return baseCreate(generatorContext(t, hint), source, t.name(hint));
+}
+
+/**
+ * Deletes a deployment at the end of the test. Asks for its tracing project to go too (field
+ * notes), so a run leaves nothing behind; a target that refuses that query is asked plainly.
+ */
+export function registerDeletion(t: Check, id: string): void {
+  t.cleanup(`DELETE ${deploymentPath(id)}`, async () => {
+    let answer = await t.cp.delete(deploymentPath(id), { query: { delete_tracing_project: true } });
+    if (is4xx(answer) && statusOf(answer) !== 404) answer = await t.cp.delete(deploymentPath(id));
+    const status = statusOf(answer);
+    if (status !== undefined && (is2xx(answer) || status === 404)) return;
+    throw new Error(`could not delete deployment ${id}: ${describeResponse(answer)}`);
+  });
+}
+
+/** POST /v2/deployments; whatever is created gets its deletion registered. */
+export async function tryCreate(t: Check, body: unknown): Promise<Exchange> {
+  const exchange = await t.cp.post(DEPLOYMENTS, body);
+  const id = field(exchange.response?.json, 'id');
+  if (is2xx(exchange) && typeof id === 'string') registerDeletion(t, id);
+  return exchange;
+}
+
+/** Creates a deployment that must be accepted (201, a Deployment) and returns it. */
+export async function createDeployment(t: Check, body: CreateBody): Promise<Deployment> {
+  const exchange = await tryCreate(t, body);
+  t.expectStatus(exchange, 201, { message: `Creating a ${body.source} deployment (a valid body) answered ${statusOf(exchange) ?? 'nothing'}; expected 201.` });
+  t.expectSchema(exchange, 'Deployment');
+  return exchange.response!.json as Deployment;
+}
+
+/** Creates the simplest deployment of `source`. */
+export async function createSimple(t: Check, source: Source, hint = 'd'): Promise<Deployment> {
+  return createDeployment(t, simpleBody(t, source, hint));
+}
+
+export async function getDeployment(t: Check, id: string): Promise<Deployment> {
+  const exchange = await t.cp.get(deploymentPath(id));
+  t.expectStatus(exchange, 200);
+  t.expectSchema(exchange, 'Deployment');
+  return exchange.response!.json as Deployment;
+}
+
+/** The revisions listing of a deployment (200, `resources` array), newest first by the spec. */
+export async function listRevisions(t: Check, id: string, requirement?: string): Promise<Json[]> {
+  const exchange = await t.cp.get(revisionsPath(id));
+  t.expectStatus(exchange, 200, requirement ? { requirement } : {});
+  const resources = field(exchange.response?.json, 'resources');
+  t.expect(Array.isArray(resources) && resources.every(isObject), {
+    message: 'The revisions listing is not an object with a `resources` array of revisions.',
+    expected: '{"resources": [{"id": ..., "status": ...}, ...]}',
+    seen: describeResponse(exchange),
+    ...(requirement ? { requirement } : {}),
+  });
+  return resources as Json[];
+}
+
+export async function revisionCount(t: Check, id: string): Promise<number> {
+  return (await listRevisions(t, id)).length;
+}
+
+export function patch(t: Check, id: string, body: unknown): Promise<Exchange> {
+  return t.cp.patch(deploymentPath(id), body);
+}
+
+/** A PATCH that must succeed: 200 with a Deployment. */
+export async function patchOk(t: Check, id: string, body: unknown, requirement?: string): Promise<Deployment> {
+  const exchange = await patch(t, id, body);
+  const spec = requirement ? { requirement } : {};
+  t.expectStatus(exchange, 200, { message: `A valid PATCH answered ${statusOf(exchange) ?? 'nothing'}; expected 200.`, ...spec });
+  t.expectSchema(exchange, 'Deployment', spec);
+  return exchange.response!.json as Deployment;
+}
+
+/** A PATCH that must be refused with 400 or 422 (spec 7). */
+export function expectPatchRefused(t: Check, exchange: Exchange, requirement: string, why: string): void {
+  t.expectStatus(exchange, [400, 422], { message: `A PATCH that ${why} answered ${statusOf(exchange) ?? 'nothing'}; expected 400 or 422.`, requirement });
+}
+
+/** A request that must be refused with some 4xx (the spec does not fix the code). */
+export function expectRefused(t: Check, exchange: Exchange, requirement: string, why: string): void {
+  t.expect(is4xx(exchange), {
+    message: `${exchange.request.method} ${new URL(exchange.request.url).pathname} with ${why} answered ${statusOf(exchange) ?? 'nothing'}; expected a 4xx refusal.`,
+    expected: 'HTTP 4xx',
+    seen: describeResponse(exchange),
+    requirement,
+  });
+}
+
+/** A create that must be refused (any 4xx; create errors are not shown in the spec). */
+export async function expectCreateRefused(t: Check, body: unknown, requirement: string, why: string): Promise<void> {
+  expectRefused(t, await tryCreate(t, body), requirement, why);
+}
+
+/** A revision's SourceRevisionConfig values: nested as the field notes show them, or flat. */
+export function revisionConfigOf(revision: unknown): Json {
+  const nested = field(revision, 'source_revision_config');
+  return isObject(nested) ? nested : isObject(revision) ? revision : {};
+}
+
+const REVISION_VALUE_KEYS = ['repo_ref', 'graph_config_path', 'image_uri', 'source_tarball_path', 'repo_commit_sha'] as const;
+
+/** The SourceRevisionConfig members on which two reports differ (null and absent are alike). */
+export function revisionValueDifferences(a: unknown, b: unknown): string[] {
+  const left = isObject(a) ? a : {};
+  const right = isObject(b) ? b : {};
+  return REVISION_VALUE_KEYS.filter((k) => (left[k] ?? null) !== (right[k] ?? null));
+}
+
+/** The newest revision's id as the documented client reads it: `resources[0].id` of the listing. */
+export async function newestRevisionId(t: Check, id: string): Promise<string> {
+  const [newest] = await listRevisions(t, id);
+  const revisionId = field(newest, 'id');
+  t.expect(typeof revisionId === 'string', { message: 'The revisions listing of a deployment has no revision with an id.', expected: 'resources[0].id', seen: newest });
+  return revisionId as string;
+}
+
+export const isFailed = (status: unknown) => typeof status === 'string' && status.includes('FAILED');
+
+/**
+ * Polls GET .../revisions/{revision_id} until the revision is DEPLOYED or FAILED (spec 2.6, 3),
+ * as the documented client does, and returns its last status.
+ */
+export async function waitForRevision(t: Check, id: string, revisionId: string): Promise<string> {
+  const final = await t.poll(
+    () => t.cp.get(revisionPath(id, revisionId)),
+    (exchange) => {
+      const status = field(exchange.response?.json, 'status');
+      return statusOf(exchange) === 200 && (status === 'DEPLOYED' || isFailed(status));
+    },
+    { what: `revision ${revisionId} to reach DEPLOYED or a status containing FAILED` },
+  );
+  return field(final.response?.json, 'status') as string;
+}
+
+/** Test deadline for `waits` revision waits in a row (each up to the profile's deploy timeout). */
+export function deployTimeout(waits: number): number | 'deploy' {
+  const run = (() => {
+    try {
+      return inject('apcRun');
+    } catch {
+      return undefined;
+    }
+  })();
+  if (!run) return 'deploy';
+  const { deployMs, requestMs } = run.profile.timeouts;
+  return waits * deployMs + Math.max(60_000, requestMs * 8);
+}
+
+/** Runs for a property whose every case creates a deployment (each costs the target a build). */
+export const createRuns = (t: Check): number => Math.max(2, Math.min(t.profile.runs, 5));
+/** Runs for a property whose cases are refused requests. */
+export const refusalRuns = (t: Check): number => Math.max(3, Math.min(t.profile.runs, 15));
+
+/** A random uuid no deployment has. */
+export { randomUUID as unknownId } from 'node:crypto';

@@ -1,0 +1,35 @@
+// Model-based sequences: they pass against a control plane that follows sections 2 and 3, and
+// find each rule a broken one breaks.
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { controlPlaneCommands, ModelMismatch, newSequence } from '../../../generators/control-plane/commands.ts';
+import { contexts } from './contexts.ts';
+import { FakeControlPlane, type FakeFault } from './fake-api.ts';
+
+const run = (ctx: (typeof contexts)[number], fault?: FakeFault) =>
+  fc.check(
+    fc.asyncProperty(fc.commands(controlPlaneCommands(ctx), { maxCommands: 12 }), async (commands) => {
+      await fc.asyncModelRun(() => newSequence(new FakeControlPlane(ctx.mode, fault)), commands);
+    }),
+    { numRuns: 60, seed: 42 },
+  );
+
+describe.each(contexts)('$mode sequences', (ctx) => {
+  test('pass against a conforming control plane', async () => {
+    const result = await run(ctx);
+    expect(result.failed ? String(result.errorInstance) : 'passed').toBe('passed');
+  });
+
+  test.each([
+    ['secrets-no-revision', ['CP-REV-006', 'CP-REV-008', 'CP-REV-001']],
+    ['revisions-oldest-first', ['CP-REVL-002']],
+    ['delete-keeps', ['CP-DEL-002']],
+    ['refused-patch-applied', ['CP-ERR-007']],
+  ] as const)('find the fault %s', async (fault, rules) => {
+    const result = await run(ctx, fault);
+    expect(result.failed).toBe(true);
+    const error = result.errorInstance;
+    expect(error).toBeInstanceOf(ModelMismatch);
+    expect(rules).toContain((error as ModelMismatch).requirement);
+  });
+});

@@ -1,0 +1,68 @@
+// Negative self-tests of the agent server suites with the reference's fault switches: each
+// switch breaks one rule, and certifying the broken reference must fail that rule, for that
+// reason. Switches that do not get in each other's way share one run.
+import { describe, test } from 'vitest';
+import { certifyByUrl, expectFailed, startTarget } from './support/target.ts';
+
+async function certifyWithFaults(faults: string[], requirements: string[], profile: Record<string, unknown> = {}) {
+  const target = await startTarget(faults);
+  try {
+    return await certifyByUrl({ agentServerUrl: target.server.urls.agentServer, apiKey: target.apiKey, requirements, profile });
+  } finally {
+    await target.close();
+  }
+}
+
+describe('agent server suites fail a reference with a fault switched on', () => {
+  test('versions, search, graph names, stateless runs, content type, stream mode lists, event order', async () => {
+    const run = await certifyWithFaults(
+      [
+        'as.version-not-1',
+        'as.patch-merges',
+        'as.search-ignores-metadata',
+        'as.graph-name-refused',
+        'as.stateless-run-persists',
+        'as.wrong-content-type',
+        'as.stream-mode-list-refused',
+        'as.metadata-not-first',
+      ],
+      ['AS-ASST-002', 'AS-ASST-003', 'AS-SRCH-001', 'AS-SRCH-002', 'AS-GRAPH-001', 'AS-RUN-004', 'AS-SSE-001', 'AS-SSE-007', 'AS-SSE-004'],
+    );
+    expectFailed(run, {
+      'AS-ASST-002': /Setting version 1 of assistant .* as latest failed/,
+      'AS-ASST-003': /carried over: apc_v1_only|nothing merged/,
+      'AS-SRCH-001': /did not list exactly the assistants/,
+      'AS-SRCH-002': /limit \d+/,
+      'AS-GRAPH-001': /did not stream/,
+      'AS-RUN-004': /state persisted/,
+      'AS-SSE-001': /Content-Type text\/event-stream/,
+      'AS-SSE-007': /did not stream/,
+      'AS-SSE-004': /The first event is updates, not metadata/,
+    });
+  });
+
+  test('set-latest ignored', async () => {
+    const run = await certifyWithFaults(['as.set-latest-ignored'], ['AS-ASST-004']);
+    expectFailed(run, { 'AS-ASST-004': /After setting version 2 as latest, a run by assistant_id used another context/ });
+  });
+
+  test('an event without its data line', async () => {
+    const run = await certifyWithFaults(['as.no-data-line'], ['AS-SSE-002']);
+    expectFailed(run, { 'AS-SSE-002': /an event line but no data line/ });
+  });
+
+  test('updates not keyed by node name', async () => {
+    const run = await certifyWithFaults(['as.updates-not-keyed-by-node'], ['AS-SSE-005']);
+    expectFailed(run, { 'AS-SSE-005': /not a node's state update/ });
+  });
+
+  for (const fault of ['as.stream-never-ends', 'as.stream-stalls']) {
+    test(`${fault}: a failure after the profile's 2 s stream timeout, not a hang`, async () => {
+      const started = performance.now();
+      const run = await certifyWithFaults([fault], ['AS-SSE-009'], { timeouts: { requestMs: 5_000, streamMs: 2_000, statsMs: 5_000 } });
+      expectFailed(run, { 'AS-SSE-009': /still open after 2000 ms/ });
+      // Start-up of the certifying process plus one 2 s stream deadline, with room for a slow machine.
+      if (performance.now() - started > 45_000) throw new Error(`certify took ${Math.round(performance.now() - started)} ms`);
+    });
+  }
+});

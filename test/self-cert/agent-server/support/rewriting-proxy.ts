@@ -1,0 +1,113 @@
+// A small HTTP proxy in front of the reference implementation that bends one thing at a time:
+// it can rewrite a request, answer in the target's place, rewrite an answer, or write an answer
+// in many small chunks. Self-tests use it for targets the reference's fault switches do not
+// cover, and for targets that follow the spec in unusual but legitimate ways.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ProxiedRequest {
+  method: string;
+  /** Path with query. */
+  path: string;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+export interface ProxiedAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+export interface ProxyRules {
+  /** Rewrites the request, or answers it without asking the target. */
+  request?(request: ProxiedRequest): ProxiedRequest | ProxiedAnswer;
+  /** Rewrites the target's answer (its whole body). */
+  answer?(request: ProxiedRequest, answer: ProxiedAnswer): ProxiedAnswer;
+  /** Cuts the answer's body into the chunks written, one per event-loop turn. */
+  chunks?(answer: ProxiedAnswer): Buffer[];
+}
+
+export interface Proxy {
+  url: string;
+  close(): Promise<void>;
+}
+
+const HOP_HEADERS = new Set(['connection', 'content-length', 'transfer-encoding', 'keep-alive', 'host', 'content-encoding']);
+
+function plainHeaders(headers: IncomingMessage['headers'] | Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  const entries = headers instanceof Headers ? [...headers.entries()] : Object.entries(headers);
+  for (const [k, v] of entries) if (v !== undefined && !HOP_HEADERS.has(k.toLowerCase())) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const part of req) parts.push(part as Buffer);
+  return Buffer.concat(parts);
+}
+
+function isAnswer(value: ProxiedRequest | ProxiedAnswer): value is ProxiedAnswer {
+  return 'status' in value;
+}
+
+async function send(res: ServerResponse, answer: ProxiedAnswer, chunks: Buffer[]): Promise<void> {
+  res.writeHead(answer.status, answer.headers);
+  for (const chunk of chunks) {
+    res.write(chunk);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  res.end();
+}
+
+export async function startProxy(target: string, rules: ProxyRules): Promise<Proxy> {
+  const server = createServer((req, res) => {
+    void (async () => {
+      const original: ProxiedRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: plainHeaders(req.headers), body: await readBody(req) };
+      const rewritten = rules.request ? rules.request(original) : original;
+      let answer: ProxiedAnswer;
+      if (isAnswer(rewritten)) {
+        answer = rewritten;
+      } else {
+        const response = await fetch(target + rewritten.path, {
+          method: rewritten.method,
+          headers: rewritten.headers,
+          ...(rewritten.body.length > 0 ? { body: rewritten.body } : {}),
+        });
+        answer = { status: response.status, headers: plainHeaders(response.headers), body: Buffer.from(await response.arrayBuffer()) };
+        if (rules.answer) answer = rules.answer(rewritten, answer);
+      }
+      await send(res, answer, rules.chunks ? rules.chunks(answer) : [answer.body]);
+    })().catch((error: unknown) => {
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+      res.end(`proxy error: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** An answer's body as JSON, changed by `edit`, with the headers kept. */
+export function editJson(answer: ProxiedAnswer, edit: (json: Record<string, unknown>) => void): ProxiedAnswer {
+  if (!/json/.test(answer.headers['content-type'] ?? '') || answer.body.length === 0) return answer;
+  const json = JSON.parse(answer.body.toString('utf8')) as Record<string, unknown>;
+  edit(json);
+  return { ...answer, body: Buffer.from(JSON.stringify(json)) };
+}
+
+/** A request's JSON body changed by `edit`. */
+export function editRequestJson(request: ProxiedRequest, edit: (json: Record<string, unknown>) => void): ProxiedRequest {
+  if (request.body.length === 0) return request;
+  const json = JSON.parse(request.body.toString('utf8')) as Record<string, unknown>;
+  edit(json);
+  return { ...request, body: Buffer.from(JSON.stringify(json)) };
+}
