@@ -153,7 +153,7 @@ export async function certify(argv: string[], io: CertifyIo): Promise<number> {
     const profile = buildProfile({ ...replay?.settings, ...Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)) }, io.env);
     const shard = parseShard(v.shard);
     const baseline: Baseline | undefined = v['expected-failures'] ? loadBaseline(v['expected-failures'], catalogue) : undefined;
-    const progress = new Progress(v.quiet ? { write: () => undefined } : io.out);
+    const progress = new Progress(io.out, v.quiet ?? false);
 
     const usesReference = INTERFACES.every((i) => !profile.urls[i]);
     if (usesReference) {

@@ -18,9 +18,17 @@ export class Progress {
   private readonly perFile = new Map<string, { passed: number; failed: number; na: number; skipped: number; ms: number }>();
   private done = 0;
 
-  constructor(private readonly out: Output) {}
+  /** `quiet` keeps only the summary. */
+  constructor(
+    private readonly out: Output,
+    private readonly quiet = false,
+  ) {}
 
   line(text = ''): void {
+    if (!this.quiet) this.print(text);
+  }
+
+  private print(text = ''): void {
     this.out.write(`${redactor.text(text)}\n`);
   }
 
@@ -62,16 +70,16 @@ export class Progress {
     };
     const verdict =
       report.verdict === 'certified' ? green('CERTIFIED') : report.verdict === 'not-certified' ? red('NOT CERTIFIED') : red('ERROR');
-    this.line();
-    this.line(`verdict: ${verdict}  (${['MUST', 'SHOULD', 'MAY'].map((l) => score(l as Level)).join(', ')})`);
-    this.line(`         ${report.verdictReason}`);
+    this.print();
+    this.print(`verdict: ${verdict}  (${['MUST', 'SHOULD', 'MAY'].map((l) => score(l as Level)).join(', ')})`);
+    this.print(`         ${report.verdictReason}`);
     const failed = report.requirements.filter((r) => r.status === 'failed');
-    if (failed.length > 0) this.line(`failed:  ${failed.map((r) => `${r.id} (${r.level})`).join(', ')}`);
+    if (failed.length > 0) this.print(`failed:  ${failed.map((r) => `${r.id} (${r.level})`).join(', ')}`);
     const expected = report.requirements.filter((r) => r.status === 'expected-failure');
-    if (expected.length > 0) this.line(`expected failures: ${expected.map((r) => r.id).join(', ')}`);
+    if (expected.length > 0) this.print(`expected failures: ${expected.map((r) => r.id).join(', ')}`);
     const na = report.counts.total['not-applicable'];
-    if (na > 0) this.line(dim(`not applicable: ${na} requirement(s) need capabilities the target lacks (see the report)`));
-    for (const error of report.errors) this.line(red(`error:   ${error}`));
-    this.line(`report:  ${reportDir}`);
+    if (na > 0) this.print(dim(`not applicable: ${na} requirement(s) need capabilities the target lacks (see the report)`));
+    for (const error of report.errors) this.print(red(`error:   ${error}`));
+    this.print(`report:  ${reportDir}`);
   }
 }

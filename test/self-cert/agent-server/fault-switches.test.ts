@@ -7,7 +7,8 @@ import { certifyByUrl, expectFailed, startTarget } from './support/target.ts';
 async function certifyWithFaults(faults: string[], requirements: string[], profile: Record<string, unknown> = {}) {
   const target = await startTarget(faults);
   try {
-    return await certifyByUrl({ agentServerUrl: target.server.urls.agentServer, apiKey: target.apiKey, requirements, profile });
+    const tracing = requirements.some((id) => id.startsWith('EU-')) ? { tracingUrl: target.server.urls.tracing } : {};
+    return await certifyByUrl({ agentServerUrl: target.server.urls.agentServer, ...tracing, apiKey: target.apiKey, requirements, profile });
   } finally {
     await target.close();
   }
@@ -51,9 +52,17 @@ describe('agent server suites fail a reference with a fault switched on', () => 
     expectFailed(run, { 'AS-SSE-002': /an event line but no data line/ });
   });
 
-  test('updates not keyed by node name', async () => {
-    const run = await certifyWithFaults(['as.updates-not-keyed-by-node'], ['AS-SSE-005']);
-    expectFailed(run, { 'AS-SSE-005': /not a node's state update/ });
+  // Two experiment upload switches ride along: they touch nothing of the agent server, and
+  // nothing of each other's rule.
+  test('updates not keyed by node name; experiment statistics never filled; no grouping', async () => {
+    const run = await certifyWithFaults(['as.updates-not-keyed-by-node', 'eu.stats-never-filled', 'eu.no-grouping'], ['AS-SSE-005', 'EU-STAT-002', 'EU-DS-004'], {
+      timeouts: { requestMs: 10_000, streamMs: 10_000, statsMs: 4_000 },
+    });
+    expectFailed(run, {
+      'AS-SSE-005': /not a node's state update/,
+      'EU-STAT-002': /Timed out after 4000 ms waiting for the statistics/,
+      'EU-DS-004': /landed in different datasets/,
+    });
   });
 
   for (const fault of ['as.stream-never-ends', 'as.stream-stalls']) {

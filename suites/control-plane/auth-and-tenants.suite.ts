@@ -1,0 +1,137 @@
+// Authentication and tenants (spec 2.1, 5): every control-plane request needs a valid X-Api-Key
+// (refused 401 or 403 otherwise, without effect); a deployment belongs to the workspace of
+// X-Tenant-Id and is invisible and untouchable from another workspace.
+import fc from 'fast-check';
+import { triggerPatch } from '../../generators/control-plane/patches.ts';
+import type { Auth } from '../../harness/http/client.ts';
+import { requirement, type Check, type Exchange } from '../../harness/conformance/index.ts';
+import { describeResponse } from '../../harness/http/curl.ts';
+import type { Deployment } from '../../schemas/index.ts';
+import {
+  createSimple,
+  DEPLOYMENTS,
+  deploymentPath,
+  expectRefused,
+  field,
+  generatorContext,
+  getDeployment,
+  is2xx,
+  offered,
+  registerDeletion,
+  revisionCount,
+  revisionsPath,
+  simpleBody,
+  statusOf,
+} from './support/steps.ts';
+
+async function someDeployment(t: Check, hint: string): Promise<Deployment> {
+  const source = offered(t, ['internal_container', 'gitforge', 'external_container', 'internal_source'])[0]!;
+  return createSimple(t, source, hint);
+}
+
+/** One request of each kind, all with `auth`; every one must be refused. */
+async function everyKindOfRequest(t: Check, deployment: Deployment, auth: Auth): Promise<Exchange[]> {
+  const [secrets] = fc.sample(triggerPatch(generatorContext(t), 'secrets'), { numRuns: 1, seed: t.testSeed });
+  const created = await t.cp.post(DEPLOYMENTS, simpleBody(t, deployment.source, 'noauth'), { auth });
+  const id = field(created.response?.json, 'id');
+  if (is2xx(created) && typeof id === 'string') registerDeletion(t, id);
+  return [
+    await t.cp.get(DEPLOYMENTS, { auth }),
+    await t.cp.get(deploymentPath(deployment.id), { auth }),
+    await t.cp.get(revisionsPath(deployment.id), { auth }),
+    created,
+    await t.cp.patch(deploymentPath(deployment.id), secrets, { auth }),
+    await t.cp.delete(deploymentPath(deployment.id), { auth }),
+  ];
+}
+
+function expect401or403(t: Check, exchanges: Exchange[], rule: string, credentials: string): void {
+  for (const exchange of exchanges) {
+    t.expectStatus(exchange, [401, 403], {
+      requirement: rule,
+      message: `${exchange.request.method} ${new URL(exchange.request.url).pathname} with ${credentials} answered ${statusOf(exchange) ?? 'nothing'}; expected 401 or 403.`,
+    });
+  }
+}
+
+/** A key no target issued: the real key with its characters changed, so format checks pass. */
+const wrongKey = (t: Check): string => {
+  const key = t.profile.apiKey ?? 'apc-key';
+  return `${key.slice(0, -4)}${key.slice(-4) === 'xxxx' ? 'yyyy' : 'xxxx'}`;
+};
+
+requirement('CP-AUTH-001', async (t: Check) => {
+  const deployment = await someDeployment(t, 'auth');
+  expect401or403(t, await everyKindOfRequest(t, deployment, 'none'), 'CP-AUTH-001', 'no X-Api-Key');
+});
+
+requirement('CP-AUTH-002', async (t: Check) => {
+  const deployment = await someDeployment(t, 'auth');
+  const auth: Auth = { apiKey: wrongKey(t), ...(t.profile.tenantId ? { tenantId: t.profile.tenantId } : {}) };
+  expect401or403(t, await everyKindOfRequest(t, deployment, auth), 'CP-AUTH-002', 'an invalid X-Api-Key');
+});
+
+requirement('CP-AUTH-003', async (t: Check) => {
+  const deployment = await someDeployment(t, 'auth');
+  const before = await revisionCount(t, deployment.id);
+  await everyKindOfRequest(t, deployment, 'none');
+  await everyKindOfRequest(t, deployment, { apiKey: wrongKey(t), ...(t.profile.tenantId ? { tenantId: t.profile.tenantId } : {}) });
+  const after = await t.cp.get(deploymentPath(deployment.id));
+  t.expect(statusOf(after) === 200, { message: 'A DELETE without valid credentials deleted the deployment.', expected: 'HTTP 200', seen: describeResponse(after) });
+  const count = await revisionCount(t, deployment.id);
+  t.expect(count === before, { message: 'A PATCH without valid credentials created a revision.', expected: before, seen: count });
+});
+
+/** The other workspace's credentials (fixture:other-tenant). */
+const other = (t: Check): Auth => t.profile.otherTenant!;
+
+requirement('CP-TEN-001', async (t: Check) => {
+  const deployment = await someDeployment(t, 'ten');
+  expectRefused(t, await t.cp.get(deploymentPath(deployment.id), { auth: other(t) }), 'CP-TEN-001', "another workspace's credentials");
+  expectRefused(t, await t.cp.get(revisionsPath(deployment.id), { auth: other(t) }), 'CP-TEN-001', "another workspace's credentials");
+});
+
+requirement('CP-TEN-002', async (t: Check) => {
+  const deployment = await someDeployment(t, 'ten');
+  const [secrets] = fc.sample(triggerPatch(generatorContext(t), 'secrets'), { numRuns: 1, seed: t.testSeed });
+  expectRefused(t, await t.cp.patch(deploymentPath(deployment.id), secrets, { auth: other(t) }), 'CP-TEN-002', "another workspace's credentials");
+  expectRefused(t, await t.cp.delete(deploymentPath(deployment.id), { auth: other(t) }), 'CP-TEN-002', "another workspace's credentials");
+  const after = await getDeployment(t, deployment.id);
+  t.expect(after.latest_revision_id === deployment.latest_revision_id, {
+    message: "A PATCH with another workspace's credentials created a revision.",
+    expected: deployment.latest_revision_id,
+    seen: after.latest_revision_id,
+  });
+});
+
+requirement('CP-TEN-003', async (t: Check) => {
+  const deployment = await someDeployment(t, 'ten');
+  for (const query of [{}, { name_contains: deployment.name }]) {
+    const exchange = await t.cp.get(DEPLOYMENTS, { auth: other(t), query });
+    t.expect(!exchange.response?.text.includes(deployment.id), {
+      message: "Another workspace's listing of deployments shows the deployment.",
+      expected: `no deployment ${deployment.id}`,
+      seen: describeResponse(exchange),
+    });
+  }
+});
+
+requirement('CP-TEN-004', async (t: Check) => {
+  const deployment = await someDeployment(t, 'ten');
+  const tenant = t.profile.tenantId;
+  // Without a configured workspace id there is no header to compare with.
+  if (!tenant) return;
+  t.expect(deployment.tenant_id.toLowerCase() === tenant.toLowerCase(), {
+    message: "The created deployment's tenant_id is not the workspace named by X-Tenant-Id.",
+    expected: tenant,
+    seen: deployment.tenant_id,
+  });
+});
+
+requirement('CP-TEN-005', async (t: Check) => {
+  const foreign = t.profile.otherTenant?.tenantId;
+  // Without the other workspace's id there is no foreign workspace to name.
+  if (!foreign || !t.profile.apiKey) return;
+  const exchange = await t.cp.get(DEPLOYMENTS, { auth: { apiKey: t.profile.apiKey, tenantId: foreign } });
+  expectRefused(t, exchange, 'CP-TEN-005', 'a valid key and the X-Tenant-Id of a workspace the key may not act for');
+});

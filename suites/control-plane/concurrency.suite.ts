@@ -1,0 +1,54 @@
+// Concurrent PATCHes (spec 3): each revision-creating PATCH creates exactly one revision even when
+// several arrive at once; none is lost and the listing stays newest first. At most the profile's
+// concurrency limit of requests is in flight.
+import fc from 'fast-check';
+import { triggerPatch } from '../../generators/control-plane/patches.ts';
+import { requirement, type Check } from '../../harness/conformance/index.ts';
+import { createSimple, field, generatorContext, getDeployment, listRevisions, offered, patch, statusOf } from './support/steps.ts';
+
+requirement(['CP-CONC-001', 'CP-CONC-002'], async (t: Check) => {
+  const source = offered(t, ['internal_container', 'gitforge', 'external_container', 'internal_source'])[0]!;
+  const deployment = await createSimple(t, source, 'conc');
+  const n = Math.max(3, Math.min(t.profile.concurrency, 8));
+  const bodies = fc.sample(triggerPatch(generatorContext(t), 'secrets'), { numRuns: n, seed: t.testSeed });
+  const answers = await Promise.all(bodies.map((body) => patch(t, deployment.id, body)));
+
+  const statuses = answers.map(statusOf);
+  t.expect(statuses.every((s) => s === 200), {
+    requirement: 'CP-CONC-001',
+    message: `${n} concurrent revision-creating PATCHes did not all answer 200.`,
+    expected: statuses.map(() => 200),
+    seen: statuses,
+  });
+  const reported = answers.map((a) => field(a.response?.json, 'latest_revision_id'));
+  const revisions = await listRevisions(t, deployment.id);
+  const listed = revisions.map((r) => field(r, 'id'));
+  t.expect(revisions.length === n + 1, {
+    requirement: 'CP-CONC-001',
+    message: `After ${n} concurrent revision-creating PATCHes the deployment has ${revisions.length} revisions; expected ${n + 1}.`,
+    expected: n + 1,
+    seen: listed,
+  });
+  const lost = reported.filter((id) => !listed.includes(id));
+  t.expect(new Set(reported).size === n && lost.length === 0, {
+    requirement: 'CP-CONC-001',
+    message: 'The concurrent PATCHes did not each report their own revision, all of them listed.',
+    expected: `${n} distinct latest_revision_id values, each in the listing`,
+    seen: { reported, listed },
+  });
+
+  const times = revisions.map((r) => r.created_at).filter((c): c is string => typeof c === 'string').map((c) => Date.parse(c));
+  t.expect(times.every((time, i) => i === 0 || time <= times[i - 1]!) && listed[listed.length - 1] === deployment.latest_revision_id, {
+    requirement: 'CP-CONC-002',
+    message: 'After concurrent PATCHes the revisions listing is not newest first (created_at descending, the first revision last).',
+    expected: 'created_at non-increasing, the create’s revision last',
+    seen: revisions.map((r) => ({ id: r.id, created_at: r.created_at })),
+  });
+  const after = await getDeployment(t, deployment.id);
+  t.expect(after.latest_revision_id === listed[0], {
+    requirement: 'CP-CONC-002',
+    message: 'After concurrent PATCHes latest_revision_id is not the first revision of the listing.',
+    expected: listed[0],
+    seen: after.latest_revision_id,
+  });
+});

@@ -1,0 +1,111 @@
+// Source tarballs (spec 2.3, 3, 4.1): a source_tarball_path must come from the upload-url
+// endpoint, arbitrary ones are refused; the upload flow (upload-url, PUT the tarball, PATCH with
+// its object path) creates one revision carrying the path.
+import { classifyCreate } from '../../generators/control-plane/classify.ts';
+import { invalidCreate } from '../../generators/control-plane/create-payloads.ts';
+import { arbitraryTarballPath } from '../../generators/control-plane/values.ts';
+import { requirement, type Check } from '../../harness/conformance/index.ts';
+import { describeResponse } from '../../harness/http/curl.ts';
+import type { Deployment } from '../../schemas/index.ts';
+import {
+  createSimple,
+  expectPatchRefused,
+  expectRefused,
+  field,
+  generatorContext,
+  is2xx,
+  listRevisions,
+  patch,
+  refusalRuns,
+  revisionConfigOf,
+  revisionCount,
+  statusOf,
+  tryCreate,
+} from './support/steps.ts';
+import { putTarball, requestUpload, sourceTarball, type UploadGrant } from './support/upload.ts';
+
+async function internalSource(t: Check): Promise<Deployment> {
+  return createSimple(t, 'internal_source', 'upl');
+}
+
+/** An upload grant that has both a location and an object path, or a failure naming `rule`. */
+async function grantFor(t: Check, deployment: Deployment, rule: string): Promise<Required<UploadGrant>> {
+  const grant = await requestUpload(t, deployment.id);
+  t.expect(is2xx(grant.exchange) && grant.uploadUrl !== undefined && grant.objectPath !== undefined, {
+    requirement: rule,
+    message: 'POST upload-url did not answer an upload location and an object path.',
+    expected: 'HTTP 2xx with an upload URL and an object path (the field notes name them upload_url and object_path)',
+    seen: describeResponse(grant.exchange),
+  });
+  return grant as Required<UploadGrant>;
+}
+
+requirement(
+  ['CP-UPL-001', 'CP-UPL-002', 'CP-REV-005'],
+  async (t: Check) => {
+    const deployment = await internalSource(t);
+    const grant = await grantFor(t, deployment, 'CP-UPL-001');
+    // Whether the PUT works is CP-UPL-004's business; the PATCH is judged either way.
+    await putTarball(t, grant.uploadUrl, sourceTarball(t.profile.fixtures.gitforge.graphConfigPath, t.profile.fixtures.graphId));
+    const before = await revisionCount(t, deployment.id);
+    const exchange = await patch(t, deployment.id, { revision_source: 'internal_source', source_revision_config: { source_tarball_path: grant.objectPath } });
+    t.expectStatus(exchange, 200, { requirement: 'CP-UPL-002', message: `A PATCH naming an object path upload-url handed out answered ${statusOf(exchange) ?? 'nothing'}; expected 200.` });
+    const revisions = await listRevisions(t, deployment.id);
+    t.expect(revisions.length === before + 1, {
+      requirement: 'CP-REV-005',
+      message: `A PATCH with a source_tarball_path took the deployment from ${before} to ${revisions.length} revision(s); expected exactly one more.`,
+      expected: before + 1,
+      seen: revisions.map((r) => field(r, 'id')),
+    });
+    t.expect(revisionConfigOf(revisions[0]).source_tarball_path === grant.objectPath, {
+      requirement: 'CP-UPL-002',
+      message: 'The revision the upload PATCH created does not carry the object path.',
+      expected: { source_tarball_path: grant.objectPath },
+      seen: revisions[0],
+    });
+  },
+  { title: 'The upload flow: upload-url, PUT the tarball, PATCH with the object path creates one revision carrying it' },
+);
+
+requirement(['CP-UPL-003', 'CP-UPL-004'], async (t: Check) => {
+  const deployment = await internalSource(t);
+  const exchange = await t.cp.post(`/v2/deployments/${deployment.id}/upload-url`);
+  t.expectStatus(exchange, [200, 201], { requirement: 'CP-UPL-003' });
+  t.expectSchema(exchange, 'UploadUrlResponse', { requirement: 'CP-UPL-003' });
+  const uploadUrl = field(exchange.response?.json, 'upload_url') as string;
+  const put = await putTarball(t, uploadUrl, sourceTarball(t.profile.fixtures.gitforge.graphConfigPath, t.profile.fixtures.graphId));
+  t.expect(is2xx(put), { requirement: 'CP-UPL-004', message: 'PUT of a gzip tarball to upload_url was not accepted.', expected: 'HTTP 2xx', seen: describeResponse(put) });
+});
+
+requirement('CP-TAR-001', async (t: Check) => {
+  const ctx = generatorContext(t, 'tar');
+  await t.property(
+    invalidCreate(ctx, ['CP-TAR-001']),
+    async ({ payload, why }) => expectRefused(t, await tryCreate(t, payload), 'CP-TAR-001', `a body where ${why}`),
+    { numRuns: refusalRuns(t), stillClassified: ({ payload }) => classifyCreate(payload, ctx.mode).breaks.includes('CP-TAR-001') },
+  );
+});
+
+requirement('CP-TAR-002', async (t: Check) => {
+  const deployment = await internalSource(t);
+  const before = await revisionCount(t, deployment.id);
+  await t.property(
+    arbitraryTarballPath,
+    async (path) => {
+      const exchange = await patch(t, deployment.id, { revision_source: 'internal_source', source_revision_config: { source_tarball_path: path } });
+      expectPatchRefused(t, exchange, 'CP-TAR-002', `names the object path "${path}", which no upload-url call handed out`);
+    },
+    { numRuns: refusalRuns(t) },
+  );
+  // An object path handed out for another deployment is not this deployment's.
+  if (t.profile.endpoints.includes('upload-url')) {
+    const other = await internalSource(t);
+    const grant = await requestUpload(t, other.id);
+    if (grant.objectPath !== undefined) {
+      const exchange = await patch(t, deployment.id, { source_revision_config: { source_tarball_path: grant.objectPath } });
+      expectPatchRefused(t, exchange, 'CP-TAR-002', 'names an object path handed out for another deployment');
+    }
+  }
+  const after = await revisionCount(t, deployment.id);
+  t.expect(after === before, { message: 'A refused PATCH with a source_tarball_path created a revision.', expected: before, seen: after });
+});
