@@ -190,11 +190,11 @@ function applyFile(profile: TargetProfile, file: string, env: NodeJS.ProcessEnv)
   if (doc.seed !== undefined) profile.seed = integer(at('seed'), doc.seed as number, -0x80000000, 0x7fffffff);
 }
 
-/** Flags win over the environment, which wins over the profile file. */
-export function buildProfile(flags: ProfileSettings, env: NodeJS.ProcessEnv): TargetProfile {
+/** Flags win over the environment, which wins over the profile file, which wins over `base`. */
+export function buildProfile(flags: ProfileSettings, env: NodeJS.ProcessEnv, base: TargetProfile = defaultProfile()): TargetProfile {
   const fromEnv = settingsFromEnv(env);
   const s: ProfileSettings = { ...fromEnv, ...Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)) };
-  const profile = defaultProfile();
+  const profile = structuredClone(base);
   if (s.profileFile) applyFile(profile, s.profileFile, env);
   const flagName = (key: keyof typeof ENV_NAMES) =>
     flags[key] !== undefined ? `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}` : ENV_NAMES[key];

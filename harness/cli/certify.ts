@@ -18,7 +18,7 @@ import { replayPlan } from '../report/replay.ts';
 import { writeReports } from '../report/write.ts';
 import { checkReachable } from '../run/preflight.ts';
 import { Progress, type Output } from '../run/progress.ts';
-import { startReferenceTarget, type ReferenceTarget } from '../run/reference-target.ts';
+import { referenceProfileBase, startReferenceTarget, type ReferenceTarget } from '../run/reference-target.ts';
 import { ROOT, runSuites } from '../run/run-suites.ts';
 import { harnessVersion } from './version.ts';
 import { CERTIFY_USAGE } from './usage.ts';
@@ -150,7 +150,8 @@ export async function certify(argv: string[], io: CertifyIo): Promise<number> {
       deployTimeoutMs: v['deploy-timeout-ms'],
     };
     // A replay names the recorded target, seed and runs; flags given again win.
-    const profile = buildProfile({ ...replay?.settings, ...Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)) }, io.env);
+    const settings = { ...replay?.settings, ...Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)) };
+    let profile = buildProfile(settings, io.env);
     const shard = parseShard(v.shard);
     const baseline: Baseline | undefined = v['expected-failures'] ? loadBaseline(v['expected-failures'], catalogue) : undefined;
     const progress = new Progress(io.out, v.quiet ?? false);
@@ -158,6 +159,7 @@ export async function certify(argv: string[], io: CertifyIo): Promise<number> {
     const usesReference = INTERFACES.every((i) => !profile.urls[i]);
     if (usesReference) {
       progress.line('No target URL given: starting the in-repo reference implementation.');
+      profile = buildProfile(settings, io.env, referenceProfileBase());
       reference = await startReferenceTarget(profile.controlPlaneMode, v['reference-fault'] ?? []);
       reference.apply(profile);
     } else if (v['reference-fault']) {

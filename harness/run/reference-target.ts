@@ -4,11 +4,19 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ReferenceServer } from '../../reference-impl/index.ts';
 import type { ControlPlaneMode, TargetProfile } from '../profile.ts';
-import { defaultSources, OPTIONAL_ENDPOINTS } from '../profile.ts';
+import { defaultProfile, defaultSources, OPTIONAL_ENDPOINTS } from '../profile.ts';
 
 export interface ReferenceTarget {
   server: ReferenceServer;
   apply(profile: TargetProfile): void;
+}
+
+/** Profile defaults for the reference, which answers in milliseconds; flags and APC_* still win. */
+export function referenceProfileBase(): TargetProfile {
+  const base = defaultProfile();
+  base.timeouts = { requestMs: 10_000, streamMs: 10_000, deployMs: 30_000, statsMs: 15_000 };
+  base.pollIntervalMs = 20;
+  return base;
 }
 
 export async function startReferenceTarget(mode: ControlPlaneMode, faults: string[] = []): Promise<ReferenceTarget> {
@@ -37,8 +45,6 @@ export async function startReferenceTarget(mode: ControlPlaneMode, faults: strin
         failingImageUri: 'registry.invalid/acme/agent:fail-build',
         ...(mode === 'self-hosted' ? { clusterNamespace: 'agents' } : {}),
       };
-      profile.timeouts = { requestMs: 10_000, streamMs: 10_000, deployMs: 30_000, statsMs: 15_000 };
-      profile.pollIntervalMs = 20;
     },
   };
 }

@@ -37,6 +37,16 @@ describe('target profile', () => {
     expect(p.vocabulary).toEqual({ gitforge: 'github' });
   });
 
+  test('a base profile (the reference's fast timeouts) gives defaults that flags still override', () => {
+    const base = buildProfile({}, {});
+    base.timeouts.streamMs = 10_000;
+    base.pollIntervalMs = 20;
+    const p = buildProfile({ streamTimeoutMs: '2000' }, {}, base);
+    expect(p.timeouts.streamMs).toBe(2000);
+    expect(p.pollIntervalMs).toBe(20);
+    expect(base.timeouts.streamMs).toBe(10_000);
+  });
+
   test('self-hosted mode switches the default sources', () => {
     const p = buildProfile({ controlPlaneMode: 'self-hosted' }, {});
     expect(p.sources).toContain('external_container');

@@ -3,14 +3,9 @@
 // Everything the SSE format allows must pass with the same events; each defect must fail with
 // its own failure.
 import { describe, expect, test } from 'vitest';
-import {
-  framingChecks,
-  metadataFirst,
-  runChecks,
-  type SseFailure,
-} from '../../harness/sse/checker.ts';
-import type { SseResult } from '../../harness/sse/reader.ts';
-import { readFake, type FakeStreamOptions } from './support/fake-stream.ts';
+import { framingChecks, metadataFirst, runChecks, type SseFailure } from '../../harness/sse/checker.ts';
+import { readSse, type SseResult } from '../../harness/sse/reader.ts';
+import { fakeStream, readFake, type FakeStreamOptions } from './support/fake-stream.ts';
 
 const META = '{"run_id":"1ef9a2c4-0000-4000-8000-000000000001","attempt":1}';
 const UPDATE = '{"echo":{"messages":[{"type":"ai","content":"héllo ✓"}]}}';
@@ -120,8 +115,6 @@ describe('each defect fails with its own failure', () => {
     expect(failure.seen).toMatch(/metadata/);
   });
   test('a connection that breaks mid-stream', async () => {
-    const { fakeStream } = await import('./support/fake-stream.ts');
-    const { readSse } = await import('../../harness/sse/reader.ts');
     const handle = fakeStream([`event: metadata\ndata: ${META}\n\n`]);
     const inner = handle.body;
     handle.body = (async function* () {

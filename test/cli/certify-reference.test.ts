@@ -1,0 +1,70 @@
+// The main job, as a new user runs it: `apc certify` with no target certifies the in-repo
+// reference implementation, writes reports/<run-id>/compliance.json and exits 0.
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { ComplianceReport } from '../../harness/report/compliance.ts';
+import { complianceReportProblems } from '../../schemas/compliance-report.ts';
+import { ROOT } from '../support/certify.ts';
+
+let code: number | null;
+let stdout = '';
+let reportDir: string | undefined;
+let report: ComplianceReport;
+
+beforeAll(async () => {
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'apc.mjs'), 'certify'], {
+    cwd: ROOT,
+    env: { ...process.env, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stdout += d.toString()));
+  code = await new Promise((done) => child.on('close', done));
+  const shown = /^report:\s+(\S+)$/m.exec(stdout)?.[1];
+  reportDir = shown && join(ROOT, shown);
+  if (reportDir && existsSync(join(reportDir, 'compliance.json'))) {
+    report = JSON.parse(readFileSync(join(reportDir, 'compliance.json'), 'utf8')) as ComplianceReport;
+  }
+}, 600_000);
+
+afterAll(() => {
+  if (reportDir?.startsWith(join(ROOT, 'reports'))) rmSync(reportDir, { recursive: true, force: true });
+});
+
+describe('apc certify with no target (npm run certify)', () => {
+  test('exits 0 with a certified verdict', () => {
+    expect(code, stdout.slice(-3000)).toBe(0);
+    expect(stdout).toContain('No target URL given: starting the in-repo reference implementation.');
+    expect(stdout).toMatch(/verdict: CERTIFIED/);
+  });
+
+  test('writes reports/<run-id>/compliance.json, valid against its schema', () => {
+    expect(reportDir).toMatch(/reports[/\\]apc-[0-9a-f]{6}$/);
+    expect(complianceReportProblems(report)).toEqual([]);
+    expect(report.verdict).toBe('certified');
+    expect(report.target.reference).toBe(true);
+  });
+
+  test('every requirement of all three interfaces ran: none failed, none untested', () => {
+    const byStatus = (s: string) => report.requirements.filter((r) => r.status === s).map((r) => r.id);
+    expect(byStatus('failed')).toEqual([]);
+    expect(byStatus('untested')).toEqual([]);
+    for (const prefix of ['CP-', 'AS-', 'EU-']) {
+      expect(report.requirements.filter((r) => r.id.startsWith(prefix) && r.status === 'passed').length).toBeGreaterThan(10);
+    }
+    // Only exclusions are skipped, and only capabilities of the other control-plane mode are missing.
+    for (const r of report.requirements.filter((x) => x.status === 'skipped')) expect(r.reason).toMatch(/^excluded: /);
+    for (const r of report.requirements.filter((x) => x.status === 'not-applicable')) {
+      expect(r.needs?.every((n) => ['mode:self-hosted', 'source:external_container', 'endpoint:listeners'].includes(n)), `${r.id} ${r.needs}`).toBe(true);
+    }
+  });
+
+  test('prints progress per suite file and a summary', () => {
+    expect(stdout).toMatch(/✓ control-plane\/revision-triggers\s+\d+ passed/);
+    expect(stdout).toMatch(/✓ agent-server\/sse-framing\s+\d+ passed/);
+    expect(stdout).toMatch(/✓ experiment-upload\/time-window\s+\d+ passed/);
+    expect(stdout).toMatch(/MUST \d+\/\d+/);
+  });
+});
