@@ -37,7 +37,7 @@ describe('target profile', () => {
     expect(p.vocabulary).toEqual({ gitforge: 'github' });
   });
 
-  test('a base profile (the reference's fast timeouts) gives defaults that flags still override', () => {
+  test('a base profile (fast timeouts for the reference) gives defaults that flags still override', () => {
     const base = buildProfile({}, {});
     base.timeouts.streamMs = 10_000;
     base.pollIntervalMs = 20;
