@@ -72,9 +72,9 @@ function expectMembers(requirement: string, what: string, reported: unknown, set
 }
 
 /** A revision's SourceRevisionConfig values: nested as the field notes show them, or flat. */
-export function revisionConfigOf(revision: unknown): unknown {
+export function revisionConfigOf(revision: unknown): Json {
   const nested = field(revision, 'source_revision_config');
-  return isObject(nested) ? nested : revision;
+  return isObject(nested) ? nested : isObject(revision) ? revision : {};
 }
 
 function latestKnown(real: ControlPlaneReal, d: ModelDeployment): string {
@@ -229,6 +229,8 @@ class DeleteCommand implements Command {
     const answer = await real.api.delete(real.ids[d.slot]!);
     expectStatus('CP-DEL-001', 'DELETE /v2/deployments/{id}', answer, [204]);
     model.delete(d);
+    const read = await real.api.get(real.ids[d.slot]!);
+    if (!is4xx(read)) throw new ModelMismatch('CP-DEL-002', 'GET right after DELETE was not refused.', 'a 4xx status', read);
   }
   toString(): string {
     return `delete(#${this.pick})`;
@@ -243,8 +245,8 @@ class ReadDeletedCommand implements Command {
   async run(model: ControlPlaneModel, real: ControlPlaneReal): Promise<void> {
     const d = model.pickDeleted(this.pick)!;
     const id = real.ids[d.slot]!;
-    const read = await real.api.get(id);
-    if (!is4xx(read)) throw new ModelMismatch('CP-DEL-002', 'GET of a deleted deployment was not refused.', 'a 4xx status', read);
+    const revisions = await real.api.revisions(id);
+    if (!is4xx(revisions)) throw new ModelMismatch('CP-DEL-002', 'The revisions of a deleted deployment were not refused.', 'a 4xx status', revisions);
     const patched = await real.api.patch(id, {});
     expectStatus('CP-DEL-002', 'PATCH of a deleted deployment', patched, [404]);
   }
@@ -267,17 +269,35 @@ function patchesBySource(ctx: GeneratorContext): fc.Arbitrary<Partial<Record<Sou
   return fc.record(Object.fromEntries(perSource)) as fc.Arbitrary<Partial<Record<Source, PatchBody>>>;
 }
 
-/** The command arbitraries of a sequence on the target described by `ctx`. */
+/** A create of any valid source: how every sequence starts, so its other steps have something to act on. */
+export function createCommand(ctx: GeneratorContext): fc.Arbitrary<Command> {
+  return fc.oneof(...validSources(ctx).map((source) => validCreateFor(ctx, source))).map((body) => new CreateCommand(body));
+}
+
+/**
+ * The command arbitraries of a sequence on the target described by `ctx`, as one weighted choice:
+ * PATCHes and listings most often, since they exercise section 3's rules.
+ */
 export function controlPlaneCommands(ctx: GeneratorContext): fc.Arbitrary<Command>[] {
   const pick = fc.nat({ max: 7 });
   return [
-    fc.oneof(...validSources(ctx).map((source) => validCreateFor(ctx, source))).map((body) => new CreateCommand(body)),
-    fc.tuple(pick, patchesBySource(ctx)).map(([p, bySource]) => new PatchCommand(p, bySource, ctx)),
-    pick.map((p) => new ReadCommand(p)),
-    pick.map((p) => new ListRevisionsCommand(p)),
-    pick.map((p) => new DeleteCommand(p)),
-    pick.map((p) => new ReadDeletedCommand(p)),
+    fc.oneof(
+      { arbitrary: createCommand(ctx), weight: 1 },
+      { arbitrary: fc.tuple(pick, patchesBySource(ctx)).map(([p, bySource]): Command => new PatchCommand(p, bySource, ctx)), weight: 5 },
+      { arbitrary: pick.map((p): Command => new ReadCommand(p)), weight: 2 },
+      { arbitrary: pick.map((p): Command => new ListRevisionsCommand(p)), weight: 3 },
+      { arbitrary: pick.map((p): Command => new DeleteCommand(p)), weight: 1 },
+      { arbitrary: pick.map((p): Command => new ReadDeletedCommand(p)), weight: 1 },
+    ),
   ];
+}
+
+/** Sequences of at most `maxCommands` steps after a first create. */
+export function controlPlaneSequences(ctx: GeneratorContext, maxCommands: number): fc.Arbitrary<{ commands: Command[]; toString(): string }> {
+  return fc.tuple(createCommand(ctx), fc.commands(controlPlaneCommands(ctx), { maxCommands })).map(([first, rest]) => {
+    const commands = [first, ...rest];
+    return { commands, toString: () => commands.map(String).join(', ') };
+  });
 }
 
 /** A fresh model and real side for one sequence. */

@@ -10,7 +10,6 @@ export { cpuBounds, type BoundedCpuField };
 export const BOUNDED_CPU_FIELDS = Object.keys(cpuBounds) as BoundedCpuField[];
 /** Every CPU field of a ResourceSpec: rounded, but only the first six are bounded. */
 export const CPU_FIELDS = [...BOUNDED_CPU_FIELDS, 'db_cpu', 'db_cpu_limit'] as const;
-export type CpuField = (typeof CPU_FIELDS)[number];
 
 export type CpuVerdict = 'in' | 'out' | 'either';
 
@@ -51,14 +50,11 @@ export function cpuVerdict(field: BoundedCpuField, x: number): CpuVerdict {
   return 'either';
 }
 
-/** Requests whose field is a CPU request (0.1..8) rather than a limit (0.1..16). */
-export const isLimitField = (field: BoundedCpuField): boolean => field.endsWith('_limit');
-
 /**
  * Edge values around both bounds of a field: exactly on a bound, just inside (rounding onto the
  * bound), ties and values a rounding decides, and values out whatever the reading.
  */
-export function edgeValues(field: BoundedCpuField): number[] {
+function edgeValues(field: BoundedCpuField): number[] {
   const max = cpuBounds[field].maximum;
   return [0.04, 0.05, 0.06, 0.1, 0.12, 0.15, max - 0.04, max, max + 0.04, max + 0.05, max + 0.06, max + 1];
 }

@@ -41,7 +41,7 @@ export function triggerPatch(ctx: GeneratorContext, trigger: GeneratedTrigger): 
 }
 
 /** Merges patch parts member by member (source_config and source_revision_config objects too). */
-export function mergePatches(parts: PatchBody[]): PatchBody {
+function mergePatches(parts: PatchBody[]): PatchBody {
   const out: Record<string, unknown> = {};
   for (const part of parts) {
     for (const [key, value] of Object.entries(part)) {

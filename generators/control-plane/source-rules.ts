@@ -56,11 +56,8 @@ export const IMMUTABLE_FIELDS = [
   },
 ] as const satisfies readonly { field: string; path: readonly string[]; sources: readonly Source[]; requirement: string }[];
 
-export type ImmutableField = (typeof IMMUTABLE_FIELDS)[number]['field'];
-
 /** source_revision_config members whose non-null value creates a revision (section 3). */
 export const REVISION_MEMBERS = ['repo_ref', 'graph_config_path', 'image_uri', 'source_tarball_path'] as const;
-export type RevisionMember = (typeof REVISION_MEMBERS)[number];
 
 /** The PATCH triggers of section 3 and the rule each row is. */
 export const TRIGGERS = {

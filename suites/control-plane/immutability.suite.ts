@@ -12,8 +12,11 @@ import { createDeployment, generatorContext, getDeployment, patch, pickSource, s
 /** Runs per field: each case is one PATCH and one GET. */
 const runs = (t: Check) => Math.max(2, Math.min(t.profile.runs, 5));
 
-for (const rule of IMMUTABLE_FIELDS) {
-  requirement(rule.requirement, async (t: Check) => {
+const RULES = ['CP-IMM-001', 'CP-IMM-002', 'CP-IMM-003', 'CP-IMM-004', 'CP-IMM-005', 'CP-IMM-006', 'CP-IMM-007'];
+
+for (const id of RULES) {
+  const rule = IMMUTABLE_FIELDS.find((f) => f.requirement === id)!;
+  requirement(id, async (t: Check) => {
     const source: Source = pickSource(t, rule.sources, `it has ${rule.field}`);
     const created = await createDeployment(t, simpleBody(t, source, 'imm'));
     const original = valueAt(created, rule.path) ?? null;

@@ -2,7 +2,7 @@
 // triggers, valid and not), read, revisions listing and delete, each step checked against the pure
 // model of generators/control-plane/model.ts.
 import fc from 'fast-check';
-import { controlPlaneCommands, ModelMismatch, newSequence } from '../../generators/control-plane/commands.ts';
+import { controlPlaneSequences, ModelMismatch, newSequence } from '../../generators/control-plane/commands.ts';
 import { requirement, type Check } from '../../harness/conformance/index.ts';
 import { deploymentPath, generatorContext } from './support/steps.ts';
 import { httpControlPlane } from './support/http-api.ts';
@@ -12,14 +12,14 @@ requirement(
   async (t: Check) => {
     const ctx = generatorContext(t, 'seq');
     await t.property(
-      fc.commands(controlPlaneCommands(ctx), { maxCommands: 8 }),
-      async (commands) => {
+      controlPlaneSequences(ctx, 8),
+      async (sequence) => {
         const api = httpControlPlane(t);
         try {
-          await fc.asyncModelRun(() => newSequence(api), commands);
+          await fc.asyncModelRun(() => newSequence(api), sequence.commands);
         } catch (error) {
           if (!(error instanceof ModelMismatch)) throw error;
-          t.fail({ message: `${error.message} (rule ${error.requirement}; sequence ${String(commands)})`, expected: error.expected, seen: error.seen });
+          t.fail({ message: `${error.message} (rule ${error.requirement}; sequence ${String(sequence)})`, expected: error.expected, seen: error.seen });
         } finally {
           // Each sequence cleans up after itself, so the target holds at most one sequence's deployments.
           for (const id of api.created) await t.cp.delete(deploymentPath(id), { query: { delete_tracing_project: true } });

@@ -8,6 +8,8 @@ import type { Deployment, Source } from '../../../schemas/index.ts';
 import { sourceAllowed, type GeneratorContext } from '../../../generators/control-plane/context.ts';
 import { baseCreate, type CreateBody } from '../../../generators/control-plane/create-payloads.ts';
 
+export { revisionConfigOf } from '../../../generators/control-plane/commands.ts';
+
 export const DEPLOYMENTS = '/v2/deployments';
 export const deploymentPath = (id: string) => `${DEPLOYMENTS}/${id}`;
 export const revisionsPath = (id: string) => `${DEPLOYMENTS}/${id}/revisions`;
@@ -137,12 +139,6 @@ export function expectRefused(t: Check, exchange: Exchange, requirement: string,
 /** A create that must be refused (any 4xx; create errors are not shown in the spec). */
 export async function expectCreateRefused(t: Check, body: unknown, requirement: string, why: string): Promise<void> {
   expectRefused(t, await tryCreate(t, body), requirement, why);
-}
-
-/** A revision's SourceRevisionConfig values: nested as the field notes show them, or flat. */
-export function revisionConfigOf(revision: unknown): Json {
-  const nested = field(revision, 'source_revision_config');
-  return isObject(nested) ? nested : isObject(revision) ? revision : {};
 }
 
 const REVISION_VALUE_KEYS = ['repo_ref', 'graph_config_path', 'image_uri', 'source_tarball_path', 'repo_commit_sha'] as const;

@@ -1,7 +1,7 @@
 // Negative self-tests of the control-plane suites with a proxy in front of the reference that
-// breaks rules no fault switch covers: create status and body, the deployments listing, the
-// integrations endpoint, the upload-url endpoint, reading one revision. Breakages that do not get
-// in each other's way share a run; each rule must fail for its own reason.
+// breaks rules no fault switch covers: create status and body, failed builds, the deployments
+// listing, the integrations endpoint, the upload-url endpoint, reading one revision. Breakages
+// that do not get in each other's way share a run; each rule must fail for its own reason.
 import { afterAll, describe, test } from 'vitest';
 import { startBrokenProxy, type Breakage, type BrokenProxy } from './support/broken-proxy.ts';
 import { expectFailed } from './support/expect.ts';
@@ -23,13 +23,27 @@ async function certifyBroken(breakage: Breakage, requirements: string[]) {
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 describe('control-plane suites fail a target that breaks their rule', () => {
-  test('create answers 200 instead of 201', async () => {
+  test('create answers 200 instead of 201; failed builds reported DEPLOYED', async () => {
     const run = await certifyBroken(
-      { rewrite: (r, a) => (r.method === 'POST' && r.path === '/v2/deployments' && a.status === 201 ? { ...a, status: 200 } : a) },
-      ['CP-CREATE-001'],
+      {
+        rewrite(r, a) {
+          // Only the create property's deployments (named `<run>-create-...`): the other checks need their 201.
+          if (r.method === 'POST' && r.path === '/v2/deployments' && a.status === 201 && isObject(a.body) && String(a.body.name).includes('-create-')) {
+            return { ...a, status: 200 };
+          }
+          if (r.method === 'GET' && /\/revisions\/[^/]+$/.test(r.path) && isObject(a.body) && String(a.body.status).includes('FAILED')) {
+            return { ...a, body: { ...a.body, status: 'DEPLOYED' } };
+          }
+          return a;
+        },
+      },
+      ['CP-CREATE-001', 'CP-LIFE-003'],
     );
-    expectFailed(run, { 'CP-CREATE-001': /answered 200; expected 201/ });
-  });
+    expectFailed(run, {
+      'CP-CREATE-001': /answered 200; expected 201/,
+      'CP-LIFE-003': /ended with status DEPLOYED; expected a status containing FAILED/,
+    });
+  }, 180_000);
 
   test('no latest_revision_id on create, a listing that is no list, no integrations, no upload-url, revisions without status', async () => {
     const run = await certifyBroken(
@@ -58,5 +72,5 @@ describe('control-plane suites fail a target that breaks their rule', () => {
       'CP-UPL-001': /did not answer an upload location and an object path/,
       'CP-REVL-004': /did not answer that revision with a status/,
     });
-  });
+  }, 180_000);
 });

@@ -48,7 +48,7 @@ describe('control-plane suites fail a reference with a fault switched on', () =>
       'CP-GRAPH-002': /graph_config_path is required for internal_source .* answered 201/,
       'CP-SEQ-001': /rule CP-/,
     });
-  });
+  }, 300_000);
 
   test('self-hosted: CPU rounding, resource defaults, a revision stuck in BUILDING', async () => {
     const run = await certifyReference({
@@ -64,5 +64,5 @@ describe('control-plane suites fail a reference with a fault switched on', () =>
       ...defaults,
       'CP-LIFE-001': /Timed out after \d+ ms waiting for revision .* to reach DEPLOYED/,
     });
-  });
+  }, 300_000);
 });
