@@ -73,7 +73,14 @@ export interface Fixtures {
   graphId: string;
   /** A graph whose node fails, if the target serves one. */
   failingGraphId?: string;
-  gitforge: { integrationId?: string; repoUrl: string; repoRef: string; graphConfigPath: string };
+  gitforge: {
+    integrationId?: string;
+    repoUrl: string;
+    repoRef: string;
+    graphConfigPath: string;
+    /** A tag of the repository (`refs/tags/...`); a made-up one is used when absent. */
+    tagRef?: string;
+  };
   /** An image URI that deploys, for container sources. */
   imageUri: string;
   /** An image URI whose revision fails, if the target has one. */

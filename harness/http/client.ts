@@ -13,12 +13,18 @@ export type Auth = 'default' | 'none' | Credentials | { headers: Record<string, 
 
 export interface RequestOptions {
   method: string;
+  /** Path under the interface's base URL (translated by the vocabulary). */
   path: string;
+  /** An absolute URL the target handed out (a signed upload location); wins over `path`. */
+  url?: string;
   query?: Record<string, string | number | boolean | undefined | null>;
   /** A JSON body (serialized and translated). */
   body?: unknown;
-  /** A body sent byte for byte (malformed JSON tests); wins over `body`. */
-  rawBody?: string;
+  /**
+   * A body sent byte for byte (malformed JSON, a tarball); wins over `body`. Content-Type is
+   * application/json unless `headers` says otherwise; binary bodies are recorded by size only.
+   */
+  rawBody?: string | Uint8Array;
   headers?: Record<string, string>;
   auth?: Auth;
   timeoutMs?: number;
@@ -94,23 +100,27 @@ export class InterfaceClient {
     return headers;
   }
 
-  private prepare(options: RequestOptions): RecordedRequest {
+  /** What is recorded, and what goes on the wire (the same unless the body is binary). */
+  private prepare(options: RequestOptions): { recorded: RecordedRequest; payload: string | Uint8Array | undefined } {
     const headers: Record<string, string> = { Accept: 'application/json', ...this.authHeaders(options.auth ?? 'default') };
-    let body: string | undefined;
+    let payload: string | Uint8Array | undefined;
+    let shown: string | undefined;
     if (options.rawBody !== undefined) {
-      body = options.rawBody;
+      payload = options.rawBody;
+      shown = typeof payload === 'string' ? payload : `<${payload.byteLength} bytes of binary data>`;
       headers['Content-Type'] = 'application/json';
     } else if (options.body !== undefined) {
       redactor.addFromBody(options.body);
-      body = JSON.stringify(this.words.outgoingBody(options.body));
+      payload = shown = JSON.stringify(this.words.outgoingBody(options.body));
       headers['Content-Type'] = 'application/json';
     }
     Object.assign(headers, options.headers);
-    return { method: options.method, url: this.url(options.path, options.query), headers, ...(body !== undefined ? { body } : {}) };
+    const url = options.url ?? this.url(options.path, options.query);
+    return { recorded: { method: options.method, url, headers, ...(shown !== undefined ? { body: shown } : {}) }, payload };
   }
 
   async request(options: RequestOptions): Promise<Exchange> {
-    const prepared = this.prepare(options);
+    const { recorded: prepared, payload } = this.prepare(options);
     const timeoutMs = options.timeoutMs ?? this.profile.timeouts.requestMs;
     return this.limiter.run(async () => {
       const started = performance.now();
@@ -119,7 +129,7 @@ export class InterfaceClient {
         const response = await undiciRequest(prepared.url, {
           method: prepared.method as Dispatcher.HttpMethod,
           headers: prepared.headers,
-          body: prepared.body,
+          body: payload,
           signal: AbortSignal.timeout(timeoutMs),
           dispatcher,
         });
@@ -162,7 +172,7 @@ export class InterfaceClient {
    * grows as the reader appends what arrived.
    */
   async openStream(options: RequestOptions): Promise<StreamHandle | Exchange> {
-    const prepared = this.prepare(options);
+    const { recorded: prepared, payload } = this.prepare(options);
     prepared.headers['Accept'] = 'text/event-stream';
     const timeoutMs = options.timeoutMs ?? this.profile.timeouts.streamMs;
     const controller = new AbortController();
@@ -175,7 +185,7 @@ export class InterfaceClient {
         undiciRequest(prepared.url, {
           method: prepared.method as Dispatcher.HttpMethod,
           headers: prepared.headers,
-          body: prepared.body,
+          body: payload,
           signal: controller.signal,
           dispatcher,
         }),

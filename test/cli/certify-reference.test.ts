@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { loadCatalogue } from '../../harness/catalogue.ts';
 import type { ComplianceReport } from '../../harness/report/compliance.ts';
 import { complianceReportProblems } from '../../schemas/compliance-report.ts';
 import { ROOT } from '../support/certify.ts';
@@ -54,6 +55,12 @@ describe('apc certify with no target (npm run certify)', () => {
     for (const prefix of ['CP-', 'AS-', 'EU-']) {
       expect(report.requirements.filter((r) => r.id.startsWith(prefix) && r.status === 'passed').length).toBeGreaterThan(10);
     }
+    // Every agent-server and experiment-upload rule applies to the reference: each passed, or is excluded.
+    const excluded = new Set(loadCatalogue().exclusions.flatMap((e) => (e.id ? [e.id] : [])));
+    const wrong = report.requirements
+      .filter((r) => !r.id.startsWith('CP-') && (excluded.has(r.id) ? r.status !== 'skipped' : r.status !== 'passed'))
+      .map((r) => `${r.id} ${r.status}: ${r.failures[0]?.message ?? r.reason ?? ''}`);
+    expect(wrong).toEqual([]);
     // Only exclusions are skipped, and only capabilities of the other control-plane mode are missing.
     for (const r of report.requirements.filter((x) => x.status === 'skipped')) expect(r.reason).toMatch(/^excluded: /);
     for (const r of report.requirements.filter((x) => x.status === 'not-applicable')) {

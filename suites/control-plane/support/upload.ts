@@ -3,7 +3,6 @@
 // PATCH. The location is a signed URL, possibly on another host: it gets no API key, and it is
 // redacted from reports like a credential.
 import { gzipSync } from 'node:zlib';
-import { request } from 'undici';
 import type { Check, Exchange } from '../../../harness/conformance/index.ts';
 import { redactor } from '../../../harness/redact.ts';
 import { isObject, statusOf } from './steps.ts';
@@ -71,25 +70,7 @@ export async function requestUpload(t: Check, deploymentId: string): Promise<Upl
   return { exchange, ...grant };
 }
 
-/** PUTs the bytes to a signed upload location, with no API key, and records the exchange. */
-export async function putTarball(t: Check, uploadUrl: string, bytes: Buffer): Promise<Exchange> {
-  const headers = { 'Content-Type': 'application/gzip' };
-  const exchange: Exchange = {
-    interface: 'control-plane',
-    request: { method: 'PUT', url: uploadUrl, headers, body: `<${bytes.length} bytes of gzip data>` },
-    startedAt: new Date().toISOString(),
-    durationMs: 0,
-  };
-  const started = performance.now();
-  try {
-    const response = await request(uploadUrl, { method: 'PUT', headers, body: bytes, signal: AbortSignal.timeout(t.profile.timeouts.requestMs) });
-    const text = await response.body.text();
-    const flat = Object.fromEntries(Object.entries(response.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]));
-    exchange.response = { status: response.statusCode, headers: flat, text };
-  } catch (error) {
-    exchange.error = error instanceof Error ? error.message : String(error);
-  }
-  exchange.durationMs = Math.round(performance.now() - started);
-  t.recorder.add(exchange);
-  return exchange;
+/** PUTs the bytes to a signed upload location, with no API key; the client records the exchange. */
+export function putTarball(t: Check, uploadUrl: string, bytes: Buffer): Promise<Exchange> {
+  return t.cp.request({ method: 'PUT', path: '', url: uploadUrl, rawBody: bytes, auth: 'none', headers: { 'Content-Type': 'application/gzip' } });
 }

@@ -1,9 +1,10 @@
-// The whole control-plane suite passes the good reference implementation, hosted and
-// self-hosted: no false failure in either mode, and every requirement is checked or gated.
+// The whole control-plane suite passes the good reference implementation in self-hosted mode
+// (hosted mode is the main job, certified whole in test/cli/certify-reference.test.ts): no false
+// failure in either mode, and every requirement is checked or gated.
 import { describe, expect, test } from 'vitest';
 import { certifyReference, expectCertified } from './support/expect.ts';
 
-describe.each(['hosted', 'self-hosted'] as const)('the %s reference', (mode) => {
+describe.each(['self-hosted'] as const)('the %s reference', (mode) => {
   test('is certified on every control-plane requirement', async () => {
     const run = await certifyReference({ mode, requirements: ['CP-*'], seed: 7, timeoutMs: 400_000 });
     expectCertified(run);
