@@ -54,6 +54,31 @@ export interface StreamHandle {
 
 const dispatcher = new Agent({ keepAliveTimeout: 4_000, connections: 32 });
 
+/** A hostile target cannot exhaust memory: bodies beyond this are cut off and reported. */
+export const MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+/**
+ * After this many requests in a row got no answer from a base URL, the worker stops sending to
+ * it: a target that hangs then fails fast with a clear reason instead of costing the request
+ * deadline hundreds of times.
+ */
+const UNANSWERED_LIMIT = 3;
+const unanswered = new Map<string, { count: number; last: string }>();
+
+async function readCapped(body: AsyncIterable<Uint8Array> & { destroy(): void }): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      body.destroy();
+      throw new Error(`response body larger than ${MAX_BODY_BYTES} bytes; reading stopped`);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 function errorText(error: unknown, timeoutMs: number): string {
   if (error instanceof Error) {
     if (error.name === 'TimeoutError' || error.name === 'AbortError') return `no complete response within ${timeoutMs} ms`;
@@ -125,6 +150,12 @@ export class InterfaceClient {
     return this.limiter.run(async () => {
       const started = performance.now();
       const exchange: Exchange = { interface: this.name, request: prepared, startedAt: new Date().toISOString(), durationMs: 0 };
+      const streak = unanswered.get(this.baseUrl) ?? { count: 0, last: '' };
+      if (streak.count >= UNANSWERED_LIMIT) {
+        exchange.error = `not sent: the last ${streak.count} requests to ${this.baseUrl} got no complete answer (the last: ${streak.last})`;
+        this.recorder.add(exchange);
+        return exchange;
+      }
       try {
         const response = await undiciRequest(prepared.url, {
           method: prepared.method as Dispatcher.HttpMethod,
@@ -133,7 +164,7 @@ export class InterfaceClient {
           signal: AbortSignal.timeout(timeoutMs),
           dispatcher,
         });
-        const text = await response.body.text();
+        const text = await readCapped(response.body);
         const headers = flatHeaders(response.headers);
         let json: unknown;
         if (text.length > 0 && /json/i.test(headers['content-type'] ?? '')) {
@@ -147,6 +178,7 @@ export class InterfaceClient {
       } catch (error) {
         exchange.error = errorText(error, timeoutMs);
       }
+      unanswered.set(this.baseUrl, exchange.response ? { count: 0, last: '' } : { count: streak.count + 1, last: exchange.error ?? '' });
       exchange.durationMs = Math.round(performance.now() - started);
       this.recorder.add(exchange);
       return exchange;

@@ -75,22 +75,19 @@ export interface Baseline {
 }
 
 function statusOf(requirement: Requirement, outcomes: TestOutcome[], excluded: string | undefined): Pick<RequirementResult, 'status' | 'reason' | 'needs' | 'failures'> {
-  const failures = outcomes.flatMap((o) =>
-    o.state === 'failed'
-      ? o.failures.length > 0
-        ? o.failures.filter((f) => f.requirements.includes(requirement.id))
-        : []
-      : [],
-  );
-  const failedTests = outcomes.filter((o) => o.state === 'failed' && (o.failures.length === 0 || o.failures.some((f) => f.requirements.includes(requirement.id))));
-  if (failedTests.length > 0) {
-    const unexplained = failedTests.filter((o) => o.failures.length === 0).map((o) => ({
-      requirements: [requirement.id],
-      message: o.note ?? 'The test failed without a recorded failure.',
-      repro: '',
-      exchanges: [],
-    }));
-    return { status: 'failed', failures: [...failures, ...unexplained] };
+  const failed = outcomes.filter((o) => o.state === 'failed');
+  const own = failed.flatMap((o) => o.failures.filter((f) => f.requirements.includes(requirement.id)));
+  if (own.length > 0) return { status: 'failed', failures: own };
+  // A failed test that names this requirement but broke on another one's check (or on no recorded
+  // check) never verified it. Unless another test did, it counts as failed: "not verified".
+  const passedElsewhere = outcomes.some((o) => o.state === 'passed');
+  if (failed.length > 0 && !passedElsewhere) {
+    const blocked = failed.map((o): FailureRecord => {
+      const first = o.failures[0];
+      if (!first) return { requirements: [requirement.id], message: o.note ?? 'The test failed without a recorded failure.', repro: '', exchanges: [] };
+      return { ...first, requirements: [requirement.id], message: `Not verified: the test stopped at a check of ${first.requirements.join(', ')}: ${first.message}` };
+    });
+    return { status: 'failed', failures: blocked };
   }
   if (outcomes.some((o) => o.state === 'passed')) return { status: 'passed', failures: [] };
   const na = outcomes.filter((o) => o.notApplicable && o.notApplicable.length > 0);

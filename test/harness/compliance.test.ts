@@ -68,6 +68,22 @@ describe('requirement status and verdict', () => {
     expect(requirements.find((r) => r.id === 'CP-A-005')!.failures[0]!.message).toBe('timed out');
   });
 
+  test('a requirement whose only test broke on another requirement is failed as not verified', () => {
+    const { requirements } = buildResults({
+      catalogue: c,
+      selected: [reqs[1]!],
+      errors: [],
+      outcomes: [
+        outcome(['CP-A-001', 'CP-A-002'], 'failed', {
+          failures: [{ requirements: ['CP-A-001'], message: 'create answered nothing', repro: 'apc certify', exchanges: [] }],
+        }),
+      ],
+    });
+    expect(requirements[0]).toMatchObject({ id: 'CP-A-002', status: 'failed' });
+    expect(requirements[0]!.failures[0]!.message).toBe('Not verified: the test stopped at a check of CP-A-001: create answered nothing');
+    expect(verdictOf(requirements, []).verdict).toBe('not-certified');
+  });
+
   test('a failed SHOULD does not fail the verdict; a failed or untested MUST does', () => {
     const should = buildResults({ catalogue: c, selected: [reqs[0]!, reqs[4]!], errors: [], outcomes: [outcome(['CP-A-001'], 'passed'), outcome(['CP-A-005'], 'failed')] });
     expect(verdictOf(should.requirements, []).verdict).toBe('certified');
