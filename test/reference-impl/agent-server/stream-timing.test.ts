@@ -1,6 +1,8 @@
 // A run of `echo` starts streaming at once and the response ends right after the last event:
-// no polling delay, no idle timeout. Bounds are loose for a busy test machine; the benchmark
-// (bench/agent-server.bench.ts) measures the real figures.
+// no polling delay, no idle timeout. Shared machines are noisy, so nothing here is compared with
+// a wall-clock bound: a whole stream is compared with a plain GET /ok measured in the same run
+// (a polling server, like the one in the field notes at ~550 ms a stream, is hundreds of times
+// slower). The benchmark (bench/agent-server.bench.ts) measures the real figures.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from './support.ts';
 
@@ -13,20 +15,20 @@ describe('stream timing of echo', () => {
     await server?.close();
   });
 
-  // The real platform's open-source server takes about 550 ms per stream (field notes): these
-  // bounds sit well below that yet leave room for a loaded machine.
-  it('sends the first event and closes within a small fraction of a second', async () => {
+  it('streams a whole run in a small multiple of a plain request', async () => {
     const totals: number[] = [];
-    const firsts: number[] = [];
+    const pings: number[] = [];
     const { body: thread } = await server.call('POST', '/threads', {});
     for (let i = 0; i < 20; i += 1) {
+      const started = performance.now();
+      await server.call('GET', '/ok');
+      pings.push(performance.now() - started);
       const reply = await server.stream(`/threads/${thread.thread_id}/runs/stream`, { assistant_id: 'echo', input: { messages: [`run ${i}`] }, stream_mode: ['updates', 'messages'] });
       expect(reply.frames.at(-1)!.event).toBe('messages/complete');
-      firsts.push(reply.firstByteMs);
+      expect(reply.firstByteMs).toBeLessThanOrEqual(reply.totalMs);
       totals.push(reply.totalMs);
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-    expect(median(firsts)).toBeLessThan(100);
-    expect(median(totals)).toBeLessThan(200);
+    expect(median(totals) / Math.max(median(pings), 0.5)).toBeLessThan(40);
   });
 });
