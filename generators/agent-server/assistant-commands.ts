@@ -3,6 +3,7 @@
 // suite passes one that speaks HTTP to the target, unit tests pass an in-memory one. A
 // disagreement with the model is a ModelMismatch naming the rule it breaks.
 import fc from 'fast-check';
+import { ModelMismatch } from '../model-mismatch.ts';
 import { AssistantModel, RULE_OF, type ModelAssistant } from './assistant-model.ts';
 import { assistantDraft, compareContext, context, type AssistantDraft, type JsonObject } from './payloads.ts';
 
@@ -25,18 +26,6 @@ export interface AssistantReal {
   api: AssistantApi;
   /** Server ids by model slot. */
   ids: string[];
-}
-
-export class ModelMismatch extends Error {
-  constructor(
-    readonly requirement: string,
-    message: string,
-    readonly expected: unknown,
-    readonly seen: unknown,
-  ) {
-    super(message);
-    this.name = 'ModelMismatch';
-  }
 }
 
 type AssistantCommand = fc.AsyncCommand<AssistantModel, AssistantReal>;

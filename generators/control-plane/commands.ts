@@ -4,6 +4,7 @@
 // unit tests an in-memory one. A disagreement with the model is a ModelMismatch naming the rule.
 import fc from 'fast-check';
 import type { Source } from '../../schemas/index.ts';
+import { ModelMismatch } from '../model-mismatch.ts';
 import { classifyPatch } from './classify.ts';
 import { validSources, type GeneratorContext } from './context.ts';
 import { validCreateFor, type CreateBody } from './create-payloads.ts';
@@ -32,18 +33,6 @@ export interface ControlPlaneReal {
   ids: string[];
   /** Revision ids by model slot, oldest first, as the server reported them. */
   revisionIds: string[][];
-}
-
-export class ModelMismatch extends Error {
-  constructor(
-    readonly requirement: string,
-    message: string,
-    readonly expected: unknown,
-    readonly seen: unknown,
-  ) {
-    super(message);
-    this.name = 'ModelMismatch';
-  }
 }
 
 type Command = fc.AsyncCommand<ControlPlaneModel, ControlPlaneReal>;

@@ -1,6 +1,7 @@
 // The OpenAPI description the agent server serves at /openapi.json (and renders at /docs):
 // the operations below plus the project's JSON Schemas as components.
 import { openApiComponents } from '../../schemas/index.ts';
+import type { OpenApiDocument } from '../docs.ts';
 import { MAX_LIMIT } from './request-checks.ts';
 import { STREAM_MODES } from './stream-events.ts';
 
@@ -91,10 +92,10 @@ function operationObject(op: Operation, known: ReadonlySet<string>): Record<stri
   };
 }
 
-export function buildOpenApi(version: string, graphIds: string[]): Record<string, unknown> {
+export function buildOpenApi(version: string, graphIds: string[]): OpenApiDocument {
   const components = openApiComponents();
   const known = new Set(Object.keys(components.schemas));
-  const paths: Record<string, Record<string, unknown>> = {};
+  const paths: Record<string, Record<string, object>> = {};
   for (const op of OPERATIONS) (paths[op.path] ??= {})[op.method] = operationObject(op, known);
   return {
     openapi: '3.1.0',

@@ -2,12 +2,13 @@
 // listeners, with /docs and /openapi.json. Self-hosted installations serve it under `/api-host`.
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { ReferenceContext } from '../context.ts';
+import { registerDocs } from '../docs.ts';
 import { installErrorHandling } from '../http-errors.ts';
 import { registerCatalogRoutes } from './catalog-routes.ts';
 import { registerDeploymentRoutes } from './deployment-routes.ts';
-import { registerDocsRoutes } from './docs-routes.ts';
 import { installFaultResponses } from './fault-responses.ts';
 import { faultsOf } from './faults.ts';
+import { openApiDocument } from './openapi.ts';
 import { startProgressWorker } from './progress-worker.ts';
 import { registerRevisionRoutes } from './revision-routes.ts';
 import { makeChangeContext, tenantOfRequest, type RouteDeps } from './route-deps.ts';
@@ -56,7 +57,7 @@ export async function buildControlPlaneApp(ctx: ReferenceContext): Promise<Fasti
         if (text.trim() === '') return done(null, undefined);
         return parseJson(request, text, done);
       });
-      registerDocsRoutes(scope, deps);
+      registerDocs(scope, openApiDocument(prefix));
       registerUploadTarget(scope, deps);
       await scope.register(async (api) => {
         // Checked before the body is read, so an unauthenticated client gets 401/403 whatever it sends.

@@ -115,6 +115,7 @@ export function openApiDocument(prefix: string) {
     [`${UPLOAD_PATH}/{token}`]: {
       put: {
         summary: 'Upload target handed out by upload-url (the URL carries the credential; no X-Api-Key)',
+        security: [],
         parameters: [{ name: 'token', in: 'path', required: true, schema: { type: 'string' } }],
         requestBody: { required: true, content: { 'application/gzip': { schema: { type: 'string', format: 'binary', maxLength: MAX_TARBALL_BYTES } } } },
         responses: {

@@ -4,10 +4,11 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { tenantOf } from '../auth.ts';
 import type { ReferenceContext } from '../context.ts';
+import { registerDocs } from '../docs.ts';
 import { installErrorHandling } from '../http-errors.ts';
-import { registerDocs } from './docs.ts';
 import { faultsOf } from './faults.ts';
 import { memoryStore } from './memory.ts';
+import { openApiDocument } from './openapi.ts';
 import { postgresStore } from './postgres.ts';
 import { tracingProjects } from './projects.ts';
 import { registerRoutes } from './routes.ts';
@@ -20,7 +21,7 @@ export async function buildTracingApp(ctx: ReferenceContext): Promise<FastifyIns
   ctx.tracingProjects = tracingProjects(store);
   const app = Fastify({ logger: ctx.logger, bodyLimit: BODY_LIMIT_BYTES });
   installErrorHandling(app);
-  registerDocs(app);
+  registerDocs(app, openApiDocument());
   await app.register(async (api) => {
     // Checked before the body is read, so an unauthenticated client gets 401 whatever it sends.
     api.addHook('onRequest', async (request) => void tenantOf(ctx.auth, request));

@@ -1,8 +1,9 @@
 // Assistant versions (spec 3, 4.2): examples for each rule, then operation sequences checked
 // against the pure model of generators/agent-server. Runs by assistant_id are observed through
 // the fixture graph, which echoes the run's effective context in its update.
-import { assistantCommands, ModelMismatch, runAssistantCommands } from '../../generators/agent-server/assistant-commands.ts';
+import { assistantCommands, runAssistantCommands } from '../../generators/agent-server/assistant-commands.ts';
 import { compareContext, sameJson, type JsonObject } from '../../generators/agent-server/payloads.ts';
+import { ModelMismatch } from '../../generators/model-mismatch.ts';
 import { requirement, type Check } from '../../harness/conformance/index.ts';
 import { describeResponse } from '../../harness/http/curl.ts';
 import { createAssistant, expect2xx, expect4xx, httpAssistantApi, searchIds } from './support/assistants.ts';

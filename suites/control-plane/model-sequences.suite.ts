@@ -2,7 +2,8 @@
 // triggers, valid and not), read, revisions listing and delete, each step checked against the pure
 // model of generators/control-plane/model.ts.
 import fc from 'fast-check';
-import { controlPlaneSequences, ModelMismatch, newSequence } from '../../generators/control-plane/commands.ts';
+import { controlPlaneSequences, newSequence } from '../../generators/control-plane/commands.ts';
+import { ModelMismatch } from '../../generators/model-mismatch.ts';
 import { requirement, type Check } from '../../harness/conformance/index.ts';
 import { deploymentPath, generatorContext } from './support/steps.ts';
 import { httpControlPlane } from './support/http-api.ts';

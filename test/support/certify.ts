@@ -2,9 +2,10 @@
 // the compliance.json it wrote. Self-certification tests use it against the reference
 // implementation, with or without deliberate faults, and against small broken servers.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { stringify } from 'yaml';
 import type { ComplianceReport, RequirementResult } from '../../harness/report/compliance.ts';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -24,6 +25,8 @@ export interface CertifyRun {
 export interface CertifyOptions {
   /** Extra command-line arguments (target URLs, --requirements, --reference-fault ...). */
   args: string[];
+  /** A target profile, written to a temporary YAML file given as --profile. */
+  profile?: Record<string, unknown>;
   env?: NodeJS.ProcessEnv;
   /** Kill the run after this long (the test then fails on a null code). Default 240 s. */
   timeoutMs?: number;
@@ -33,8 +36,20 @@ export interface CertifyOptions {
 }
 
 export async function certify(options: CertifyOptions): Promise<CertifyRun> {
+  if (!options.profile) return run(options, []);
+  const dir = mkdtempSync(join(tmpdir(), 'apc-selftest-'));
+  const file = join(dir, 'profile.yaml');
+  writeFileSync(file, stringify(options.profile));
+  try {
+    return await run(options, ['--profile', file]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function run(options: CertifyOptions, profileArgs: string[]): Promise<CertifyRun> {
   const reportDir = options.reportDir ?? mkdtempSync(join(tmpdir(), 'apc-report-'));
-  const args = [BIN, 'certify', '--reports', reportDir, '--quiet', ...options.args];
+  const args = [BIN, 'certify', '--reports', reportDir, '--quiet', ...profileArgs, ...options.args];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, NO_COLOR: '1', ...options.env },

@@ -2,8 +2,9 @@
 // that breaks any one of them, naming the broken rule.
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { assistantCommands, ModelMismatch, runAssistantCommands } from '../../../generators/agent-server/assistant-commands.ts';
+import { assistantCommands, runAssistantCommands } from '../../../generators/agent-server/assistant-commands.ts';
 import { AssistantModel } from '../../../generators/agent-server/assistant-model.ts';
+import { ModelMismatch } from '../../../generators/model-mismatch.ts';
 import { memoryAssistants, type Defect } from './memory-assistants.ts';
 
 async function firstMismatch(defect: Defect): Promise<ModelMismatch | undefined> {

@@ -2,7 +2,8 @@
 // find each rule a broken one breaks within as few sequences as the conformance suite runs.
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { controlPlaneSequences, ModelMismatch, newSequence } from '../../../generators/control-plane/commands.ts';
+import { controlPlaneSequences, newSequence } from '../../../generators/control-plane/commands.ts';
+import { ModelMismatch } from '../../../generators/model-mismatch.ts';
 import { contexts } from './contexts.ts';
 import { FakeControlPlane, type FakeFault } from './fake-api.ts';
 

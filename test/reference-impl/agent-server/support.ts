@@ -1,13 +1,10 @@
 // Starts the reference agent server on a loopback port for a test file, with either backend,
 // and talks to it over real HTTP.
-import { inject } from 'vitest';
 import { buildAgentServerApp } from '../../../reference-impl/agent-server/app.ts';
-import { createContext } from '../../../reference-impl/context.ts';
 import type { ReferenceOptions } from '../../../reference-impl/options.ts';
-import { freshDatabase } from '../../support/postgres.ts';
+import { databaseFor, startListener, type Backend } from '../../support/reference-listener.ts';
 
-export type Backend = 'memory' | 'postgres';
-export const BACKENDS: Backend[] = ['memory', 'postgres'];
+export { BACKENDS } from '../../support/reference-listener.ts';
 
 export interface TestServer {
   url: string;
@@ -70,15 +67,10 @@ function parseJson(text: string): unknown {
  * `options.databaseUrl` names one (a restart test reuses a database across servers).
  */
 export async function startServer(backend: Backend, options: ReferenceOptions = {}): Promise<TestServer> {
-  const database = backend === 'postgres' && !options.databaseUrl ? await freshDatabase(inject('databaseUrl')) : undefined;
+  const database = options.databaseUrl ? undefined : await databaseFor(backend);
   const databaseUrl = options.databaseUrl ?? database?.url;
-  const { ctx, close: closeContext } = createContext({ ...options, ...(databaseUrl && { databaseUrl }) });
-  const app = await buildAgentServerApp(ctx);
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  if (address === null || typeof address === 'string') throw new Error('no TCP address');
-  const url = `http://127.0.0.1:${address.port}`;
-  const apiKey = ctx.auth.grants[0]!.key;
+  const server = await startListener({ ...options, ...(databaseUrl && { databaseUrl }) }, buildAgentServerApp);
+  const { url, apiKey } = server;
 
   const call: TestServer['call'] = async (method, path, body, init = {}) => {
     const hasBody = init.rawBody !== undefined || body !== undefined;
@@ -120,8 +112,7 @@ export async function startServer(backend: Backend, options: ReferenceOptions = 
     call,
     stream,
     async close() {
-      await app.close();
-      await closeContext();
+      await server.close();
       await database?.drop();
     },
   };

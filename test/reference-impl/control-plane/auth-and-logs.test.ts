@@ -3,8 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBodies, createDeployment, sendRequest, startOn, type ControlPlaneServer } from './control-plane-server.ts';
-import { BACKENDS } from './backends.ts';
+import { BACKENDS, createBodies, createDeployment, sendRequest, startOn, type ControlPlaneServer } from './control-plane-server.ts';
 
 const tenantA = randomUUID();
 const tenantB = randomUUID();

@@ -5,8 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BACKENDS } from './backends.ts';
-import { createBodies, createDeployment, startOn, type ControlPlaneServer } from './control-plane-server.ts';
+import { BACKENDS, createBodies, createDeployment, startOn, type ControlPlaneServer } from './control-plane-server.ts';
 
 const BIG = 'x'.repeat(200_000);
 const anyJson = fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.constant(BIG), fc.string({ maxLength: 40 }), fc.constant(null));

@@ -4,7 +4,7 @@
 // name lives on the tracing listener.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type ReferenceServer } from '../../../reference-impl/index.ts';
-import { BACKENDS, databaseFor } from './backends.ts';
+import { BACKENDS, databaseFor } from '../../support/reference-listener.ts';
 
 describe.each(BACKENDS)('documented client flow on %s', (backend) => {
   let reference: ReferenceServer;

@@ -3,22 +3,13 @@
 // projects the tracing listener would provide, and sends requests to it.
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import { buildControlPlaneApp, SELF_HOSTED_PREFIX } from '../../../reference-impl/control-plane/app.ts';
-import { createContext, type ReferenceContext } from '../../../reference-impl/context.ts';
 import { conflict, notFound } from '../../../reference-impl/http-errors.ts';
 import type { ReferenceOptions } from '../../../reference-impl/options.ts';
-import { databaseFor, type Backend } from './backends.ts';
+import { startListener, startOnBackend, type Backend, type ListenerServer } from '../../support/reference-listener.ts';
 
-export { BACKENDS, type Backend } from './backends.ts';
-
-export interface Reply {
-  status: number;
-  body: any;
-  text: string;
-  headers: Headers;
-}
+export { BACKENDS, databaseFor, sendRequest } from '../../support/reference-listener.ts';
 
 /** Tracing projects per tenant, as the tracing listener keeps them. */
 export class RecordingTracingProjects {
@@ -36,34 +27,10 @@ export class RecordingTracingProjects {
   }
 }
 
-export interface ControlPlaneServer {
-  /** Base URL, with `/api-host` when self-hosted. */
-  url: string;
-  apiKey: string;
-  tenantId: string;
-  ctx: ReferenceContext;
+export interface ControlPlaneServer extends ListenerServer {
   tracing: RecordingTracingProjects;
   /** Structured log lines written so far (when started with `log: true`). */
   logs: string[];
-  request(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply>;
-  close(): Promise<void>;
-}
-
-export async function sendRequest(url: string, method: string, path: string, body: unknown, headers: Record<string, string>): Promise<Reply> {
-  const raw = typeof body === 'string' || body instanceof Uint8Array;
-  const response = await fetch(`${url}${path}`, {
-    method,
-    headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
-    body: body === undefined ? undefined : raw ? (body as string) : JSON.stringify(body),
-  });
-  const text = await response.text();
-  let parsed: unknown;
-  try {
-    parsed = text === '' ? undefined : JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
-  return { status: response.status, body: parsed, text, headers: response.headers };
 }
 
 /**
@@ -76,57 +43,31 @@ export function testOptions(overrides: Partial<ReferenceOptions> = {}): Referenc
 
 /** Builds and starts the control-plane app with `options` (a databaseUrl selects PostgreSQL). */
 export async function startControlPlane(options: ReferenceOptions): Promise<ControlPlaneServer> {
-  const { ctx, close } = createContext(options);
   const tracing = new RecordingTracingProjects();
-  ctx.tracingProjects = tracing;
   const logs: string[] = [];
-  if (options.log && ctx.logger && typeof ctx.logger === 'object') {
-    const stream = new Writable({
-      write(chunk, _encoding, done) {
-        logs.push(...String(chunk).split('\n').filter(Boolean));
-        done();
-      },
-    });
-    ctx.logger = { ...ctx.logger, stream };
-  }
-  let app: FastifyInstance;
-  try {
-    app = await buildControlPlaneApp(ctx);
-    await app.listen({ port: 0, host: '127.0.0.1' });
-  } catch (error) {
-    await close();
-    throw error;
-  }
-  const address = app.server.address();
-  if (address === null || typeof address === 'string') throw new Error('control-plane app has no TCP address');
-  const url = `http://127.0.0.1:${address.port}${ctx.mode === 'self-hosted' ? SELF_HOSTED_PREFIX : ''}`;
-  const grant = ctx.auth.grants[0]!;
-  return {
-    url,
-    apiKey: grant.key,
-    tenantId: grant.tenants[0]!,
-    ctx,
-    tracing,
-    logs,
-    request: (method, path, body, headers = {}) => sendRequest(url, method, path, body, { 'x-api-key': grant.key, ...headers }),
-    async close() {
-      await app.close();
-      await close();
+  const server = await startListener(
+    options,
+    (ctx) => {
+      ctx.tracingProjects = tracing;
+      if (options.log && ctx.logger && typeof ctx.logger === 'object') {
+        const stream = new Writable({
+          write(chunk, _encoding, done) {
+            logs.push(...String(chunk).split('\n').filter(Boolean));
+            done();
+          },
+        });
+        ctx.logger = { ...ctx.logger, stream };
+      }
+      return buildControlPlaneApp(ctx);
     },
-  };
+    options.mode === 'self-hosted' ? SELF_HOSTED_PREFIX : '',
+  );
+  return { ...server, tracing, logs };
 }
 
 /** Starts a server on `backend` with its own database; `close` also drops the database. */
-export async function startOn(backend: Backend, overrides: Partial<ReferenceOptions> = {}): Promise<ControlPlaneServer> {
-  const database = await databaseFor(backend);
-  const server = await startControlPlane(testOptions({ databaseUrl: database.url, ...overrides }));
-  return {
-    ...server,
-    async close() {
-      await server.close();
-      await database.drop();
-    },
-  };
+export function startOn(backend: Backend, overrides: Partial<ReferenceOptions> = {}): Promise<ControlPlaneServer> {
+  return startOnBackend(backend, (databaseUrl) => startControlPlane(testOptions({ databaseUrl, ...overrides })));
 }
 
 let counter = 0;

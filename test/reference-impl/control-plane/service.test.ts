@@ -1,10 +1,11 @@
 // The control plane as a service: concurrent PATCHes lose nothing (both backends); on PostgreSQL a
 // revision survives a restart mid-build, and two processes on one database behave as one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BACKENDS, databaseFor } from './backends.ts';
 import {
+  BACKENDS,
   createBodies,
   createDeployment,
+  databaseFor,
   pollRevision,
   startControlPlane,
   startOn,

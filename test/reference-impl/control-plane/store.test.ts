@@ -8,7 +8,7 @@ import { PostgresStore } from '../../../reference-impl/control-plane/pg-store.ts
 import type { Deployment, StoredRevision } from '../../../reference-impl/control-plane/records.ts';
 import { planProgress, startRevision } from '../../../reference-impl/control-plane/revision-lifecycle.ts';
 import type { ChangePlan, ControlPlaneStore } from '../../../reference-impl/control-plane/store.ts';
-import { BACKENDS, databaseFor, type Backend } from './backends.ts';
+import { BACKENDS, databaseFor, type Backend } from '../../support/reference-listener.ts';
 
 const noFaults = { faults: () => false };
 

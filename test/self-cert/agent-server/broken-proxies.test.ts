@@ -3,9 +3,10 @@
 // validation, and the events of a stream mode. Rules that do not get in each other's way share
 // a run; each must fail for its own reason.
 import { afterAll, describe, test } from 'vitest';
-import { editJson, editRequestJson, startProxy, type Proxy, type ProxiedAnswer, type ProxiedRequest } from './support/rewriting-proxy.ts';
+import { certifyByUrl, startTarget, type Reference } from '../../support/reference-target.ts';
+import { expectFailed } from '../../support/report-expectations.ts';
+import { editJson, editRequestJson, startProxy, type Proxy, type ProxiedAnswer, type ProxiedRequest } from '../../support/rewriting-proxy.ts';
 import { rewriteStream, streamModeOf } from './support/sse-rewrite.ts';
-import { certifyByUrl, expectFailed, startTarget, type Reference } from './support/target.ts';
 
 const started: (Proxy | Reference)[] = [];
 afterAll(async () => {

@@ -3,7 +3,8 @@
 // reason. Switches that do not get in each other's way share one run; as.set-latest-ignored and
 // as.no-data-line share runs with the proxies of broken-proxies.test.ts.
 import { describe, expect, test } from 'vitest';
-import { certifyByUrl, expectFailed, startTarget } from './support/target.ts';
+import { certifyByUrl, startTarget } from '../../support/reference-target.ts';
+import { expectFailed } from '../../support/report-expectations.ts';
 
 async function certifyWithFaults(faults: string[], requirements: string[], profile: Record<string, unknown> = {}) {
   const target = await startTarget(faults);

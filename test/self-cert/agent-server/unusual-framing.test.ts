@@ -5,9 +5,9 @@
 // bytes cut into 5-byte chunks (through multi-byte characters).
 import { afterAll, expect, test } from 'vitest';
 import type { EncodingStyle } from '../../../generators/sse/encoding.ts';
-import { startProxy, type Proxy } from './support/rewriting-proxy.ts';
+import { certifyByUrl, startTarget, type Reference } from '../../support/reference-target.ts';
+import { startProxy, type Proxy } from '../../support/rewriting-proxy.ts';
 import { isEventStream, rewriteStream } from './support/sse-rewrite.ts';
-import { certifyByUrl, startTarget, type Reference } from './support/target.ts';
 
 const UNUSUAL: EncodingStyle = {
   byteOrderMark: true,

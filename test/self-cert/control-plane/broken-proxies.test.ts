@@ -3,8 +3,8 @@
 // listing, the integrations endpoint, the upload-url endpoint, reading one revision. Breakages
 // that do not get in each other's way share a run; each rule must fail for its own reason.
 import { afterAll, describe, test } from 'vitest';
+import { expectFailed } from '../../support/report-expectations.ts';
 import { startBrokenProxy, type Breakage, type BrokenProxy } from './support/broken-proxy.ts';
-import { expectFailed } from './support/expect.ts';
 import { certifyControlPlane, startControlPlane, type ControlPlaneTarget } from './support/url-target.ts';
 
 const started: (BrokenProxy | ControlPlaneTarget)[] = [];

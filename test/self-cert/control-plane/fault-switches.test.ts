@@ -2,7 +2,8 @@
 // switch breaks one rule, and certifying the broken reference must fail that rule, for that
 // reason. Switches that do not get in each other's way share one run.
 import { describe, test } from 'vitest';
-import { certifyReference, expectFailed } from './support/expect.ts';
+import { expectFailed } from '../../support/report-expectations.ts';
+import { certifyReference } from './support/certify-reference.ts';
 
 describe('control-plane suites fail a reference with a fault switched on', () => {
   test('hosted: order, immutability, triggers, errors, auth, tenancy, delete, concurrency, tags, tarballs, graph path, sequences', async () => {

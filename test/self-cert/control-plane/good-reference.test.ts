@@ -2,7 +2,8 @@
 // (hosted mode is the main job, certified whole in test/cli/certify-reference.test.ts): no false
 // failure in either mode, and every requirement is checked or gated.
 import { describe, expect, test } from 'vitest';
-import { certifyReference, expectCertified } from './support/expect.ts';
+import { expectCertified } from '../../support/report-expectations.ts';
+import { certifyReference } from './support/certify-reference.ts';
 
 describe.each(['self-hosted'] as const)('the %s reference', (mode) => {
   test('is certified on every control-plane requirement', async () => {

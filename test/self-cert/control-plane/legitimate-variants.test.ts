@@ -4,8 +4,8 @@
 // other words, revisions with their values at the top level, and upload-url only under /v2; and
 // it ignores `name` and `source` in a PATCH instead of refusing them.
 import { afterAll, expect, test } from 'vitest';
+import { expectCertified } from '../../support/report-expectations.ts';
 import { startBrokenProxy, type Answer, type BrokenProxy } from './support/broken-proxy.ts';
-import { expectCertified } from './support/expect.ts';
 import { certifyControlPlane, startControlPlane, type ControlPlaneTarget } from './support/url-target.ts';
 
 const started: (BrokenProxy | ControlPlaneTarget)[] = [];

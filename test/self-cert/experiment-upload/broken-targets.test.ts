@@ -6,8 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, test } from 'vitest';
 import { instantOf } from '../../../generators/experiment-upload/datetimes.ts';
-import { editJson, editRequestJson, startProxy, type Proxy, type ProxiedAnswer, type ProxiedRequest } from '../agent-server/support/rewriting-proxy.ts';
-import { certifyByUrl, expectFailed, startTarget, type Reference } from '../agent-server/support/target.ts';
+import { editJson, editRequestJson, startProxy, type Proxy, type ProxiedAnswer, type ProxiedRequest } from '../../support/rewriting-proxy.ts';
+import { certifyByUrl, startTarget, type Reference } from '../../support/reference-target.ts';
+import { expectFailed } from '../../support/report-expectations.ts';
 
 type Json = Record<string, unknown>;
 

@@ -3,7 +3,7 @@
 // again with the generators' encoder, in any style the SSE format allows.
 import { encodeText, PLAIN_STYLE, type EncodingStyle } from '../../../../generators/sse/encoding.ts';
 import type { SseBlock } from '../../../../generators/sse/stream-model.ts';
-import type { ProxiedAnswer, ProxiedRequest } from './rewriting-proxy.ts';
+import type { ProxiedAnswer, ProxiedRequest } from '../../../support/rewriting-proxy.ts';
 
 export function isEventStream(answer: ProxiedAnswer): boolean {
   return (answer.headers['content-type'] ?? '').startsWith('text/event-stream');

@@ -1,10 +1,6 @@
 // The reference control plane started here with two known workspaces, certified by URL (through a
 // proxy) with a profile like the one `apc certify` gives the reference it starts itself.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { stringify } from 'yaml';
 import { startReference, type ReferenceServer } from '../../../../reference-impl/index.ts';
 import { certify, type CertifyRun } from '../../../support/certify.ts';
 
@@ -21,28 +17,21 @@ export async function startControlPlane(mode: 'hosted' | 'self-hosted'): Promise
 }
 
 /** Certifies the control plane at `url` on the given requirements. */
-export async function certifyControlPlane(url: string, target: ControlPlaneTarget, mode: 'hosted' | 'self-hosted', requirements: string[]): Promise<CertifyRun> {
-  const dir = mkdtempSync(join(tmpdir(), 'apc-selftest-'));
+export function certifyControlPlane(url: string, target: ControlPlaneTarget, mode: 'hosted' | 'self-hosted', requirements: string[]): Promise<CertifyRun> {
   const [own, other] = target.keys as [ControlPlaneTarget['keys'][0], ControlPlaneTarget['keys'][0]];
-  const profile = {
-    controlPlaneMode: mode,
-    tenantId: own.tenantId,
-    otherTenant: { apiKeyEnv: 'APC_SELFTEST_OTHER_KEY', tenantId: other.tenantId },
-    endpoints: mode === 'hosted' ? ['upload-url', 'integrations'] : ['upload-url', 'integrations', 'listeners'],
-    fixtures: { failingImageUri: 'registry.invalid/acme/agent:fail-build', ...(mode === 'self-hosted' ? { clusterNamespace: 'agents' } : {}) },
-    timeouts: { requestMs: 10_000, streamMs: 10_000, deployMs: 20_000, statsMs: 10_000 },
-    pollIntervalMs: 20,
-    runs: 10,
-    seed: 1,
-  };
-  const file = join(dir, 'profile.yaml');
-  writeFileSync(file, stringify(profile));
-  try {
-    return await certify({
-      args: ['--profile', file, '--control-plane-url', url, '--interfaces', 'control-plane', '--requirements', requirements.join(',')],
-      env: { APC_API_KEY: own.apiKey, APC_SELFTEST_OTHER_KEY: other.apiKey },
-    });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  return certify({
+    profile: {
+      controlPlaneMode: mode,
+      tenantId: own.tenantId,
+      otherTenant: { apiKeyEnv: 'APC_SELFTEST_OTHER_KEY', tenantId: other.tenantId },
+      endpoints: mode === 'hosted' ? ['upload-url', 'integrations'] : ['upload-url', 'integrations', 'listeners'],
+      fixtures: { failingImageUri: 'registry.invalid/acme/agent:fail-build', ...(mode === 'self-hosted' ? { clusterNamespace: 'agents' } : {}) },
+      timeouts: { requestMs: 10_000, streamMs: 10_000, deployMs: 20_000, statsMs: 10_000 },
+      pollIntervalMs: 20,
+      runs: 10,
+      seed: 1,
+    },
+    args: ['--control-plane-url', url, '--interfaces', 'control-plane', '--requirements', requirements.join(',')],
+    env: { APC_API_KEY: own.apiKey, APC_SELFTEST_OTHER_KEY: other.apiKey },
+  });
 }

@@ -1,30 +1,8 @@
-// Running `apc certify` on the control plane of the in-repo reference (with fault switches) and
-// judging its report: which requirements failed, and for what reason.
+// Judging the report of a self-test's `apc certify` run: which requirements failed, and for what
+// reason, or that the target was certified.
 import { expect } from 'vitest';
-import type { RequirementResult } from '../../../../harness/report/compliance.ts';
-import { certify, type CertifyRun } from '../../../support/certify.ts';
-
-export interface ReferenceRun {
-  mode: 'hosted' | 'self-hosted';
-  faults?: string[];
-  requirements: string[];
-  seed?: number;
-  timeoutMs?: number;
-}
-
-/** `apc certify` with no URL: it starts the reference itself, with the given fault switches. */
-export function certifyReference(run: ReferenceRun): Promise<CertifyRun> {
-  return certify({
-    args: [
-      '--interfaces', 'control-plane',
-      '--control-plane-mode', run.mode,
-      '--requirements', run.requirements.join(','),
-      '--seed', String(run.seed ?? 1),
-      ...(run.faults ?? []).flatMap((fault) => ['--reference-fault', fault]),
-    ],
-    ...(run.timeoutMs ? { timeoutMs: run.timeoutMs } : {}),
-  });
-}
+import type { RequirementResult } from '../../harness/report/compliance.ts';
+import type { CertifyRun } from './certify.ts';
 
 /** Every id failed, with a failure whose text matches its pattern (the reason it should fail for). */
 export function expectFailed(run: CertifyRun, expected: Record<string, RegExp>): void {
