@@ -75,15 +75,18 @@ const windowLength = fc.oneof(fc.integer({ min: 2, max: 1_000 }), fc.integer({ m
 export interface UploadOptions {
   /** How the dataset is named; any valid way by default. */
   naming?: Exclude<DatasetNaming, 'none'>;
-  /** Zoned or naive datetimes (either by default), or a naive window with zoned rows. */
+  /**
+   * Zoned datetimes by default; naive ones (read as UTC only by the field notes, so checked at
+   * level MAY) or a naive window with zoned rows only when asked for.
+   */
   spelling?: Spelling['kind'];
 }
 
 /** A well-formed upload: every row inside the window. */
 export function validUpload(options: UploadOptions = {}): fc.Arbitrary<UploadCase> {
   const { naming } = options;
-  const spellings =
-    options.spelling === undefined ? spelling : options.spelling === 'naive-window' ? naiveWindowSpelling : spelling.filter((s) => s.kind === options.spelling);
+  const kind = options.spelling ?? 'zoned';
+  const spellings = kind === 'naive-window' ? naiveWindowSpelling : spelling.filter((s) => s.kind === kind);
   return windowLength.chain((durationMs) =>
     fc.record(
       {

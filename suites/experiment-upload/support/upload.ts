@@ -76,10 +76,16 @@ export async function readExperiment(t: Check, id: string, requirement: string):
   return json;
 }
 
-/** Polls the experiment until its statistics are filled (run_count non-null), within statsMs. */
-export function statsFilled(t: Check, id: string, requirement: string): Promise<JsonObject> {
-  return t.poll(() => readExperiment(t, id, requirement), (e) => e.run_count !== null && e.run_count !== undefined, {
-    what: `the statistics of experiment ${id} to be filled (run_count non-null)`,
+/**
+ * Polls the experiment until its statistics are filled, within statsMs: run_count has reached
+ * `rows` and each of `fields` is non-null. The spec does not say they fill all at once, so a
+ * target filling them one by one, or counting runs as they are persisted, is waited for.
+ */
+export function statsFilled(t: Check, id: string, requirement: string, until: { rows: number; fields: string[] }): Promise<JsonObject> {
+  const filled = (e: JsonObject) =>
+    typeof e.run_count === 'number' && e.run_count >= until.rows && until.fields.every((f) => e[f] !== null && e[f] !== undefined);
+  return t.poll(() => readExperiment(t, id, requirement), filled, {
+    what: `the statistics of experiment ${id} to be filled (run_count reaching ${until.rows}${until.fields.length > 0 ? `; ${until.fields.join(', ')} non-null` : ''})`,
     timeoutMs: t.profile.timeouts.statsMs,
     intervalMs: Math.min(t.profile.pollIntervalMs, 1_000),
   });

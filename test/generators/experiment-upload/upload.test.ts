@@ -8,6 +8,9 @@ import { feedbackCase } from '../../../generators/experiment-upload/feedback.ts'
 import { missingRequired, REQUIRED_FIELDS, withoutField } from '../../../generators/experiment-upload/required-fields.ts';
 import { edgeUpload, outsideUpload, rowsOfDurations, uploadBody, validUpload, windowClass, type UploadCase } from '../../../generators/experiment-upload/upload.ts';
 
+/** Uploads of either spelling, so the window cases hold for naive datetimes too. */
+const eitherSpelling = fc.constantFrom('naive', 'zoned');
+
 const ids = { experimentName: 'apc-test-exp', datasetName: 'apc-test-ds', datasetId: '00000000-0000-4000-8000-000000000001', rowIds: ['00000000-0000-4000-8000-0000000000a1', '00000000-0000-4000-8000-0000000000a2'] };
 
 /** Row instants of a body, relative to its window. */
@@ -41,7 +44,7 @@ describe('datetimes', () => {
 describe('window cases', () => {
   test('valid uploads keep every row inside the window', () => {
     fc.assert(
-      fc.property(validUpload(), (c) => {
+      fc.property(eitherSpelling.chain((spelling) => validUpload({ spelling })), (c) => {
         expect(windowClass(c)).not.toBe('outside');
         const { start, end, times } = rowOffsets(c);
         expect(times.every((t) => t >= start && t <= end)).toBe(true);
@@ -51,7 +54,7 @@ describe('window cases', () => {
 
   test('edge uploads put rows exactly on the window edges', () => {
     fc.assert(
-      fc.property(edgeUpload(), (c) => {
+      fc.property(eitherSpelling.chain((spelling) => edgeUpload({ spelling })), (c) => {
         expect(windowClass(c)).toBe('edge');
         const { start, end, times } = rowOffsets(c);
         expect(times).toContain(start);
@@ -62,7 +65,7 @@ describe('window cases', () => {
 
   test('outside uploads by 1 ms put one time exactly 1 ms outside', () => {
     fc.assert(
-      fc.property(outsideUpload(1), (c) => {
+      fc.property(eitherSpelling.chain((spelling) => outsideUpload(1, { spelling })), (c) => {
         expect(windowClass(c)).toBe('outside');
         const { start, end, times } = rowOffsets(c);
         expect(times.includes(start - 1) || times.includes(end + 1)).toBe(true);
@@ -72,7 +75,7 @@ describe('window cases', () => {
 
   test('one upload never mixes naive and zoned datetimes', () => {
     fc.assert(
-      fc.property(validUpload(), (c) => {
+      fc.property(eitherSpelling.chain((spelling) => validUpload({ spelling })), (c) => {
         const texts = JSON.stringify(uploadBody(c, ids)).match(/"\d{4}-\d{2}-\d{2}T[^"]+"/g) ?? [];
         const zoned = texts.map((t) => /(?:Z|[+-]\d{2}:\d{2})"$/.test(t));
         expect(new Set(zoned).size).toBe(1);
@@ -93,6 +96,11 @@ describe('window cases', () => {
         expect(times).toContain(end);
       }),
     );
+  });
+
+  test('uploads are zoned unless another spelling is asked for (naive datetimes rest on the field notes)', () => {
+    expect(fc.sample(validUpload(), { numRuns: 30, seed: 5 }).every((c) => c.spelling.kind === 'zoned')).toBe(true);
+    expect(fc.sample(outsideUpload(), { numRuns: 30, seed: 5 }).every((c) => c.spelling.kind === 'zoned')).toBe(true);
   });
 
   test('the spelling option keeps every datetime naive or zoned', () => {
