@@ -1,5 +1,7 @@
 // Benchmark of the reference agent server over loopback, in process: time to the first event
 // and to the end of an `echo` run stream (p50/p99), and POST /assistants requests per second.
+// Shared machines are noisy, so each stream figure is also given as a ratio to a plain GET /ok
+// measured in the same run: the ratio is what to compare between runs and machines.
 //
 //   npx tsx bench/agent-server.bench.ts [--runs 300] [--seconds 3] [--concurrency 8] [--database-url <postgres url>]
 //
@@ -58,6 +60,20 @@ async function timeStream(path: string): Promise<{ first: number; total: number 
   return { first, total: performance.now() - started };
 }
 
+/** p50 of a plain GET /ok: the yardstick the stream figures are divided by. */
+async function okBaseline(): Promise<number> {
+  const once = async () => {
+    const started = performance.now();
+    const response = await request(`${origin}/ok`, { dispatcher });
+    await response.body.text();
+    return performance.now() - started;
+  };
+  for (let i = 0; i < 20; i += 1) await once();
+  const samples: number[] = [];
+  for (let i = 0; i < RUNS; i += 1) samples.push(await once());
+  return percentile(samples, 50);
+}
+
 async function streams(label: string, path: () => string) {
   for (let i = 0; i < 20; i += 1) await timeStream(path());
   const samples: { first: number; total: number }[] = [];
@@ -90,8 +106,10 @@ async function createRate(concurrency: number) {
 
 try {
   const thread = JSON.parse(await (await post('/threads', {})).text()) as { thread_id: string };
+  const okMs = await okBaseline();
   const results = {
     storage: ctx.pool ? 'postgres' : 'memory',
+    ok_p50_ms: okMs,
     streams: [await streams('stateless /runs/stream', () => '/runs/stream'), await streams('thread run', () => `/threads/${thread.thread_id}/runs/stream`)],
     create_assistant: [await createRate(1), await createRate(CONCURRENCY)],
   };
@@ -99,6 +117,7 @@ try {
   console.log(`agent server benchmark (${results.storage} storage, loopback, echo graph)`);
   for (const s of results.streams) {
     console.log(`  ${s.label.padEnd(24)} first event p50 ${ms(s.first_event_ms.p50)}  p99 ${ms(s.first_event_ms.p99)} | closed p50 ${ms(s.close_ms.p50)}  p99 ${ms(s.close_ms.p99)}  (${s.runs} runs)`);
+    console.log(`  ${''.padEnd(24)} closed p50 = ${(s.close_ms.p50 / okMs).toFixed(1)}x a GET /ok (p50 ${ms(okMs)}) in this run`);
   }
   for (const c of results.create_assistant) console.log(`  POST /assistants x${c.concurrency}`.padEnd(27) + `${c.per_second} requests/s (${c.requests} in ${SECONDS} s)`);
   console.log('  for comparison, the field notes: ~190 POST /assistants per second sequentially, run streams >= ~550 ms');
