@@ -15,10 +15,11 @@ const INTERFACE_NAMES = ['control-plane', 'agent-server', 'experiment-upload'] a
 const LEVEL_NAMES = ['MUST', 'SHOULD', 'MAY'] as const;
 
 export const RequirementStatusSchema = literals(
-  ['passed', 'failed', 'skipped', 'not-applicable', 'expected-failure', 'untested'] as const,
-  'passed: every test naming it passed. failed: a test found a violation. skipped: excluded from testing (see reason). ' +
-    'not-applicable: the target lacks a capability it needs (see needs). expected-failure: failed, and listed in the ' +
-    'expected-failures baseline (see reason). untested: no conformance test names it.',
+  ['passed', 'failed', 'blocked', 'skipped', 'not-applicable', 'expected-failure', 'untested'] as const,
+  'passed: at least one check of it ran and held, and none failed. failed: a check of it found a violation. ' +
+    'blocked: its tests stopped at another requirement\'s failed check before judging it (see blockedBy). ' +
+    'skipped: excluded from testing or not judged (see reason). not-applicable: the target lacks a capability it needs (see needs). ' +
+    'expected-failure: failed, and listed in the expected-failures baseline (see reason). untested: no conformance test names it.',
 );
 const InterfaceSchema = literals(INTERFACE_NAMES, 'One of the three interfaces of the spec.');
 const LevelSchema = literals(LEVEL_NAMES, 'RFC 2119 level of a requirement.');
@@ -27,6 +28,7 @@ const CountsSchema = Type.Object(
   {
     passed: Type.Integer({ minimum: 0 }),
     failed: Type.Integer({ minimum: 0 }),
+    blocked: Type.Integer({ minimum: 0 }),
     skipped: Type.Integer({ minimum: 0 }),
     'not-applicable': Type.Integer({ minimum: 0 }),
     'expected-failure': Type.Integer({ minimum: 0 }),
@@ -81,6 +83,7 @@ const RequirementResultSchema = Type.Object(
     failures: Type.Array(FailureSchema),
     reason: Type.Optional(Type.String({ description: 'Why it was skipped, not applicable, or an expected failure.' })),
     needs: Type.Optional(Type.Array(Type.String(), { description: 'Capabilities it needed and the target lacked (e.g. source:gitforge).' })),
+    blockedBy: Type.Optional(Type.Array(Type.String(), { description: 'For a blocked requirement: the failed requirements whose checks stopped its tests.' })),
   },
   { additionalProperties: false },
 );
@@ -139,9 +142,13 @@ export const ComplianceReportSchema = Type.Object(
     startedAt: Type.String({ format: 'date-time' }),
     endedAt: Type.String({ format: 'date-time' }),
     verdict: literals(
-      ['certified', 'not-certified', 'error'] as const,
-      'certified: every applicable MUST passed (expected failures included) and the run had no errors. ' +
-        'not-certified: a MUST failed or has no test. error: the run itself had a problem (see errors).',
+      ['certified', 'passed', 'incomplete', 'not-certified', 'error', 'interrupted'] as const,
+      'certified: the whole catalogue of each certified interface ran, every MUST was judged and passed (expected failures ' +
+        'included), no MUST required for a certificate was not applicable, nothing was blocked, and the run had no errors. ' +
+        'passed: a subset (--requirements or one shard) ran and every judged MUST passed; a subset, not a certificate. ' +
+        'incomplete: nothing failed, but a MUST required for a certificate could not be judged (see verdictReason). ' +
+        'not-certified: a MUST failed, was blocked, or has no test. error: the run itself could not run or had a problem ' +
+        '(see errors). interrupted: the run was stopped by a signal; the report holds what ran until then.',
     ),
     verdictReason: Type.String(),
     counts: Type.Object(

@@ -12,7 +12,7 @@ import { buildProfile, ProfileError, type ProfileSettings } from '../profile-sou
 import { redactor } from '../redact.ts';
 import { allureReporter } from '../report/allure.ts';
 import { BaselineError, loadBaseline } from '../report/baseline.ts';
-import { buildResults, countsOf, verdictOf, type Baseline, type ComplianceReport } from '../report/compliance.ts';
+import { buildResults, countsOf, exitCodeOf, verdictOf, type Baseline, type ComplianceReport } from '../report/compliance.ts';
 import { ReportError } from '../report/read.ts';
 import { replayPlan } from '../report/replay.ts';
 import { writeReports } from '../report/write.ts';
@@ -237,7 +237,7 @@ export async function certify(argv: string[], io: CertifyIo): Promise<number> {
     writeReports(reportDir, report);
     const shown = isAbsolute(v.reports ?? '') ? reportDir : relative(process.cwd(), reportDir) || '.';
     progress.summary(report, shown);
-    return verdict === 'certified' ? 0 : verdict === 'not-certified' ? 1 : 2;
+    return exitCodeOf(verdict);
   } catch (error) {
     if (error instanceof UsageError || error instanceof ProfileError || error instanceof CatalogueError || error instanceof BaselineError || error instanceof ReportError) {
       io.err.write(`apc certify: ${redactor.text(error.message)}\n`);

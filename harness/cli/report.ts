@@ -7,6 +7,7 @@ import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadCatalogue } from '../catalogue.ts';
+import { exitCodeOf } from '../report/compliance.ts';
 import { mergeReports, writeMerged } from '../report/merge.ts';
 import { readReport, ReportError } from '../report/read.ts';
 import { Progress } from '../run/progress.ts';
@@ -33,7 +34,7 @@ async function merge(argv: string[], io: CertifyIo): Promise<number> {
   const progress = new Progress(io.out);
   progress.line(`apc report merge · ${folders.length} report(s): ${report.mergedFrom!.join(', ')} · seed ${report.seed} · catalogue ${report.catalogue.version}`);
   progress.summary(report, shown(out));
-  return report.verdict === 'certified' ? 0 : report.verdict === 'not-certified' ? 1 : 2;
+  return exitCodeOf(report.verdict);
 }
 
 /** The report folder written last under reports/ that has Allure results. */

@@ -6,8 +6,11 @@ import { VERDICT_LABELS } from './scores.ts';
 
 const COLORS: Record<ComplianceReport['verdict'], string> = {
   certified: '#2da44e',
+  passed: '#0969da',
+  incomplete: '#bf8700',
   'not-certified': '#cf222e',
   error: '#6e7781',
+  interrupted: '#6e7781',
 };
 
 // Approximate advance widths of Verdana at 11px; `textLength` makes the renderer fit the text

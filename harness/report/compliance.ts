@@ -5,9 +5,25 @@ import type { Catalogue, Level, Requirement } from '../catalogue.ts';
 import type { FailureRecord } from '../conformance/failure.ts';
 import type { InterfaceName, TargetProfile } from '../profile.ts';
 
-export type RequirementStatus = 'passed' | 'failed' | 'skipped' | 'not-applicable' | 'expected-failure' | 'untested';
-export const STATUSES: readonly RequirementStatus[] = ['passed', 'failed', 'skipped', 'not-applicable', 'expected-failure', 'untested'];
-export type Verdict = 'certified' | 'not-certified' | 'error';
+export type RequirementStatus = 'passed' | 'failed' | 'blocked' | 'skipped' | 'not-applicable' | 'expected-failure' | 'untested';
+export const STATUSES: readonly RequirementStatus[] = ['passed', 'failed', 'blocked', 'skipped', 'not-applicable', 'expected-failure', 'untested'];
+export type Verdict = 'certified' | 'passed' | 'incomplete' | 'not-certified' | 'error' | 'interrupted';
+
+/** Exit code of a run with this verdict: 0 certified or passed, 1 not certified or incomplete, 2 error, 130 interrupted. */
+export function exitCodeOf(verdict: Verdict): number {
+  switch (verdict) {
+    case 'certified':
+    case 'passed':
+      return 0;
+    case 'not-certified':
+    case 'incomplete':
+      return 1;
+    case 'interrupted':
+      return 130;
+    case 'error':
+      return 2;
+  }
+}
 
 /** What one conformance test reported. */
 export interface TestOutcome {
@@ -35,6 +51,8 @@ export interface RequirementResult {
   reason?: string;
   /** Capabilities it needed and the target lacked. */
   needs?: string[];
+  /** For a blocked requirement: the failed requirements whose checks stopped its tests. */
+  blockedBy?: string[];
 }
 
 export type Counts = Record<RequirementStatus, number>;
@@ -66,7 +84,7 @@ export interface ComplianceReport {
 }
 
 export function emptyCounts(): Counts {
-  return { passed: 0, failed: 0, skipped: 0, 'not-applicable': 0, 'expected-failure': 0, untested: 0 };
+  return { passed: 0, failed: 0, blocked: 0, skipped: 0, 'not-applicable': 0, 'expected-failure': 0, untested: 0 };
 }
 
 export interface Baseline {

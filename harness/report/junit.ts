@@ -2,6 +2,7 @@
 //   passed            → a plain testcase
 //   failed            → <failure type="MUST|SHOULD|MAY"> (a failed SHOULD or MAY is a failure too;
 //                       the verdict, in the exit code and the `apc.verdict` property, ignores it)
+//   blocked           → <skipped message="blocked: …">: never judged; the blocking requirement fails
 //   expected-failure  → <skipped message="expected failure (baseline): …"> with the failure text in
 //                       <system-out>: the run does not fail on it, and it does not count as passed
 //   not-applicable    → <skipped message="not applicable: needs …">
@@ -37,6 +38,8 @@ function outcome(r: RequirementResult): string {
   switch (r.status) {
     case 'failed':
       return `      <failure message="${attr(r.failures[0]?.message ?? 'failed')}" type="${r.level}">${escapeXml(all)}</failure>`;
+    case 'blocked':
+      return `      <skipped message="${attr(`blocked: not judged, its test stopped at a failed check of ${(r.blockedBy ?? []).join(', ')}`)}"/>`;
     case 'expected-failure':
       return `      <skipped message="${attr(`expected failure (baseline): ${r.reason ?? ''}`)}"/>\n      <system-out>${escapeXml(all)}</system-out>`;
     case 'not-applicable':

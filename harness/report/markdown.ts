@@ -48,6 +48,7 @@ function value(label: string, v: string): string {
 const MARKS: Record<RequirementResult['status'], string> = {
   passed: '✓',
   failed: '✗',
+  blocked: '⊘',
   'expected-failure': '≈',
   'not-applicable': '–',
   skipped: '–',

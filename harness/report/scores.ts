@@ -38,6 +38,7 @@ export function interfacesOf(report: ComplianceReport): InterfaceName[] {
 export const STATUS_LABELS: Record<RequirementResult['status'], string> = {
   passed: 'passed',
   failed: 'failed',
+  blocked: 'blocked',
   skipped: 'skipped',
   'not-applicable': 'not applicable',
   'expected-failure': 'expected failure',
@@ -46,8 +47,11 @@ export const STATUS_LABELS: Record<RequirementResult['status'], string> = {
 
 export const VERDICT_LABELS: Record<ComplianceReport['verdict'], string> = {
   certified: 'certified',
+  passed: 'passed (subset)',
+  incomplete: 'incomplete',
   'not-certified': 'not certified',
   error: 'error',
+  interrupted: 'interrupted',
 };
 
 /** Run length as `1 min 42 s`. */

@@ -3,6 +3,7 @@
 import type { Level } from '../catalogue.ts';
 import { redactor } from '../redact.ts';
 import type { ComplianceReport, TestOutcome } from '../report/compliance.ts';
+import { VERDICT_LABELS } from '../report/scores.ts';
 
 export interface Output {
   write(text: string): void;
@@ -68,8 +69,8 @@ export class Progress {
       const applicable = c.passed + c.failed + c['expected-failure'] + c.untested;
       return `${level} ${c.passed}/${applicable}`;
     };
-    const verdict =
-      report.verdict === 'certified' ? green('CERTIFIED') : report.verdict === 'not-certified' ? red('NOT CERTIFIED') : red('ERROR');
+    const label = VERDICT_LABELS[report.verdict].toUpperCase();
+    const verdict = report.verdict === 'certified' || report.verdict === 'passed' ? green(label) : red(label);
     this.print();
     this.print(`verdict: ${verdict}  (${['MUST', 'SHOULD', 'MAY'].map((l) => score(l as Level)).join(', ')})`);
     this.print(`         ${report.verdictReason}`);

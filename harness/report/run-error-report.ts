@@ -1,0 +1,50 @@
+// A report for a run that could not judge the target: the target was unreachable, a preflight
+// check refused the setup, or the harness itself crashed. CI still gets a compliance.json with
+// verdict `error` and the reason, and a junit.xml that shows it.
+import { mkdirSync } from 'node:fs';
+import type { Catalogue } from '../catalogue.ts';
+import { redactedProfile, type TargetProfile } from '../profile.ts';
+import { redactor } from '../redact.ts';
+import { harnessVersion } from '../cli/version.ts';
+import { countsOf, type ComplianceReport } from './compliance.ts';
+import { writeReports } from './write.ts';
+
+export interface RunErrorInput {
+  catalogue: Catalogue;
+  runId: string;
+  profile: TargetProfile;
+  reference: boolean;
+  startedAt: string;
+  /** What went wrong and what to do, in a sentence or two. */
+  reason: string;
+  /** Further problems, one per line of the report's errors. */
+  details?: string[];
+}
+
+export function runErrorReport(input: RunErrorInput): ComplianceReport {
+  const { catalogue, profile } = input;
+  return redactor.value({
+    schemaVersion: 1,
+    harness: { name: 'agent-platform-conformance', version: harnessVersion() },
+    catalogue: { version: catalogue.version, specVersion: catalogue.specVersion, hash: catalogue.hash },
+    runId: input.runId,
+    seed: profile.seed,
+    target: { urls: profile.urls, controlPlaneMode: profile.controlPlaneMode, reference: input.reference, profile: redactedProfile(profile) },
+    startedAt: input.startedAt,
+    endedAt: new Date().toISOString(),
+    verdict: 'error',
+    verdictReason: input.reason,
+    counts: countsOf([]),
+    mustScore: { passed: 0, applicable: 0 },
+    requirements: [],
+    errors: [input.reason, ...(input.details ?? [])],
+  });
+}
+
+/** Writes the error report in every format; returns it. */
+export function writeRunErrorReport(dir: string, input: RunErrorInput): ComplianceReport {
+  const report = runErrorReport(input);
+  mkdirSync(dir, { recursive: true });
+  writeReports(dir, report);
+  return report;
+}
