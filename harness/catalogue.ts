@@ -21,6 +21,8 @@ export interface Requirement {
   needs: string[];
   /** Where the rule comes from when not the spec itself (e.g. `field-notes`). */
   source: 'spec' | 'field-notes';
+  /** `required`: a certificate needs it judged, so not-applicable makes the run `incomplete`. */
+  certificate?: 'required';
 }
 
 /** Something the harness does not test, with the reason: mostly what the spec leaves "not shown". */
@@ -107,7 +109,9 @@ function readRequirements(iface: InterfaceName, { file, requirements }: Catalogu
     const source = entry.source ?? 'spec';
     if (source !== 'spec' && source !== 'field-notes') fail(file, where, 'source "spec" or "field-notes"', source);
     if (source === 'field-notes' && level !== 'MAY') fail(file, where, 'level MAY for a rule taken from the field notes', level);
-    return { id, level: level as Level, interface: iface, section, statement: statement.trim(), tags, needs, source };
+    const certificate = entry.certificate;
+    if (certificate !== undefined && (certificate !== 'required' || level !== 'MUST')) fail(file, where, 'certificate: required, on a MUST only', certificate);
+    return { id, level: level as Level, interface: iface, section, statement: statement.trim(), tags, needs, source, ...(certificate ? { certificate } : {}) };
   });
 }
 

@@ -84,6 +84,17 @@ const RequirementResultSchema = Type.Object(
     reason: Type.Optional(Type.String({ description: 'Why it was skipped, not applicable, or an expected failure.' })),
     needs: Type.Optional(Type.Array(Type.String(), { description: 'Capabilities it needed and the target lacked (e.g. source:gitforge).' })),
     blockedBy: Type.Optional(Type.Array(Type.String(), { description: 'For a blocked requirement: the failed requirements whose checks stopped its tests.' })),
+    checks: Type.Object(
+      { ran: Type.Integer({ minimum: 0 }), held: Type.Integer({ minimum: 0 }) },
+      { additionalProperties: false, description: 'Checks of this requirement that ran over all its tests, and how many held. Passed needs held > 0.' },
+    ),
+    cases: Type.Optional(
+      Type.Object(
+        { ran: Type.Integer({ minimum: 0 }), asked: Type.Integer({ minimum: 0 }) },
+        { additionalProperties: false, description: 'Generated cases its properties ran, of the --runs asked per property ("N of M runs").' },
+      ),
+    ),
+    certificateRequired: Type.Optional(Type.Boolean({ description: 'A certificate needs this MUST judged; not applicable makes the run incomplete.' })),
   },
   { additionalProperties: false },
 );

@@ -12,7 +12,7 @@ import { buildProfile, ProfileError, type ProfileSettings } from '../profile-sou
 import { redactor } from '../redact.ts';
 import { allureReporter } from '../report/allure.ts';
 import { BaselineError, loadBaseline } from '../report/baseline.ts';
-import { buildResults, countsOf, exitCodeOf, verdictOf, type Baseline, type ComplianceReport } from '../report/compliance.ts';
+import { buildResults, countsOf, exitCodeOf, universeOf, verdictOf, type Baseline, type ComplianceReport } from '../report/compliance.ts';
 import { ReportError } from '../report/read.ts';
 import { replayPlan } from '../report/replay.ts';
 import { writeReports } from '../report/write.ts';
@@ -215,7 +215,7 @@ export async function certify(argv: string[], io: CertifyIo): Promise<number> {
       ],
     });
     const { requirements, errors: runErrors } = buildResults({ catalogue, selected, outcomes, errors, ...(baseline ? { baseline } : {}) });
-    const { verdict, reason, mustScore } = verdictOf(requirements, runErrors);
+    const { verdict, reason, mustScore } = verdictOf(requirements, runErrors, universeOf(catalogue));
     const report: ComplianceReport = redactor.value({
       schemaVersion: 1,
       harness: { name: 'agent-platform-conformance', version: harnessVersion() },

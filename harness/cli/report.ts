@@ -7,7 +7,7 @@ import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadCatalogue } from '../catalogue.ts';
-import { exitCodeOf } from '../report/compliance.ts';
+import { exitCodeOf, universeOf } from '../report/compliance.ts';
 import { mergeReports, writeMerged } from '../report/merge.ts';
 import { readReport, ReportError } from '../report/read.ts';
 import { Progress } from '../run/progress.ts';
@@ -28,7 +28,7 @@ async function merge(argv: string[], io: CertifyIo): Promise<number> {
   const catalogue = loadCatalogue();
   const sameCatalogue = folders[0]!.report.catalogue.hash === catalogue.hash;
   const runId = `merge-${randomBytes(3).toString('hex')}`;
-  const report = mergeReports(folders, { runId, ...(sameCatalogue ? { order: catalogue.requirements.map((r) => r.id) } : {}) });
+  const report = mergeReports(folders, { runId, ...(sameCatalogue ? { order: catalogue.requirements.map((r) => r.id), universe: universeOf(catalogue) } : {}) });
   const out = resolve(values.reports ?? join(ROOT, 'reports', runId));
   writeMerged(out, folders, report);
   const progress = new Progress(io.out);

@@ -9,7 +9,7 @@ import { describeResponse } from '../http/curl.ts';
 import { Limiter } from '../http/limiter.ts';
 import type { InterfaceName, TargetProfile } from '../profile.ts';
 import { readSse, type SseEvent, type SseResult } from '../sse/reader.ts';
-import { ConformanceFailure, describeValue, type FailureSpec } from './failure.ts';
+import { ConformanceFailure, describeValue, NotJudged, type FailureSpec } from './failure.ts';
 import type { RunContext } from './run-context.ts';
 
 /** Details of a failed property, kept for the report. */
@@ -37,6 +37,22 @@ export interface PollOptions {
   intervalMs?: number;
 }
 
+/** How often checks of one requirement ran in a test, and how many held. */
+export interface CheckTally {
+  ran: number;
+  held: number;
+}
+
+/** One property of a test: the cases it ran, of the cases it planned and of the `--runs` asked. */
+export interface PropertyTally {
+  ran: number;
+  planned: number;
+  asked: number;
+}
+
+/** A precondition of a test: what it needs, and the requirement whose rule it relies on. */
+export type NeedSpec = FailureSpec & { requirement: string };
+
 let limiterForWorker: Limiter | undefined;
 let nameCounter = 0;
 
@@ -45,6 +61,9 @@ export class Check {
   readonly recorder = new Recorder();
   readonly cleanups: { label: string; run: () => Promise<unknown> }[] = [];
   propertyFailure: PropertyFailure | undefined;
+  /** Requirement id → checks of it that ran in this test. Only checks count: a step never does. */
+  readonly tallies = new Map<string, CheckTally>();
+  readonly properties: PropertyTally[] = [];
   private readonly clients = new Map<InterfaceName, InterfaceClient>();
   private propertyIndex = 0;
 
@@ -52,6 +71,8 @@ export class Check {
     readonly run: RunContext,
     /** Seed base of this test: the run seed mixed with the test's title. */
     readonly testSeed: number,
+    /** The requirements this test judges; a check that names none judges all of them. */
+    readonly ids: readonly string[] = [],
   ) {
     this.profile = run.profile;
     limiterForWorker ??= new Limiter(run.workerConcurrency);
@@ -93,26 +114,78 @@ export class Check {
     this.cleanups.push({ label, run });
   }
 
+  /** Fails the test now. The failure names `spec.requirement`, or every requirement of the test. */
   fail(spec: FailureSpec): never {
+    this.tally(spec.requirement, false);
     throw new ConformanceFailure(spec);
   }
 
+  /**
+   * A check: judges `spec.requirement` (or every requirement of the test) and counts for it. A
+   * requirement passes only when at least one check of it ran and held and none failed.
+   */
   expect(condition: unknown, spec: FailureSpec): asserts condition {
     if (!condition) this.fail(spec);
+    this.tally(spec.requirement, true);
+  }
+
+  /**
+   * A precondition, not a check: the test needs it to go on but does not judge it. It counts for
+   * nothing when it holds. When it does not, the failure names the requirement whose rule it
+   * relies on (for example CP-CREATE-001 for "a valid create is accepted"), so the test's own
+   * requirements are reported blocked by that one, not failed.
+   */
+  need(condition: unknown, spec: NeedSpec): asserts condition {
+    if (!condition) throw new ConformanceFailure(spec);
+  }
+
+  /** A precondition on an exchange: any 2xx answer. Steps accept every success status. */
+  needSuccess(exchange: Exchange, spec: Omit<NeedSpec, 'message'> & { message?: string }): void {
+    const status = exchange.response?.status;
+    if (status !== undefined && status >= 200 && status < 300) return;
+    const what = `${exchange.request.method} ${new URL(exchange.request.url).pathname}`;
+    this.need(false, {
+      message: spec.message ?? `${what} answered ${status ?? 'nothing'}; this test needs it to succeed (any 2xx).`,
+      expected: spec.expected ?? 'HTTP 2xx',
+      seen: spec.seen ?? describeResponse(exchange),
+      requirement: spec.requirement,
+    });
+  }
+
+  /** Ends the test without a verdict: the target lacks a capability the check needs. */
+  notApplicable(capability: string, why: string): never {
+    throw new NotJudged('not-applicable', why, capability);
+  }
+
+  /** Ends the test without a verdict for a reason other than a missing capability. */
+  skip(why: string): never {
+    throw new NotJudged('skipped', why);
+  }
+
+  private tally(requirement: string | undefined, held: boolean): void {
+    for (const id of requirement ? [requirement] : this.ids) {
+      const tally = this.tallies.get(id) ?? { ran: 0, held: 0 };
+      tally.ran += 1;
+      if (held) tally.held += 1;
+      this.tallies.set(id, tally);
+    }
+  }
+
+  /** Counts a check of `requirement` (or of every requirement of the test); fails with `spec()` when it did not hold. */
+  private judge(held: boolean, requirement: string | undefined, spec: () => FailureSpec): void {
+    if (!held) this.fail({ ...spec(), ...(requirement ? { requirement } : {}) });
+    this.tally(requirement, true);
   }
 
   /** The exchange got a response with one of the given statuses. */
   expectStatus(exchange: Exchange, expected: number | number[], spec: Partial<FailureSpec> = {}): void {
     const allowed = Array.isArray(expected) ? expected : [expected];
     const status = exchange.response?.status;
-    if (status !== undefined && allowed.includes(status)) return;
-    const what = `${exchange.request.method} ${new URL(exchange.request.url).pathname}`;
-    this.fail({
-      message: spec.message ?? `${what} answered ${status ?? 'nothing'}; expected ${allowed.join(' or ')}.`,
+    this.judge(status !== undefined && allowed.includes(status), spec.requirement, () => ({
+      message: spec.message ?? `${exchange.request.method} ${new URL(exchange.request.url).pathname} answered ${status ?? 'nothing'}; expected ${allowed.join(' or ')}.`,
       expected: spec.expected ?? `HTTP ${allowed.join(' or ')}`,
       seen: spec.seen ?? describeResponse(exchange),
-      ...(spec.requirement ? { requirement: spec.requirement } : {}),
-    });
+    }));
   }
 
   /** The value (or the exchange's JSON body) matches the named schema. */
@@ -120,14 +193,11 @@ export class Check {
     const isExchange = typeof subject === 'object' && subject !== null && 'request' in subject && 'startedAt' in subject;
     const value = isExchange ? (subject as Exchange).response?.json : subject;
     const result = validate(schema, value);
-    if (result.ok) return;
-    const issues = result.issues.map((i) => `${i.loc.join('.') || '(root)'}: ${i.msg}`).join('; ');
-    this.fail({
-      message: spec.message ?? `Body does not match ${schema}: ${issues}`,
+    this.judge(result.ok, spec.requirement, () => ({
+      message: spec.message ?? `Body does not match ${schema}: ${result.ok ? '' : result.issues.map((i) => `${i.loc.join('.') || '(root)'}: ${i.msg}`).join('; ')}`,
       expected: spec.expected ?? `a ${schema} (spec section 2)`,
       seen: spec.seen ?? (isExchange ? describeResponse(subject as Exchange) : describeValue(value)),
-      ...(spec.requirement ? { requirement: spec.requirement } : {}),
-    });
+    }));
   }
 
   /** Calls `probe` until `done` holds, every poll interval, up to a deadline. */
@@ -176,24 +246,42 @@ export class Check {
   /**
    * Runs a fast-check property against the target with a seed derived from the run's seed, so
    * `apc certify --seed S --requirements ID` replays it. On failure the shrunk case is run once
-   * more to record its exchanges, and the failure keeps the input, seed and path.
+   * more to record its exchanges, and the failure keeps the input, seed and path. A property
+   * passes only when it ran every case it planned: all cases discarded, a time limit reached
+   * before the last case, or a failure without a counterexample fail the test as "not verified".
    */
   async property<T>(arbitrary: fc.Arbitrary<T>, predicate: (input: T) => Promise<void>, options: PropertyOptions<T> = {}): Promise<void> {
     this.propertyIndex += 1;
     const seed = (this.testSeed + this.propertyIndex * 7919) | 0;
+    const planned = options.numRuns ?? this.profile.runs;
     const check = async (input: T) => {
       if (options.stillClassified) fc.pre(options.stillClassified(input));
       await predicate(input);
     };
+    const limitMs = Math.max(this.profile.timeouts.requestMs * 20, 120_000);
     const details = await fc.check(fc.asyncProperty(arbitrary, check), {
       seed,
-      numRuns: options.numRuns ?? this.profile.runs,
+      numRuns: planned,
       // Time is measured by the HTTP client's own deadlines; a property never waits forever.
-      interruptAfterTimeLimit: Math.max(this.profile.timeouts.requestMs * 20, 120_000),
+      interruptAfterTimeLimit: limitMs,
       markInterruptAsFailure: false,
     });
-    if (!details.failed || details.counterexample === null) return;
-    const input = details.counterexample[0] as T;
+    this.properties.push({ ran: details.numRuns, planned, asked: this.profile.runs });
+    if (details.failed && details.counterexample !== null) return this.replayCounterexample(details.counterexample[0] as T, details, check);
+    const notVerified = (why: string): never =>
+      this.fail({
+        message: `Not verified: ${why}`,
+        expected: `${planned} generated case(s) run and held`,
+        seen: `${details.numRuns} case(s) ran, ${details.numSkips} discarded${details.interrupted ? ', interrupted' : ''}`,
+      });
+    if (details.failed) notVerified(details.interrupted ? `the property was interrupted after ${details.numRuns} of ${planned} case(s).` : `too many generated cases were discarded (${details.numSkips}) to run ${planned}.`);
+    if (details.interrupted && details.numRuns < planned) {
+      notVerified(`the property reached its time limit of ${limitMs} ms after ${details.numRuns} of ${planned} case(s).`);
+    }
+    if (details.numRuns === 0) notVerified(`every generated case was discarded (${details.numSkips}): none was run against the target.`);
+  }
+
+  private async replayCounterexample<T>(input: T, details: fc.RunDetails<[T]>, check: (input: T) => Promise<void>): Promise<never> {
     const mark = this.recorder.mark();
     let cause: unknown = details.errorInstance;
     try {

@@ -16,6 +16,19 @@ export class ConformanceFailure extends Error {
   }
 }
 
+/** Thrown to end a test without a verdict: it could not judge its requirements, and says why. */
+export class NotJudged extends Error {
+  constructor(
+    readonly kind: 'not-applicable' | 'skipped',
+    readonly why: string,
+    /** The capability the target lacks, for `not-applicable`. */
+    readonly capability?: string,
+  ) {
+    super(why);
+    this.name = 'NotJudged';
+  }
+}
+
 export interface RecordedExchange {
   curl: string;
   /** `HTTP 422 {"detail": …}` or `no response: …`. */

@@ -8,13 +8,18 @@ import { capabilitiesOf, loadCatalogue, missingCapabilities, type Requirement } 
 import { toCurl, describeResponse } from '../http/curl.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { redactor } from '../redact.ts';
-import { Check } from './check.ts';
-import { ConformanceFailure, describeValue, type FailureRecord } from './failure.ts';
+import { Check, type CheckTally, type PropertyTally } from './check.ts';
+import { ConformanceFailure, describeValue, NotJudged, type FailureRecord } from './failure.ts';
 import type { RunContext } from './run-context.ts';
 
 export interface RequirementTestMeta {
   requirements?: string[];
   notApplicable?: string[];
+  /** Why the test ended without judging its requirements, when it did. */
+  notJudged?: string;
+  /** Requirement id → checks of it that ran. */
+  checks?: Record<string, CheckTally>;
+  properties?: PropertyTally[];
   failures?: FailureRecord[];
   cleanupErrors?: string[];
 }
@@ -104,10 +109,16 @@ export function requirement(ids: string | string[], body: (t: Check) => Promise<
       ctx.skip(`not applicable: the target lacks ${missing.join(', ')}`);
       return;
     }
-    const check = new Check(runCtx, seedFor(runCtx, title));
+    const check = new Check(runCtx, seedFor(runCtx, title), list);
     try {
       await body(check);
     } catch (error) {
+      if (error instanceof NotJudged) {
+        ctx.task.meta.notJudged = error.why;
+        if (error.capability) ctx.task.meta.notApplicable = [error.capability];
+        ctx.skip(`${error.kind === 'not-applicable' ? 'not applicable' : 'skipped'}: ${error.why}`);
+        return;
+      }
       const record = toRecord(check, list, error);
       ctx.task.meta.failures = [record];
       const detail = [record.message, record.expected && `expected: ${record.expected}`, record.seen && `seen: ${record.seen}`]
@@ -115,6 +126,8 @@ export function requirement(ids: string | string[], body: (t: Check) => Promise<
         .join('\n');
       throw new Error(detail);
     } finally {
+      ctx.task.meta.checks = Object.fromEntries(check.tallies);
+      ctx.task.meta.properties = check.properties;
       if (!runCtx.profile.keep) {
         const errors: string[] = [];
         for (const c of check.cleanups.reverse()) {

@@ -2,6 +2,7 @@
 // outcomes of the conformance tests; written as compliance.json (schema:
 // schemas/compliance-report.ts) and rendered into the other report formats.
 import type { Catalogue, Level, Requirement } from '../catalogue.ts';
+import type { CheckTally, PropertyTally } from '../conformance/check.ts';
 import type { FailureRecord } from '../conformance/failure.ts';
 import type { InterfaceName, TargetProfile } from '../profile.ts';
 
@@ -32,8 +33,13 @@ export interface TestOutcome {
   requirements: string[];
   state: 'passed' | 'failed' | 'skipped';
   notApplicable?: string[];
+  /** Why the test ended without judging its requirements. */
+  notJudged?: string;
   note?: string;
   failures: FailureRecord[];
+  /** Requirement id → checks of it that ran in this test. */
+  checks: Record<string, CheckTally>;
+  properties: PropertyTally[];
   durationMs: number;
 }
 
@@ -53,6 +59,12 @@ export interface RequirementResult {
   needs?: string[];
   /** For a blocked requirement: the failed requirements whose checks stopped its tests. */
   blockedBy?: string[];
+  /** Checks of it that ran, and how many held, over all its tests. */
+  checks: CheckTally;
+  /** Generated cases its properties ran, of the `--runs` asked per property; absent without properties. */
+  cases?: { ran: number; asked: number };
+  /** A certificate needs this MUST judged: not-applicable makes the run incomplete. */
+  certificateRequired?: boolean;
 }
 
 export type Counts = Record<RequirementStatus, number>;
@@ -92,32 +104,52 @@ export interface Baseline {
   entries: Map<string, string>;
 }
 
-function statusOf(requirement: Requirement, outcomes: TestOutcome[], excluded: string | undefined): Pick<RequirementResult, 'status' | 'reason' | 'needs' | 'failures'> {
+type Status = Pick<RequirementResult, 'status' | 'reason' | 'needs' | 'failures' | 'blockedBy'>;
+
+/**
+ * A requirement's status from the tests that name it. It passed only when a check of it ran and
+ * held in a test that passed, and no check of it failed. A failed test that stopped at another
+ * requirement's check before judging this one leaves it blocked by that requirement.
+ */
+function statusOf(requirement: Requirement, outcomes: TestOutcome[], excluded: string | undefined): Status {
+  const id = requirement.id;
   const failed = outcomes.filter((o) => o.state === 'failed');
-  const own = failed.flatMap((o) => o.failures.filter((f) => f.requirements.includes(requirement.id)));
+  const own = failed.flatMap((o) => o.failures.filter((f) => f.requirements.includes(id)));
   if (own.length > 0) return { status: 'failed', failures: own };
-  // A failed test that names this requirement but broke on another one's check (or on no recorded
-  // check) never verified it. Unless another test did, it counts as failed: "not verified".
-  const passedElsewhere = outcomes.some((o) => o.state === 'passed');
-  if (failed.length > 0 && !passedElsewhere) {
-    const blocked = failed.map((o): FailureRecord => {
-      const first = o.failures[0];
-      if (!first) return { requirements: [requirement.id], message: o.note ?? 'The test failed without a recorded failure.', repro: '', exchanges: [] };
-      return { ...first, requirements: [requirement.id], message: `Not verified: the test stopped at a check of ${first.requirements.join(', ')}: ${first.message}` };
-    });
-    return { status: 'failed', failures: blocked };
+  const broken = failed.filter((o) => o.failures.length === 0);
+  if (broken.length > 0) {
+    // No recorded failure: the test crashed. Nothing names the culprit, so the requirement fails with what was seen.
+    return { status: 'failed', failures: broken.map((o) => ({ requirements: [id], message: o.note ?? 'The test failed without a recorded failure.', repro: '', exchanges: [] })) };
   }
-  if (outcomes.some((o) => o.state === 'passed')) return { status: 'passed', failures: [] };
+  if (outcomes.some((o) => o.state === 'passed' && (o.checks[id]?.held ?? 0) > 0)) return { status: 'passed', failures: [] };
+  if (failed.length > 0) {
+    const blockedBy = [...new Set(failed.flatMap((o) => o.failures.flatMap((f) => f.requirements)))].filter((r) => r !== id);
+    return { status: 'blocked', blockedBy, reason: `not judged: its test stopped at a failed check of ${blockedBy.join(', ')}`, failures: [] };
+  }
   const na = outcomes.filter((o) => o.notApplicable && o.notApplicable.length > 0);
   if (outcomes.length > 0 && na.length === outcomes.length) {
     const needs = [...new Set(na.flatMap((o) => o.notApplicable!))];
-    return { status: 'not-applicable', needs, reason: `needs ${needs.join(', ')}`, failures: [] };
+    const why = na.map((o) => o.notJudged).find(Boolean);
+    return { status: 'not-applicable', needs, reason: why ?? `needs ${needs.join(', ')}`, failures: [] };
   }
   if (excluded) return { status: 'skipped', reason: `excluded: ${excluded}`, failures: [] };
+  if (outcomes.some((o) => o.state === 'passed')) {
+    return { status: 'skipped', reason: 'not judged: its tests passed without running a check of it', failures: [] };
+  }
   if (outcomes.length > 0) {
-    return { status: 'skipped', reason: outcomes.map((o) => o.note).find(Boolean) ?? 'skipped', failures: [] };
+    return { status: 'skipped', reason: outcomes.map((o) => o.notJudged ?? o.note).find(Boolean) ?? 'skipped', failures: [] };
   }
   return { status: 'untested', reason: 'no conformance test names this requirement', failures: [] };
+}
+
+function checksOf(id: string, outcomes: TestOutcome[]): CheckTally {
+  return outcomes.reduce((sum, o) => ({ ran: sum.ran + (o.checks[id]?.ran ?? 0), held: sum.held + (o.checks[id]?.held ?? 0) }), { ran: 0, held: 0 });
+}
+
+function casesOf(outcomes: TestOutcome[]): RequirementResult['cases'] {
+  const properties = outcomes.flatMap((o) => o.properties);
+  if (properties.length === 0) return undefined;
+  return { ran: properties.reduce((n, p) => n + p.ran, 0), asked: properties.reduce((n, p) => n + p.asked, 0) };
 }
 
 export interface BuildInput {
@@ -149,6 +181,9 @@ export function buildResults({ catalogue, selected, outcomes, baseline, errors }
       statement: r.statement,
       tests: tests.map((t) => t.title),
       ...statusOf(r, tests, excluded.get(r.id)),
+      checks: checksOf(r.id, tests),
+      ...(casesOf(tests) ? { cases: casesOf(tests)! } : {}),
+      ...(r.certificate === 'required' ? { certificateRequired: true } : {}),
     };
     const expected = baseline?.entries.get(r.id);
     if (expected !== undefined) {
@@ -174,15 +209,61 @@ export function countsOf(results: RequirementResult[]): ComplianceReport['counts
   return { total, byLevel, byInterface };
 }
 
-/** certified: every applicable MUST passed (or is an accepted expected failure) and the run had no errors. */
-export function verdictOf(results: RequirementResult[], errors: string[]): { verdict: Verdict; reason: string; mustScore: ComplianceReport['mustScore'] } {
-  const musts = results.filter((r) => r.level === 'MUST' && r.status !== 'not-applicable' && r.status !== 'skipped');
-  const mustScore = { passed: musts.filter((r) => r.status === 'passed').length, applicable: musts.length };
+/** What a run covered: the catalogue's ids per interface, to tell a certificate from a subset. */
+export type Universe = Partial<Record<InterfaceName, string[]>>;
+
+export function universeOf(catalogue: Catalogue): Universe {
+  const universe: Universe = {};
+  for (const r of catalogue.requirements) (universe[r.interface] ??= []).push(r.id);
+  return universe;
+}
+
+export interface VerdictResult {
+  verdict: Verdict;
+  reason: string;
+  mustScore: ComplianceReport['mustScore'];
+}
+
+const ids = (list: RequirementResult[]) => list.map((r) => r.id).join(', ');
+
+/**
+ * The verdict (docs/reports.md). `certified` needs the whole catalogue of each interface in the
+ * run, every MUST judged and passed, no certificate-required MUST not applicable, nothing
+ * blocked and no run error. A run of a subset whose judged MUSTs all passed is `passed`.
+ */
+export function verdictOf(results: RequirementResult[], errors: string[], universe: Universe): VerdictResult {
+  const musts = results.filter((r) => r.level === 'MUST');
+  const judged = musts.filter((r) => r.status !== 'not-applicable' && r.status !== 'skipped' && r.status !== 'blocked');
+  const mustScore = { passed: judged.filter((r) => r.status === 'passed').length, applicable: judged.length };
   if (errors.length > 0) return { verdict: 'error', reason: errors[0]!, mustScore };
   if (results.length === 0) return { verdict: 'error', reason: 'No requirement was selected: check --requirements and --interfaces.', mustScore };
   const failed = musts.filter((r) => r.status === 'failed');
-  if (failed.length > 0) return { verdict: 'not-certified', reason: `${failed.length} MUST requirement(s) failed: ${failed.map((r) => r.id).join(', ')}.`, mustScore };
+  const blocked = musts.filter((r) => r.status === 'blocked');
+  const blockedText = blocked.length > 0 ? ` ${blocked.length} more blocked by them: ${ids(blocked)}.` : '';
+  if (failed.length > 0) return { verdict: 'not-certified', reason: `${failed.length} MUST requirement(s) failed: ${ids(failed)}.${blockedText}`, mustScore };
+  if (blocked.length > 0) return { verdict: 'not-certified', reason: `${blocked.length} MUST requirement(s) blocked by failed checks: ${ids(blocked)}.`, mustScore };
   const untested = musts.filter((r) => r.status === 'untested');
-  if (untested.length > 0) return { verdict: 'not-certified', reason: `${untested.length} MUST requirement(s) have no test: ${untested.map((r) => r.id).join(', ')}.`, mustScore };
-  return { verdict: 'certified', reason: 'Every applicable MUST requirement passed.', mustScore };
+  if (untested.length > 0) return { verdict: 'not-certified', reason: `${untested.length} MUST requirement(s) have no test: ${ids(untested)}.`, mustScore };
+  if (mustScore.applicable === 0) {
+    return { verdict: 'error', reason: 'No MUST requirement was judged (MUST 0/0): the selection holds none the target can be checked on.', mustScore };
+  }
+  const present = new Set(results.map((r) => r.id));
+  const interfaces = [...new Set(results.map((r) => r.interface))];
+  const partial = interfaces.filter((i) => (universe[i] ?? []).some((id) => !present.has(id)));
+  if (partial.length > 0) {
+    return { verdict: 'passed', reason: `Every judged MUST passed, for a subset of the catalogue of ${partial.join(', ')}: a subset, not a certificate.`, mustScore };
+  }
+  const required = musts.filter((r) => r.certificateRequired && r.status === 'not-applicable');
+  if (required.length > 0) {
+    const needs = [...new Set(required.flatMap((r) => r.needs ?? []))];
+    return {
+      verdict: 'incomplete',
+      reason: `A certificate needs ${ids(required)} judged, and they were not applicable (needs ${needs.join(', ')}).${needs.includes('fixture:other-tenant') ? ' Add `otherTenant:` (a second workspace key and tenant id) to the profile, or --other-api-key and --other-tenant-id.' : ''}`,
+      mustScore,
+    };
+  }
+  const unjudged = musts.filter((r) => r.status === 'skipped' && !r.reason?.startsWith('excluded:'));
+  if (unjudged.length > 0) return { verdict: 'incomplete', reason: `${unjudged.length} MUST requirement(s) were not judged: ${ids(unjudged)}.`, mustScore };
+  const na = musts.filter((r) => r.status === 'not-applicable').length;
+  return { verdict: 'certified', reason: `Every MUST requirement of the catalogue was judged and passed${na > 0 ? ` (${na} not applicable to this target)` : ''}.`, mustScore };
 }

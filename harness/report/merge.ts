@@ -4,7 +4,7 @@
 import { cpSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { INTERFACES } from '../profile.ts';
-import { countsOf, verdictOf, type ComplianceReport, type RequirementResult, type RequirementStatus } from './compliance.ts';
+import { countsOf, verdictOf, type ComplianceReport, type RequirementResult, type RequirementStatus, type Universe } from './compliance.ts';
 import { ReportError } from './read.ts';
 import { writeReports } from './write.ts';
 
@@ -14,7 +14,7 @@ export interface ReportFolder {
 }
 
 /** Worst first: the status a requirement keeps when reports disagree. */
-const PRECEDENCE: RequirementStatus[] = ['failed', 'expected-failure', 'passed', 'not-applicable', 'skipped', 'untested'];
+const PRECEDENCE: RequirementStatus[] = ['failed', 'blocked', 'expected-failure', 'passed', 'not-applicable', 'skipped', 'untested'];
 
 function checkCompatible(folders: ReportFolder[]): void {
   const [first, ...rest] = folders;
@@ -54,6 +54,7 @@ function combine(results: RequirementResult[]): RequirementResult {
     ...worst,
     tests: [...new Set(results.flatMap((r) => r.tests))],
     failures: same.flatMap((r) => r.failures),
+    checks: { ran: results.reduce((n, r) => n + r.checks.ran, 0), held: results.reduce((n, r) => n + r.checks.held, 0) },
   };
 }
 
@@ -61,9 +62,11 @@ export interface MergeOptions {
   runId: string;
   /** Requirement ids in catalogue order, when the current catalogue is the reports' one. */
   order?: string[];
+  /** The catalogue's ids per interface, when it is the reports' one: a certificate needs them all. */
+  universe?: Universe;
 }
 
-export function mergeReports(folders: ReportFolder[], { runId, order }: MergeOptions): ComplianceReport {
+export function mergeReports(folders: ReportFolder[], { runId, order, universe }: MergeOptions): ComplianceReport {
   checkCompatible(folders);
   const byId = new Map<string, RequirementResult[]>();
   for (const { report } of folders) for (const r of report.requirements) byId.set(r.id, [...(byId.get(r.id) ?? []), r]);
@@ -76,7 +79,10 @@ export function mergeReports(folders: ReportFolder[], { runId, order }: MergeOpt
   });
   const several = folders.length > 1;
   const errors = [...new Set(folders.flatMap(({ report }) => report.errors.map((e) => (several ? `${report.runId}: ${e}` : e))))];
-  const { verdict, reason, mustScore } = verdictOf(requirements, errors);
+  // Without the reports' catalogue, the merged ids are all that is known of it.
+  const known: Universe = {};
+  for (const r of requirements) (known[r.interface] ??= []).push(r.id);
+  const { verdict, reason, mustScore } = verdictOf(requirements, errors, universe ?? known);
   const first = folders[0]!.report;
   const times = folders.map((f) => f.report);
   return {

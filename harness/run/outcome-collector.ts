@@ -31,7 +31,10 @@ export class OutcomeCollector implements Reporter {
       state: result.state,
       failures: meta.failures ?? [],
       durationMs: Math.round(testCase.diagnostic()?.duration ?? 0),
+      checks: meta.checks ?? {},
+      properties: meta.properties ?? [],
       ...(meta.notApplicable ? { notApplicable: meta.notApplicable } : {}),
+      ...(meta.notJudged ? { notJudged: meta.notJudged } : {}),
       ...(result.state === 'skipped' && result.note ? { note: result.note } : {}),
       ...(errorText ? { note: redactor.text(errorText) } : {}),
     };

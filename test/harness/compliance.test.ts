@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { Catalogue, Requirement } from '../../harness/catalogue.ts';
 import { BaselineError, loadBaseline } from '../../harness/report/baseline.ts';
-import { buildResults, countsOf, verdictOf, type TestOutcome } from '../../harness/report/compliance.ts';
+import { buildResults, countsOf, exitCodeOf, universeOf, verdictOf, type TestOutcome } from '../../harness/report/compliance.ts';
 
 const req = (id: string, level: Requirement['level'] = 'MUST'): Requirement => ({
   id,
@@ -26,37 +26,41 @@ const catalogue = (reqs: Requirement[], excluded: string[] = []): Catalogue => (
   byId: new Map(reqs.map((r) => [r.id, r])),
 });
 
+/** A test outcome; a passed one ran one held check of each of its requirements unless `checks` says otherwise. */
 const outcome = (requirements: string[], state: TestOutcome['state'], extra: Partial<TestOutcome> = {}): TestOutcome => ({
   title: requirements.join(' '),
   file: 'suites/control-plane/x.suite.ts',
   requirements,
   state,
   failures: [],
+  checks: state === 'passed' ? Object.fromEntries(requirements.map((id) => [id, { ran: 1, held: 1 }])) : {},
+  properties: [],
   durationMs: 1,
   ...extra,
 });
 
-describe('requirement status and verdict', () => {
+const failure = (id: string, message = 'boom') => ({ requirements: [id], message, repro: 'apc certify', exchanges: [] });
+
+describe('requirement status', () => {
   const reqs = [req('CP-A-001'), req('CP-A-002'), req('CP-A-003'), req('CP-A-004'), req('CP-A-005', 'SHOULD'), req('CP-A-006')];
   const c = catalogue(reqs, ['CP-A-006']);
+  const statuses = (outcomes: TestOutcome[], selected = reqs) =>
+    Object.fromEntries(buildResults({ catalogue: c, selected, errors: [], outcomes }).requirements.map((r) => [r.id, r.status]));
 
-  test('statuses follow the tests that name each requirement', () => {
+  test('statuses follow the checks of the tests that name each requirement', () => {
     const { requirements } = buildResults({
       catalogue: c,
       selected: reqs,
       errors: [],
       outcomes: [
         outcome(['CP-A-001'], 'passed'),
-        outcome(['CP-A-001', 'CP-A-002'], 'failed', {
-          failures: [{ requirements: ['CP-A-002'], message: 'boom', repro: 'apc certify', exchanges: [] }],
-        }),
+        outcome(['CP-A-001', 'CP-A-002'], 'failed', { failures: [failure('CP-A-002')] }),
         outcome(['CP-A-003'], 'skipped', { notApplicable: ['source:gitforge'] }),
         outcome(['CP-A-005'], 'failed', { note: 'timed out' }),
       ],
     });
-    const status = Object.fromEntries(requirements.map((r) => [r.id, r.status]));
     // The failure names only CP-A-002, so CP-A-001 keeps its pass.
-    expect(status).toEqual({
+    expect(Object.fromEntries(requirements.map((r) => [r.id, r.status]))).toEqual({
       'CP-A-001': 'passed',
       'CP-A-002': 'failed',
       'CP-A-003': 'not-applicable',
@@ -66,32 +70,60 @@ describe('requirement status and verdict', () => {
     });
     expect(requirements.find((r) => r.id === 'CP-A-003')!.needs).toEqual(['source:gitforge']);
     expect(requirements.find((r) => r.id === 'CP-A-005')!.failures[0]!.message).toBe('timed out');
+    expect(requirements.find((r) => r.id === 'CP-A-001')!.checks).toEqual({ ran: 1, held: 1 });
   });
 
-  test('a requirement whose only test broke on another requirement is failed as not verified', () => {
+  test('a test that passed without a check of a requirement does not pass it', () => {
+    const got = statuses([outcome(['CP-A-001', 'CP-A-002'], 'passed', { checks: { 'CP-A-001': { ran: 2, held: 2 } } })], reqs.slice(0, 2));
+    expect(got).toEqual({ 'CP-A-001': 'passed', 'CP-A-002': 'skipped' });
+  });
+
+  test('checks that held in a failed test do not pass a requirement', () => {
+    const got = statuses(
+      [outcome(['CP-A-001', 'CP-A-002'], 'failed', { checks: { 'CP-A-001': { ran: 1, held: 1 }, 'CP-A-002': { ran: 1, held: 0 } }, failures: [failure('CP-A-002')] })],
+      reqs.slice(0, 2),
+    );
+    expect(got).toEqual({ 'CP-A-001': 'blocked', 'CP-A-002': 'failed' });
+  });
+
+  test('a requirement whose test stopped at another requirement\'s failed check is blocked by it, not failed', () => {
     const { requirements } = buildResults({
       catalogue: c,
       selected: [reqs[1]!],
       errors: [],
-      outcomes: [
-        outcome(['CP-A-001', 'CP-A-002'], 'failed', {
-          failures: [{ requirements: ['CP-A-001'], message: 'create answered nothing', repro: 'apc certify', exchanges: [] }],
-        }),
-      ],
+      outcomes: [outcome(['CP-A-002'], 'failed', { failures: [failure('CP-A-001', 'create answered nothing')] })],
     });
-    expect(requirements[0]).toMatchObject({ id: 'CP-A-002', status: 'failed' });
-    expect(requirements[0]!.failures[0]!.message).toBe('Not verified: the test stopped at a check of CP-A-001: create answered nothing');
-    expect(verdictOf(requirements, []).verdict).toBe('not-certified');
+    expect(requirements[0]).toMatchObject({ id: 'CP-A-002', status: 'blocked', blockedBy: ['CP-A-001'], failures: [] });
+    expect(countsOf(requirements).total).toMatchObject({ blocked: 1, failed: 0 });
   });
 
-  test('a failed SHOULD does not fail the verdict; a failed or untested MUST does', () => {
-    const should = buildResults({ catalogue: c, selected: [reqs[0]!, reqs[4]!], errors: [], outcomes: [outcome(['CP-A-001'], 'passed'), outcome(['CP-A-005'], 'failed')] });
-    expect(verdictOf(should.requirements, []).verdict).toBe('certified');
-    const must = buildResults({ catalogue: c, selected: [reqs[0]!], errors: [], outcomes: [outcome(['CP-A-001'], 'failed')] });
-    expect(verdictOf(must.requirements, []).verdict).toBe('not-certified');
-    const untested = buildResults({ catalogue: c, selected: [reqs[3]!], errors: [], outcomes: [] });
-    expect(verdictOf(untested.requirements, []).verdict).toBe('not-certified');
-    expect(verdictOf(must.requirements, ['suite failed to load']).verdict).toBe('error');
+  test('a blocked requirement that another test passed is passed', () => {
+    const got = statuses([outcome(['CP-A-002'], 'failed', { failures: [failure('CP-A-001')] }), outcome(['CP-A-002'], 'passed')], [reqs[1]!]);
+    expect(got).toEqual({ 'CP-A-002': 'passed' });
+  });
+
+  test('a test that could not judge its requirement reports why', () => {
+    const { requirements } = buildResults({
+      catalogue: c,
+      selected: [reqs[0]!, reqs[1]!],
+      errors: [],
+      outcomes: [
+        outcome(['CP-A-001'], 'skipped', { notApplicable: ['fixture:other-tenant'], notJudged: 'the profile has no second tenant' }),
+        outcome(['CP-A-002'], 'skipped', { notJudged: 'the target offers no experiment reads' }),
+      ],
+    });
+    expect(requirements[0]).toMatchObject({ status: 'not-applicable', needs: ['fixture:other-tenant'], reason: 'the profile has no second tenant' });
+    expect(requirements[1]).toMatchObject({ status: 'skipped', reason: 'the target offers no experiment reads' });
+  });
+
+  test('property cases are summed per requirement', () => {
+    const { requirements } = buildResults({
+      catalogue: c,
+      selected: [reqs[0]!],
+      errors: [],
+      outcomes: [outcome(['CP-A-001'], 'passed', { properties: [{ ran: 5, planned: 5, asked: 25 }, { ran: 25, planned: 25, asked: 25 }] })],
+    });
+    expect(requirements[0]!.cases).toEqual({ ran: 30, asked: 50 });
   });
 
   test('a baseline turns a listed failure into expected-failure and flags a listed pass as stale', () => {
@@ -105,8 +137,63 @@ describe('requirement status and verdict', () => {
     });
     expect(requirements[0]).toMatchObject({ status: 'expected-failure', reason: 'known bug' });
     expect(errors).toEqual([expect.stringContaining('CP-A-002 is listed in the expected-failures file but passed')]);
-    expect(verdictOf(requirements, errors).verdict).toBe('error');
+    expect(verdictOf(requirements, errors, universeOf(c)).verdict).toBe('error');
     expect(countsOf(requirements).total['expected-failure']).toBe(1);
+  });
+});
+
+describe('verdict', () => {
+  const tenant = { ...req('CP-T-001'), needs: ['fixture:other-tenant'], certificate: 'required' as const };
+  const reqs = [req('CP-A-001'), req('CP-A-002'), req('CP-A-003', 'SHOULD'), tenant, req('CP-X-001')];
+  const c = catalogue(reqs, ['CP-X-001']);
+  const all = [outcome(['CP-A-001'], 'passed'), outcome(['CP-A-002'], 'passed'), outcome(['CP-A-003'], 'passed'), outcome(['CP-T-001'], 'passed')];
+  const verdict = (outcomes: TestOutcome[], selected = reqs, errors: string[] = []) => {
+    const built = buildResults({ catalogue: c, selected, errors, outcomes });
+    return verdictOf(built.requirements, built.errors, universeOf(c));
+  };
+
+  test('the whole catalogue judged and passed is certified; an excluded requirement does not count', () => {
+    expect(verdict(all)).toMatchObject({ verdict: 'certified', mustScore: { passed: 3, applicable: 3 } });
+  });
+
+  test('a subset (--requirements or one shard) that passed is passed, not certified', () => {
+    const v = verdict([outcome(['CP-A-001'], 'passed')], [reqs[0]!]);
+    expect(v).toMatchObject({ verdict: 'passed', mustScore: { passed: 1, applicable: 1 } });
+    expect(v.reason).toMatch(/a subset, not a certificate/);
+    expect(exitCodeOf(v.verdict)).toBe(0);
+  });
+
+  test('MUST 0/0 is an error: nothing was judged', () => {
+    const v = verdict([outcome(['CP-T-001'], 'skipped', { notApplicable: ['fixture:other-tenant'] })], [tenant]);
+    expect(v).toMatchObject({ verdict: 'error', mustScore: { passed: 0, applicable: 0 } });
+    expect(exitCodeOf(v.verdict)).toBe(2);
+  });
+
+  test('a certificate-required MUST not applicable makes the run incomplete, saying what to add', () => {
+    const v = verdict([...all.slice(0, 3), outcome(['CP-T-001'], 'skipped', { notApplicable: ['fixture:other-tenant'] })]);
+    expect(v.verdict).toBe('incomplete');
+    expect(v.reason).toMatch(/otherTenant/);
+    expect(exitCodeOf(v.verdict)).toBe(1);
+  });
+
+  test('a MUST its tests did not judge makes the run incomplete', () => {
+    const v = verdict([all[0]!, outcome(['CP-A-002'], 'skipped', { notJudged: 'no experiment reads' }), ...all.slice(2)]);
+    expect(v).toMatchObject({ verdict: 'incomplete' });
+  });
+
+  test('a failed SHOULD does not fail the verdict; a failed, blocked or untested MUST does', () => {
+    expect(verdict([...all.slice(0, 2), outcome(['CP-A-003'], 'failed'), all[3]!]).verdict).toBe('certified');
+    expect(verdict([outcome(['CP-A-001'], 'failed'), ...all.slice(1)]).verdict).toBe('not-certified');
+    const blocked = verdict([outcome(['CP-A-001'], 'failed', { failures: [failure('CP-A-003')] }), ...all.slice(1)]);
+    expect(blocked).toMatchObject({ verdict: 'not-certified', mustScore: { passed: 2, applicable: 2 } });
+    expect(verdict(all.slice(1)).verdict).toBe('not-certified');
+    expect(verdict(all, reqs, ['suite failed to load']).verdict).toBe('error');
+  });
+
+  test('a failure lists the blocked MUSTs apart from the failed ones', () => {
+    const v = verdict([outcome(['CP-A-001'], 'failed', { failures: [failure('CP-A-001')] }), outcome(['CP-A-002'], 'failed', { failures: [failure('CP-A-001')] }), ...all.slice(2)]);
+    expect(v.reason).toBe('1 MUST requirement(s) failed: CP-A-001. 1 more blocked by them: CP-A-002.');
+    expect(v.mustScore).toEqual({ passed: 1, applicable: 2 });
   });
 });
 

@@ -3,7 +3,7 @@
 // quotes, backticks, pipes, control characters and a lone surrogate.
 import type { Catalogue, Requirement } from '../../../harness/catalogue.ts';
 import type { FailureRecord } from '../../../harness/conformance/failure.ts';
-import { buildResults, countsOf, verdictOf, type ComplianceReport, type TestOutcome } from '../../../harness/report/compliance.ts';
+import { buildResults, countsOf, universeOf, verdictOf, type ComplianceReport, type TestOutcome } from '../../../harness/report/compliance.ts';
 import { defaultProfile, redactedProfile } from '../../../harness/profile.ts';
 
 export const HOSTILE = `<script>alert("x")</script><img src=x onerror=alert(1)> & 'quote' | pipe \`tick\` \`\`\`fence\`\`\` \u0001\u0007\u001b ]]> \ud800 end`;
@@ -63,6 +63,8 @@ const outcome = (requirements: string[], state: TestOutcome['state'], extra: Par
   requirements,
   state,
   failures: [],
+  checks: state === 'passed' ? Object.fromEntries(requirements.map((id) => [id, { ran: 1, held: 1 }])) : {},
+  properties: [],
   durationMs: 5,
   ...extra,
 });
@@ -88,7 +90,7 @@ export function sampleReport(options: SampleOptions = {}): ComplianceReport {
   ];
   const baseline = options.expected ? { entries: new Map(options.expected.map((id) => [id, `known: ${HOSTILE}`])) } : undefined;
   const { requirements, errors } = buildResults({ catalogue: CATALOGUE, selected: REQUIREMENTS, outcomes, errors: [], ...(baseline ? { baseline } : {}) });
-  const { verdict, reason, mustScore } = verdictOf(requirements, errors);
+  const { verdict, reason, mustScore } = verdictOf(requirements, errors, universeOf(CATALOGUE));
   const profile = { ...defaultProfile(), urls: { 'control-plane': 'http://127.0.0.1:8100', 'agent-server': 'http://127.0.0.1:8123', 'experiment-upload': 'http://127.0.0.1:8200' } };
   return {
     schemaVersion: 1,
