@@ -23,6 +23,8 @@ export interface Requirement {
   source: 'spec' | 'field-notes';
   /** `required`: a certificate needs it judged, so not-applicable makes the run `incomplete`. */
   certificate?: 'required';
+  /** Why the level is what it is, where the spec's wording allows more than one reading. */
+  reading?: string;
 }
 
 /** Something the harness does not test, with the reason: mostly what the spec leaves "not shown". */
@@ -111,7 +113,20 @@ function readRequirements(iface: InterfaceName, { file, requirements }: Catalogu
     if (source === 'field-notes' && level !== 'MAY') fail(file, where, 'level MAY for a rule taken from the field notes', level);
     const certificate = entry.certificate;
     if (certificate !== undefined && (certificate !== 'required' || level !== 'MUST')) fail(file, where, 'certificate: required, on a MUST only', certificate);
-    return { id, level: level as Level, interface: iface, section, statement: statement.trim(), tags, needs, source, ...(certificate ? { certificate } : {}) };
+    const reading = entry.reading;
+    if (reading !== undefined && (typeof reading !== 'string' || reading.length < 10)) fail(file, where, 'a reading as a sentence', reading);
+    return {
+      id,
+      level: level as Level,
+      interface: iface,
+      section,
+      statement: statement.trim(),
+      tags,
+      needs,
+      source,
+      ...(certificate ? { certificate } : {}),
+      ...(reading ? { reading } : {}),
+    };
   });
 }
 

@@ -33,6 +33,8 @@ export interface PropertyOptions<T> {
 
 export interface PollOptions {
   what: string;
+  /** The requirement a timeout fails (default: every requirement of the test). */
+  requirement?: string;
   timeoutMs?: number;
   intervalMs?: number;
 }
@@ -214,6 +216,7 @@ export class Check {
           message: `Timed out after ${timeoutMs} ms waiting for ${options.what}.`,
           expected: options.what,
           seen: describeValue(last),
+          ...(options.requirement ? { requirement: options.requirement } : {}),
         });
       }
       await new Promise((r) => setTimeout(r, intervalMs));

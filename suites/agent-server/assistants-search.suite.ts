@@ -4,10 +4,10 @@ import fc from 'fast-check';
 import { requirement, type Check } from '../../harness/conformance/index.ts';
 import { createAssistant, searchIds } from './support/assistants.ts';
 
-async function createTagged(t: Check, count: number, metadata: (i: number) => Record<string, unknown>, rule: string): Promise<string[]> {
+async function createTagged(t: Check, count: number, metadata: (i: number) => Record<string, unknown>): Promise<string[]> {
   const ids: string[] = [];
   // One after another: creation order is what "newest first" is about.
-  for (let i = 0; i < count; i += 1) ids.push((await createAssistant(t, { context: { index: i }, metadata: metadata(i) }, rule)).id);
+  for (let i = 0; i < count; i += 1) ids.push((await createAssistant(t, { context: { index: i }, metadata: metadata(i) })).id);
   return ids;
 }
 
@@ -17,7 +17,7 @@ function sameSet(a: string[], b: string[]): boolean {
 
 requirement('AS-SRCH-001', async (t: Check) => {
   const group = t.name('search');
-  const ids = await createTagged(t, 3, (i) => ({ apc_group: group, colour: i === 2 ? 'blue' : 'red' }), 'AS-SRCH-001');
+  const ids = await createTagged(t, 3, (i) => ({ apc_group: group, colour: i === 2 ? 'blue' : 'red' }));
   const cases: [Record<string, unknown>, string[]][] = [
     [{ apc_group: group }, ids],
     [{ apc_group: group, colour: 'red' }, ids.slice(0, 2)],
@@ -27,7 +27,7 @@ requirement('AS-SRCH-001', async (t: Check) => {
   ];
   for (const [metadata, expected] of cases) {
     // At most 3 match; a small limit stays inside any page-size limit (not shown).
-    const listed = await searchIds(t, { metadata, limit: 10 }, 'AS-SRCH-001');
+    const listed = await searchIds(t, { metadata, limit: 10 });
     t.expect(sameSet(listed, expected), {
       message: `Search by metadata ${JSON.stringify(metadata)} did not list exactly the assistants holding it.`,
       expected,
@@ -38,13 +38,13 @@ requirement('AS-SRCH-001', async (t: Check) => {
 
 requirement('AS-SRCH-002', async (t: Check) => {
   const group = t.name('pages');
-  const ids = await createTagged(t, 5, () => ({ apc_group: group }), 'AS-SRCH-002');
+  const ids = await createTagged(t, 5, () => ({ apc_group: group }));
   await t.property(
     fc.integer({ min: 1, max: 6 }),
     async (limit) => {
       const listed: string[] = [];
       for (let offset = 0; offset <= ids.length; offset += limit) {
-        const page = await searchIds(t, { metadata: { apc_group: group }, limit, offset }, 'AS-SRCH-002');
+        const page = await searchIds(t, { metadata: { apc_group: group }, limit, offset });
         const expectedSize = Math.max(0, Math.min(limit, ids.length - offset));
         t.expect(page.length === expectedSize, {
           message: `A search with limit ${limit} and offset ${offset} over ${ids.length} matching assistants listed ${page.length}.`,
@@ -65,15 +65,15 @@ requirement('AS-SRCH-002', async (t: Check) => {
 
 requirement('AS-SRCH-003', async (t: Check) => {
   const group = t.name('default-limit');
-  await createTagged(t, 11, () => ({ apc_group: group }), 'AS-SRCH-003');
-  const listed = await searchIds(t, { metadata: { apc_group: group } }, 'AS-SRCH-003');
+  await createTagged(t, 11, () => ({ apc_group: group }));
+  const listed = await searchIds(t, { metadata: { apc_group: group } });
   t.expect(listed.length === 10, { message: `Search without limit listed ${listed.length} of 11 matching assistants.`, expected: '10 assistants (default limit)', seen: listed });
 });
 
 requirement('AS-SRCH-004', async (t: Check) => {
   const group = t.name('order');
-  const ids = await createTagged(t, 3, () => ({ apc_group: group }), 'AS-SRCH-004');
-  const listed = await searchIds(t, { metadata: { apc_group: group }, limit: 10 }, 'AS-SRCH-004');
+  const ids = await createTagged(t, 3, () => ({ apc_group: group }));
+  const listed = await searchIds(t, { metadata: { apc_group: group }, limit: 10 });
   const newestFirst = [...ids].reverse();
   t.expect(listed.join() === newestFirst.join(), { message: 'Search did not list the assistants newest first.', expected: newestFirst, seen: listed });
 });

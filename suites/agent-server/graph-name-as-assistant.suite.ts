@@ -9,7 +9,7 @@ requirement(
   'AS-GRAPH-001',
   async (t: Check) => {
     const graph = t.profile.fixtures.graphId;
-    const threadId = await createThread(t, 'AS-GRAPH-001');
+    const threadId = await createThread(t);
     for (const [where, thread] of [['without a thread', undefined], ['on a thread', threadId]] as const) {
       const content = t.name('by-graph-name');
       const update = await runEcho(t, { assistantId: graph, ...(thread ? { threadId: thread } : {}), input: humanInput(content) }, 'AS-GRAPH-001');

@@ -19,7 +19,7 @@ import {
 } from '../../harness/sse/checker.ts';
 import { createAssistant } from './support/assistants.ts';
 import { createThread } from './support/threads.ts';
-import { ECHO_NODE, expectSse, humanInput, replyContent, streamRun, type StreamMode } from './support/runs.ts';
+import { ECHO_NODE, expectSse, humanInput, replyContent, runRule, streamRun, type StreamMode } from './support/runs.ts';
 
 interface Variant {
   /** undefined: no stream_mode in the request. */
@@ -42,14 +42,25 @@ function labelOf(v: Variant): string {
   return `${v.thread ? 'thread' : 'stateless'} run, stream_mode ${v.mode === undefined ? 'omitted' : JSON.stringify(v.mode)}`;
 }
 
+/**
+ * The rule a variant's request relies on: a list of modes (AS-SSE-007), the messages mode
+ * (AS-SSE-008), a failing graph (AS-SSE-012), else the thread or stateless run rule.
+ */
+function ruleOf(variant: Variant, graphId: string | undefined): string {
+  if (graphId !== undefined) return 'AS-SSE-012';
+  if (Array.isArray(variant.mode)) return 'AS-SSE-007';
+  if (variant.mode === 'messages') return 'AS-SSE-008';
+  return runRule({ ...(variant.thread ? { threadId: 'thread' } : {}) });
+}
+
 /** Streams one fixture run per variant, side by side, by a fresh assistant (of `graphId` if given). */
-async function streams(t: Check, variants: Variant[], rule: string, graphId?: string): Promise<Streamed[]> {
-  const { id } = await createAssistant(t, { context: { apc_case: 'sse' }, ...(graphId ? { graphId } : {}) }, rule);
+async function streams(t: Check, variants: Variant[], graphId?: string): Promise<Streamed[]> {
+  const { id } = await createAssistant(t, { context: { apc_case: 'sse' }, ...(graphId ? { graphId } : {}) });
   return Promise.all(
     variants.map(async (variant) => {
-      const threadId = variant.thread ? await createThread(t, rule) : undefined;
+      const threadId = variant.thread ? await createThread(t) : undefined;
       const content = t.name('sse');
-      const result = await streamRun(t, { assistantId: id, input: humanInput(content), ...(threadId ? { threadId } : {}), ...(variant.mode !== undefined ? { streamMode: variant.mode } : {}) }, rule);
+      const result = await streamRun(t, { assistantId: id, input: humanInput(content), ...(threadId ? { threadId } : {}), ...(variant.mode !== undefined ? { streamMode: variant.mode } : {}) }, ruleOf(variant, graphId));
       return { label: labelOf(variant), result, content };
     }),
   );
@@ -59,14 +70,14 @@ async function streams(t: Check, variants: Variant[], rule: string, graphId?: st
 function expectEach(t: Check, streamed: Streamed[], rule: string, check: (s: Streamed) => SseFailure | undefined): void {
   for (const s of streamed) {
     const failure = check(s);
-    if (failure) expectSse(t, { ...failure, message: `${s.label}: ${failure.message}` }, rule);
+    expectSse(t, failure && { ...failure, message: `${s.label}: ${failure.message}` }, rule);
   }
 }
 
 requirement(
   'AS-SSE-001',
   async (t: Check) => {
-    expectEach(t, await streams(t, UPDATES_BOTH, 'AS-SSE-001'), 'AS-SSE-001', (s) => contentTypeIsEventStream(s.result));
+    expectEach(t, await streams(t, UPDATES_BOTH), 'AS-SSE-001', (s) => contentTypeIsEventStream(s.result));
   },
   { timeout: 'stream' },
 );
@@ -75,7 +86,7 @@ requirement(
   'AS-SSE-002',
   async (t: Check) => {
     const variants: Variant[] = [...UPDATES_BOTH, { mode: 'messages', thread: false }, { mode: ['updates', 'messages'], thread: true }];
-    expectEach(t, await streams(t, variants, 'AS-SSE-002'), 'AS-SSE-002', (s) => eventsAreComplete(s.result));
+    expectEach(t, await streams(t, variants), 'AS-SSE-002', (s) => eventsAreComplete(s.result));
   },
   { timeout: 'stream' },
 );
@@ -83,7 +94,7 @@ requirement(
 requirement(
   'AS-SSE-003',
   async (t: Check) => {
-    expectEach(t, await streams(t, UPDATES_BOTH, 'AS-SSE-003'), 'AS-SSE-003', (s) => metadataCarriesRunId(s.result));
+    expectEach(t, await streams(t, UPDATES_BOTH), 'AS-SSE-003', (s) => metadataCarriesRunId(s.result));
   },
   { timeout: 'stream' },
 );
@@ -91,7 +102,7 @@ requirement(
 requirement(
   'AS-SSE-004',
   async (t: Check) => {
-    expectEach(t, await streams(t, UPDATES_BOTH, 'AS-SSE-004'), 'AS-SSE-004', (s) => metadataFirst(s.result));
+    expectEach(t, await streams(t, UPDATES_BOTH), 'AS-SSE-004', (s) => metadataFirst(s.result));
   },
   { timeout: 'stream' },
 );
@@ -99,7 +110,7 @@ requirement(
 requirement(
   'AS-SSE-005',
   async (t: Check) => {
-    expectEach(t, await streams(t, UPDATES_BOTH, 'AS-SSE-005'), 'AS-SSE-005', (s) => {
+    expectEach(t, await streams(t, UPDATES_BOTH), 'AS-SSE-005', (s) => {
       const failure = updatesMapNodes(s.result) ?? hasUpdateFromNode(s.result, { node: ECHO_NODE });
       if (failure) return failure;
       const update = s.result.events.filter((e) => e.event === 'updates').map((e) => JSON.parse(e.data) as Record<string, Record<string, unknown>>).find((d) => d[ECHO_NODE])?.[ECHO_NODE];
@@ -118,7 +129,7 @@ requirement(
 requirement(
   'AS-SSE-006',
   async (t: Check) => {
-    expectEach(t, await streams(t, UPDATES_BOTH, 'AS-SSE-006'), 'AS-SSE-006', (s) => hasEventKinds(s.result, { kinds: ['updates'] }));
+    expectEach(t, await streams(t, UPDATES_BOTH), 'AS-SSE-006', (s) => hasEventKinds(s.result, { kinds: ['updates'] }));
   },
   { timeout: 'stream' },
 );
@@ -126,7 +137,7 @@ requirement(
 requirement(
   'AS-SSE-007',
   async (t: Check) => {
-    const streamed = await streams(t, [{ mode: ['updates'], thread: false }, { mode: ['updates', 'messages'], thread: false }, { mode: ['updates', 'messages'], thread: true }], 'AS-SSE-007');
+    const streamed = await streams(t, [{ mode: ['updates'], thread: false }, { mode: ['updates', 'messages'], thread: false }, { mode: ['updates', 'messages'], thread: true }]);
     expectEach(t, streamed, 'AS-SSE-007', (s) => hasEventKinds(s.result, { kinds: ['updates'] }));
     expectEach(t, streamed.slice(1), 'AS-SSE-007', (s) => hasEventsBesides(s.result, { besides: ['metadata', 'updates'] }));
   },
@@ -136,7 +147,7 @@ requirement(
 requirement(
   'AS-SSE-008',
   async (t: Check) => {
-    const streamed = await streams(t, [{ mode: 'messages', thread: false }, { mode: 'messages', thread: true }], 'AS-SSE-008');
+    const streamed = await streams(t, [{ mode: 'messages', thread: false }, { mode: 'messages', thread: true }]);
     expectEach(t, streamed, 'AS-SSE-008', (s) => hasEventsBesides(s.result, { besides: ['metadata'] }));
   },
   { timeout: 'stream' },
@@ -145,7 +156,7 @@ requirement(
 requirement(
   'AS-SSE-009',
   async (t: Check) => {
-    const streamed = await streams(t, [...UPDATES_BOTH, { mode: 'messages', thread: false }], 'AS-SSE-009');
+    const streamed = await streams(t, [...UPDATES_BOTH, { mode: 'messages', thread: false }]);
     expectEach(t, streamed, 'AS-SSE-009', (s) => streamEnded(s.result, { timeoutMs: t.profile.timeouts.streamMs }));
   },
   { timeout: 'stream' },
@@ -154,7 +165,7 @@ requirement(
 requirement(
   'AS-SSE-010',
   async (t: Check) => {
-    expectEach(t, await streams(t, UPDATES_BOTH, 'AS-SSE-010'), 'AS-SSE-010', (s) => metadataCarriesAttempt(s.result));
+    expectEach(t, await streams(t, UPDATES_BOTH), 'AS-SSE-010', (s) => metadataCarriesAttempt(s.result));
   },
   { timeout: 'stream' },
 );
@@ -162,7 +173,7 @@ requirement(
 requirement(
   'AS-SSE-011',
   async (t: Check) => {
-    const streamed = await streams(t, [{ mode: 'updates', thread: true }, { mode: ['updates', 'messages'], thread: true }], 'AS-SSE-011');
+    const streamed = await streams(t, [{ mode: 'updates', thread: true }, { mode: ['updates', 'messages'], thread: true }]);
     expectEach(t, streamed, 'AS-SSE-011', (s) => eventIdsCount(s.result));
   },
   { timeout: 'stream' },
@@ -171,7 +182,7 @@ requirement(
 requirement(
   'AS-SSE-012',
   async (t: Check) => {
-    const streamed = await streams(t, UPDATES_BOTH, 'AS-SSE-012', t.profile.fixtures.failingGraphId);
+    const streamed = await streams(t, UPDATES_BOTH, t.profile.fixtures.failingGraphId);
     expectEach(t, streamed, 'AS-SSE-012', (s) => errorEventShape(s.result));
   },
   { timeout: 'stream' },
@@ -180,7 +191,7 @@ requirement(
 requirement(
   'AS-SSE-013',
   async (t: Check) => {
-    const streamed = await streams(t, [{ mode: undefined, thread: false }, { mode: undefined, thread: true }], 'AS-SSE-013');
+    const streamed = await streams(t, [{ mode: undefined, thread: false }, { mode: undefined, thread: true }]);
     expectEach(t, streamed, 'AS-SSE-013', (s) => hasEventKinds(s.result, { kinds: ['values'] }));
   },
   { timeout: 'stream' },

@@ -8,9 +8,9 @@ import { humanInput, NO_NEW_MESSAGE, replyContent, runEcho, streamRun, echoUpdat
 requirement(
   'AS-RUN-003',
   async (t: Check) => {
-    const { id } = await createAssistant(t, { context: { apc_case: 'stateless-run' } }, 'AS-RUN-003');
+    const { id } = await createAssistant(t, { context: { apc_case: 'stateless-run' } });
     const content = t.name('stateless');
-    const update = await runEcho(t, { assistantId: id, input: humanInput(content) }, 'AS-RUN-003');
+    const update = await runEcho(t, { assistantId: id, input: humanInput(content) });
     t.expect(replyContent(update) === content, {
       message: 'The stateless run did not run the assistant on its input.',
       expected: `the echo node replying ${JSON.stringify(content)}`,
@@ -23,11 +23,11 @@ requirement(
 requirement(
   'AS-RUN-004',
   async (t: Check) => {
-    const { id } = await createAssistant(t, { context: { apc_case: 'no-state' } }, 'AS-RUN-004');
+    const { id } = await createAssistant(t, { context: { apc_case: 'no-state' } });
     const content = t.name('forgotten');
     const first = await streamRun(t, { assistantId: id, input: humanInput(content), streamMode: 'updates' }, 'AS-RUN-004');
-    echoUpdate(t, first, 'AS-RUN-004');
-    const later = await runEcho(t, { assistantId: id, input: NO_NEW_MESSAGE }, 'AS-RUN-004');
+    echoUpdate(t, first);
+    const later = await runEcho(t, { assistantId: id, input: NO_NEW_MESSAGE });
     t.expect(replyContent(later) !== content, {
       message: 'A later stateless run saw the messages of an earlier one: state persisted.',
       expected: 'a reply that does not repeat the earlier run’s message',
@@ -39,7 +39,7 @@ requirement(
     const answer = await t.stream(t.as, { method: 'POST', path: `/threads/${thread}/runs/stream`, body: { assistant_id: id, input: NO_NEW_MESSAGE, stream_mode: 'updates' } });
     if (!('events' in answer)) return;
     t.cleanup(`delete thread ${thread}`, () => t.as.delete(`/threads/${thread}`));
-    const onThread = echoUpdate(t, answer, 'AS-RUN-004');
+    const onThread = echoUpdate(t, answer);
     t.expect(replyContent(onThread) !== content, {
       message: `The stateless run's Content-Location names thread ${thread}, and that thread holds the run's messages: state persisted.`,
       expected: 'no thread holding the stateless run’s state',

@@ -9,10 +9,10 @@ import { humanInput, NO_NEW_MESSAGE, replyContent, runEcho } from './support/run
 requirement(
   'AS-RUN-001',
   async (t: Check) => {
-    const { id } = await createAssistant(t, { context: { apc_case: 'thread-run' } }, 'AS-RUN-001');
-    const threadId = await createThread(t, 'AS-RUN-001');
+    const { id } = await createAssistant(t, { context: { apc_case: 'thread-run' } });
+    const threadId = await createThread(t);
     const content = t.name('thread-run');
-    const update = await runEcho(t, { assistantId: id, threadId, input: humanInput(content) }, 'AS-RUN-001');
+    const update = await runEcho(t, { assistantId: id, threadId, input: humanInput(content) });
     t.expect(replyContent(update) === content, {
       message: 'The thread run did not run the assistant on its input.',
       expected: `the echo node replying ${JSON.stringify(content)}`,
@@ -25,11 +25,11 @@ requirement(
 requirement(
   'AS-RUN-002',
   async (t: Check) => {
-    const { id } = await createAssistant(t, { context: { apc_case: 'thread-state' } }, 'AS-RUN-002');
-    const threadId = await createThread(t, 'AS-RUN-002');
+    const { id } = await createAssistant(t, { context: { apc_case: 'thread-state' } });
+    const threadId = await createThread(t);
     const content = t.name('remembered');
-    await runEcho(t, { assistantId: id, threadId, input: humanInput(content) }, 'AS-RUN-002');
-    const later = await runEcho(t, { assistantId: id, threadId, input: NO_NEW_MESSAGE }, 'AS-RUN-002');
+    await runEcho(t, { assistantId: id, threadId, input: humanInput(content) });
+    const later = await runEcho(t, { assistantId: id, threadId, input: NO_NEW_MESSAGE });
     t.expect(replyContent(later) === content, {
       message: 'A second run on the thread did not see the messages of the first: the thread did not keep its outputs.',
       expected: `the echo node replying ${JSON.stringify(content)} from the thread's messages`,

@@ -5,8 +5,8 @@ import { createThread } from './support/threads.ts';
 
 // The spec gives thread_id no type: any non-empty string (createThread checks it), one per thread.
 requirement('AS-THR-001', async (t: Check) => {
-  const first = await createThread(t, 'AS-THR-001');
-  const second = await createThread(t, 'AS-THR-001');
+  const first = await createThread(t);
+  const second = await createThread(t);
   t.expect(first !== second, { message: 'Two threads created with POST /threads got the same thread_id.', expected: 'two different thread ids', seen: [first, second] });
 });
 

@@ -4,10 +4,10 @@
 import fc from 'fast-check';
 import { triggerPatch } from '../../generators/control-plane/patches.ts';
 import { requirement, type Check } from '../../harness/conformance/index.ts';
-import { createSimple, field, generatorContext, getDeployment, listRevisions, offered, patch, statusOf } from './support/steps.ts';
+import { createSimple, field, generatorContext, getDeployment, listRevisions, offered, patch, statusOf, pickSource } from './support/steps.ts';
 
 requirement(['CP-CONC-001', 'CP-CONC-002'], async (t: Check) => {
-  const source = offered(t, ['internal_container', 'gitforge', 'external_container', 'internal_source'])[0]!;
+  const source = pickSource(t, ['internal_container', 'gitforge', 'external_container', 'internal_source']);
   const deployment = await createSimple(t, source, 'conc');
   const n = Math.max(3, Math.min(t.profile.concurrency, 8));
   const bodies = fc.sample(triggerPatch(generatorContext(t), 'secrets'), { numRuns: n, seed: t.testSeed });

@@ -24,6 +24,7 @@ import {
   statusOf,
   tryCreate,
   unknownId,
+  pickSource,
 } from './support/steps.ts';
 
 /** Each case's name made unique: fast-check repeats inputs while shrinking. */
@@ -99,7 +100,7 @@ requirement(
 );
 
 requirement('CP-PATCH-001', async (t: Check) => {
-  const source = offered(t, ['internal_container', 'gitforge', 'external_container', 'internal_source'])[0]!;
+  const source = pickSource(t, ['internal_container', 'gitforge', 'external_container', 'internal_source']);
   const created = await createSimple(t, source);
   const ctx = generatorContext(t);
   const [secretsPatch] = fc.sample(triggerPatch(ctx, 'secrets'), { numRuns: 1, seed: t.testSeed });
@@ -112,7 +113,7 @@ requirement('CP-PATCH-001', async (t: Check) => {
 });
 
 requirement('CP-READ-002', async (t: Check) => {
-  const source = offered(t, ['internal_container', 'internal_source', 'gitforge', 'external_container'])[0]!;
+  const source = pickSource(t, ['internal_container', 'internal_source', 'gitforge', 'external_container']);
   await createSimple(t, source, 'list');
   const exchange = await t.cp.get(DEPLOYMENTS);
   t.expectStatus(exchange, 200);
@@ -130,7 +131,7 @@ requirement('CP-READ-002', async (t: Check) => {
 requirement(
   ['CP-READ-005', 'CP-READ-006'],
   async (t: Check) => {
-    const source = offered(t, ['internal_container', 'internal_source', 'gitforge', 'external_container'])[0]!;
+    const source = pickSource(t, ['internal_container', 'internal_source', 'gitforge', 'external_container']);
     const created = await createSimple(t, source, 'list');
     t.expectSchema(await t.cp.get(DEPLOYMENTS), 'DeploymentList', { requirement: 'CP-READ-005' });
     const byName = await t.cp.get(DEPLOYMENTS, { query: { name_contains: created.name } });

@@ -3,10 +3,10 @@
 import { requirement, type Check } from '../../harness/conformance/index.ts';
 import { describeResponse } from '../../harness/http/curl.ts';
 import type { Deployment } from '../../schemas/index.ts';
-import { createSimple, DEPLOYMENTS, deploymentPath, expectRefused, offered, patch, revisionsPath, statusOf, unknownId } from './support/steps.ts';
+import { createSimple, DEPLOYMENTS, deploymentPath, expectRefused, offered, patch, revisionsPath, statusOf, unknownId, pickSource } from './support/steps.ts';
 
 async function someDeployment(t: Check): Promise<Deployment> {
-  const source = offered(t, ['internal_container', 'gitforge', 'external_container', 'internal_source'])[0]!;
+  const source = pickSource(t, ['internal_container', 'gitforge', 'external_container', 'internal_source']);
   return createSimple(t, source, 'del');
 }
 

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { controlPlaneSequences, newSequence } from '../../generators/control-plane/commands.ts';
 import { ModelMismatch } from '../../generators/model-mismatch.ts';
 import { requirement, type Check } from '../../harness/conformance/index.ts';
-import { deploymentPath, generatorContext } from './support/steps.ts';
+import { deleteWithProject, generatorContext } from './support/steps.ts';
 import { httpControlPlane } from './support/http-api.ts';
 
 requirement(
@@ -16,15 +16,21 @@ requirement(
       controlPlaneSequences(ctx, 8),
       async (sequence) => {
         const api = httpControlPlane(t);
+        let mismatch: ModelMismatch | undefined;
         try {
           await fc.asyncModelRun(() => newSequence(api), sequence.commands);
         } catch (error) {
           if (!(error instanceof ModelMismatch)) throw error;
-          t.fail({ message: `${error.message} (rule ${error.requirement}; sequence ${String(sequence)})`, expected: error.expected, seen: error.seen });
+          mismatch = error;
         } finally {
-          // Each sequence cleans up after itself, so the target holds at most one sequence's deployments.
-          for (const id of api.created) await t.cp.delete(deploymentPath(id), { query: { delete_tracing_project: true } });
+          // Each sequence cleans up after itself, tracing projects included, so the target holds at most one sequence's deployments.
+          for (const id of api.created) await deleteWithProject(t, id);
         }
+        t.expect(mismatch === undefined, {
+          message: `${mismatch?.message} (rule ${mismatch?.requirement}; sequence ${String(sequence)})`,
+          expected: mismatch?.expected,
+          seen: mismatch?.seen,
+        });
       },
       { numRuns: Math.max(3, Math.min(t.profile.runs, 10)) },
     );

@@ -35,7 +35,7 @@ async function patchCounting(t: Check, deployment: Deployment, body: PatchBody, 
 const one = <T>(t: Check, arbitrary: fc.Arbitrary<T>): T => fc.sample(arbitrary, { numRuns: 1, seed: t.testSeed })[0]!;
 
 requirement('CP-REV-001', async (t: Check) => {
-  const source = offered(t, ['internal_container', 'gitforge', 'external_container', 'internal_source'])[0]!;
+  const source = pickSource(t, ['internal_container', 'gitforge', 'external_container', 'internal_source']);
   const created = await createSimple(t, source, 'rev');
   const revisions = await listRevisions(t, created.id);
   t.expect(revisions.length === 1 && field(revisions[0], 'id') === created.latest_revision_id, {
@@ -62,7 +62,7 @@ triggerRow('CP-REV-007', 'resource_spec', ['external_container']);
 
 requirement('CP-REV-008', async (t: Check) => {
   const ctx = generatorContext(t);
-  const source = offered(t, ['external_container', 'gitforge', 'internal_container', 'internal_source'])[0]!;
+  const source = pickSource(t, ['external_container', 'gitforge', 'internal_container', 'internal_source']);
   const created = await createSimple(t, source, 'comb');
   await t.property(
     combinedTriggerPatch(ctx, source),
@@ -76,7 +76,7 @@ requirement('CP-REV-008', async (t: Check) => {
 requirement(
   ['CP-REV-009', 'CP-REV-010', 'CP-REV-011'],
   async (t: Check) => {
-    const source = offered(t, ['gitforge', 'external_container', 'internal_container', 'internal_source'])[0]!;
+    const source = pickSource(t, ['gitforge', 'external_container', 'internal_container', 'internal_source']);
     const created = await createSimple(t, source, 'none');
     await patchCounting(t, created, {}, 0, 'CP-REV-010');
     await patchCounting(t, created, { source_revision_config: null, secrets: null, source_config: null }, 0, 'CP-REV-011');
@@ -97,7 +97,7 @@ requirement(
 
 requirement(['CP-REV-013', 'CP-REV-014'], async (t: Check) => {
   const ctx = generatorContext(t);
-  const source = offered(t, ['internal_container', 'external_container', 'gitforge', 'internal_source'])[0]!;
+  const source = pickSource(t, ['internal_container', 'external_container', 'gitforge', 'internal_source']);
   const created = await createSimple(t, source, 'latest');
   const trigger = triggersFor(source).find((tr) => tr !== 'secrets' && tr !== 'resource_spec') ?? 'secrets';
   for (const body of [one(t, triggerPatch(ctx, 'secrets')), one(t, triggerPatch(ctx, trigger))]) {

@@ -12,8 +12,9 @@ import {
   field,
   generatorContext,
   listRevisions,
-  offered,
   patchOk,
+  pickSource,
+  ANY_SOURCE,
   revisionConfigOf,
   revisionPath,
   revisionsPath,
@@ -41,7 +42,7 @@ const membersSet = (config: unknown): Json =>
 /** A deployment with three revisions: the first, one from a secrets PATCH, one from a value PATCH. */
 async function threeRevisions(t: Check): Promise<History> {
   const ctx = generatorContext(t);
-  const source = offered(t, ['internal_container', 'external_container', 'gitforge', 'internal_source'])[0]!;
+  const source = pickSource(t, ANY_SOURCE);
   const deployment = await createSimple(t, source, 'revl');
   const history: History = { deployment, ids: [deployment.latest_revision_id!], set: [membersSet(deployment.source_revision_config)] };
   const valueTrigger = triggersFor(source).find((tr) => tr !== 'secrets' && tr !== 'resource_spec') ?? 'secrets';
@@ -58,7 +59,16 @@ requirement(
   ['CP-REVL-001', 'CP-REVL-002', 'CP-REVL-003', 'CP-REVL-005'],
   async (t: Check) => {
     const history = await threeRevisions(t);
-    const revisions = await listRevisions(t, history.deployment.id, 'CP-REVL-001');
+    const listing = await t.cp.get(revisionsPath(history.deployment.id));
+    t.expectStatus(listing, 200, { requirement: 'CP-REVL-001' });
+    const resources = field(listing.response?.json, 'resources');
+    t.expect(Array.isArray(resources) && resources.every((r) => typeof r === 'object' && r !== null), {
+      requirement: 'CP-REVL-001',
+      message: 'The revisions listing is not an object with a `resources` array of revisions.',
+      expected: '{"resources": [{"id": ..., "status": ...}, ...]}',
+      seen: describeResponse(listing),
+    });
+    const revisions = resources as Json[];
     const ids = revisions.map((r) => field(r, 'id'));
     for (const revision of revisions) {
       t.expect(typeof revision.id === 'string' && UUID.test(revision.id) && typeof revision.status === 'string', {
@@ -112,7 +122,7 @@ requirement('CP-REVL-004', async (t: Check) => {
 });
 
 requirement(['CP-REVL-006'], async (t: Check) => {
-  const source = offered(t, ['internal_container', 'external_container', 'gitforge', 'internal_source'])[0]!;
+  const source = pickSource(t, ANY_SOURCE);
   const deployment = await createSimple(t, source, 'revl');
   expectRefused(t, await t.cp.get(revisionPath(deployment.id, unknownId())), 'CP-REVL-006', 'a revision id the deployment does not have');
 });

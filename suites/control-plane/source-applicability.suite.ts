@@ -6,7 +6,8 @@ import { classifyCreate, classifyPatch } from '../../generators/control-plane/cl
 import { invalidCreate, type CreateBody } from '../../generators/control-plane/create-payloads.ts';
 import { invalidPatch } from '../../generators/control-plane/patches.ts';
 import { tagRef } from '../../generators/control-plane/values.ts';
-import { requirement, type Check } from '../../harness/conformance/index.ts';
+import { requirement, type Check, type Exchange } from '../../harness/conformance/index.ts';
+import { describeResponse } from '../../harness/http/curl.ts';
 import type { Source } from '../../schemas/index.ts';
 import {
   createDeployment,
@@ -19,12 +20,19 @@ import {
   revisionCount,
   simpleBody,
   tryCreate,
+  is2xx,
+  statusOf,
 } from './support/steps.ts';
+
+/** Checks `rule`: the create answered a success (the exact 201 is CP-CREATE-001's rule). */
+function expectAccepted(t: Check, exchange: Exchange, rule: string, what: string): void {
+  t.expect(is2xx(exchange), { requirement: rule, message: `A create of ${what} answered ${statusOf(exchange) ?? 'nothing'}; expected it accepted.`, expected: 'HTTP 2xx', seen: describeResponse(exchange) });
+}
 
 /** A create of the simplest valid body of `source` is accepted. */
 function accepts(id: string, source: Source): void {
   requirement(id, async (t: Check) => {
-    await createDeployment(t, simpleBody(t, source));
+    expectAccepted(t, await tryCreate(t, simpleBody(t, source)), id, `the simplest valid ${source} body`);
   });
 }
 
@@ -81,7 +89,7 @@ function taggedBody(t: Check, buildOnPush: boolean): CreateBody {
 }
 
 requirement('CP-TAG-002', async (t: Check) => {
-  await createDeployment(t, taggedBody(t, false));
+  expectAccepted(t, await tryCreate(t, taggedBody(t, false)), 'CP-TAG-002', 'a gitforge body whose repo_ref is a tag, with build_on_push false');
 });
 
 requirement('CP-TAG-003', async (t: Check) => {

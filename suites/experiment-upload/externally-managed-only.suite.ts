@@ -10,7 +10,7 @@ import { bodyOf, upload, uploadOk, type JsonObject } from './support/upload.ts';
 requirement('EU-RESP-002', async (t: Check) => {
   for (const naming of ['id', 'name', 'both'] as const) {
     const [c] = fc.sample(validUpload({ naming }), { numRuns: 1, seed: t.testSeed });
-    const { dataset } = await uploadOk(t, bodyOf(t, c!), 'EU-RESP-002');
+    const { dataset } = await uploadOk(t, bodyOf(t, c!));
     t.expect(dataset.externally_managed === true, { message: `The dataset of an upload naming it by ${naming} is not externally managed.`, expected: 'externally_managed: true', seen: dataset });
   }
 });
@@ -19,19 +19,19 @@ requirement('EU-DS-006', async (t: Check) => {
   const name = t.name('platform-dataset');
   const created = await t.tracing.post('/api/v1/datasets', { name, description: 'made on the platform by the conformance harness' });
   const platform = created.response?.json as JsonObject | undefined;
-  t.expect(created.response !== undefined && created.response.status < 300 && typeof platform?.id === 'string', {
-    message: 'Making a platform dataset (POST /api/v1/datasets) failed; without one this rule cannot be checked.',
-    expected: 'HTTP 2xx with the dataset and its id',
-    seen: describeResponse(created),
-  });
-  const platformId = platform!.id as string;
+  const status = created.response?.status ?? 0;
+  if (status < 200 || status >= 300 || typeof platform?.id !== 'string') {
+    t.skip(`making a platform dataset (POST /api/v1/datasets, profile endpoint dataset-create) failed, so there is no platform dataset to name: ${describeResponse(created)}`);
+  }
+  const platformId = platform.id;
   for (const [by, shared] of [['id', { datasetId: platformId }], ['name', { datasetName: name }]] as const) {
     const [c] = fc.sample(validUpload({ naming: by }), { numRuns: 1, seed: t.testSeed });
     const exchange = await upload(t, bodyOf(t, c!, shared));
     const status = exchange.response?.status ?? 0;
-    if (status >= 400 && status < 500) continue;
     const dataset = (exchange.response?.json as { dataset?: JsonObject } | undefined)?.dataset;
-    t.expect(status >= 200 && status < 300 && dataset !== undefined && dataset.id !== platformId && dataset.externally_managed === true, {
+    const refused = status >= 400 && status < 500;
+    const elsewhere = status >= 200 && status < 300 && dataset !== undefined && dataset.id !== platformId && dataset.externally_managed === true;
+    t.expect(refused || elsewhere, {
       message: `An upload naming the platform dataset ${platformId} by ${by} was neither refused nor put in a different, externally managed dataset.`,
       expected: 'a 4xx refusal, or a 2xx with another dataset that is externally managed',
       seen: describeResponse(exchange),

@@ -22,7 +22,7 @@ requirement('EU-RESP-003', async (t: Check) => {
     const [c] = fc.sample(validUpload({ naming, spelling: 'zoned' }), { numRuns: 1, seed: t.testSeed });
     const ids = freshIds(t, c!.rows.length);
     const body = bodyOf(t, c!, ids);
-    const { experiment, dataset } = await uploadOk(t, body, 'EU-RESP-003');
+    const { experiment, dataset } = await uploadOk(t, body);
     t.expect(experiment.name === ids.experimentName, { message: 'The experiment does not carry the uploaded experiment_name.', expected: ids.experimentName, seen: experiment.name });
     for (const [field, sent] of [['start_time', body.experiment_start_time], ['end_time', body.experiment_end_time]] as const) {
       const seen = experiment[field];

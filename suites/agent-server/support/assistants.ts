@@ -29,16 +29,18 @@ export function is4xx(exchange: Exchange): boolean {
   return status !== undefined && status >= 400 && status < 500;
 }
 
-/** Fails `requirement` unless the exchange succeeded (the spec shows no exact status: any 2xx). */
+// Every helper names the requirement whose rule its request relies on. In a test of that
+// requirement it is a check of it; in any other test it is a step, whose failure blocks the
+// test's own requirements and fails only the one it names.
+
+/** Checks `requirement`: the exchange succeeded (the spec shows no exact status: any 2xx). */
 export function expect2xx(t: Check, exchange: Exchange, requirement: string, what: string): void {
-  if (is2xx(exchange)) return;
-  t.fail({ requirement, message: `${what} failed.`, expected: 'HTTP 2xx', seen: describeResponse(exchange) });
+  t.expect(is2xx(exchange), { requirement, message: `${what} failed.`, expected: 'HTTP 2xx', seen: describeResponse(exchange) });
 }
 
-/** Fails `requirement` unless the exchange was refused with a 4xx (the spec shows no exact status). */
+/** Checks `requirement`: the exchange was refused with a 4xx (the spec shows no exact status). */
 export function expect4xx(t: Check, exchange: Exchange, requirement: string, what: string): void {
-  if (is4xx(exchange)) return;
-  t.fail({ requirement, message: `${what} was not refused with a 4xx status.`, expected: 'HTTP 4xx', seen: describeResponse(exchange) });
+  t.expect(is4xx(exchange), { requirement, message: `${what} was not refused with a 4xx status.`, expected: 'HTTP 4xx', seen: describeResponse(exchange) });
 }
 
 /** The metadata every assistant of this run carries, plus extra entries. */
@@ -46,12 +48,9 @@ export function runMetadata(t: Check, extra: JsonObject = {}): JsonObject {
   return { ...extra, [RUN_TAG]: t.run.runId };
 }
 
-/** POST /assistants (of the fixture graph unless another is named); registers its deletion. */
-export async function createAssistant(
-  t: Check,
-  draft: { context: JsonObject; metadata?: JsonObject; name?: string; graphId?: string },
-  requirement: string,
-): Promise<CreatedAssistant> {
+/** POST /assistants (of the fixture graph unless another is named); registers its deletion. Relies on AS-ASST-001. */
+export async function createAssistant(t: Check, draft: { context: JsonObject; metadata?: JsonObject; name?: string; graphId?: string }): Promise<CreatedAssistant> {
+  const requirement = 'AS-ASST-001';
   const body = {
     graph_id: draft.graphId ?? t.profile.fixtures.graphId,
     name: draft.name ?? t.name('assistant'),
@@ -62,30 +61,32 @@ export async function createAssistant(
   expect2xx(t, exchange, requirement, 'Creating an assistant (POST /assistants)');
   const json = exchange.response?.json;
   const id = isObject(json) ? json.assistant_id : undefined;
-  if (typeof id !== 'string' || id.length === 0) {
-    t.fail({ requirement, message: 'The created assistant has no assistant_id.', expected: 'an Assistant with assistant_id', seen: describeResponse(exchange) });
-  }
+  t.expect(typeof id === 'string' && id.length > 0, { requirement, message: 'The created assistant has no assistant_id.', expected: 'an Assistant with assistant_id', seen: describeResponse(exchange) });
   t.cleanup(`delete assistant ${id}`, () => t.as.delete(`/assistants/${id}`));
   return { id, exchange, body: json as JsonObject };
 }
 
-/** POST /assistants/search: the listed assistants' ids (fails `requirement` on anything else). */
-export async function searchIds(t: Check, body: JsonObject, requirement: string): Promise<string[]> {
+/** POST /assistants/search: the listed assistants' ids. Relies on AS-SRCH-001. */
+export async function searchIds(t: Check, body: JsonObject): Promise<string[]> {
+  const requirement = 'AS-SRCH-001';
   const exchange = await t.as.post('/assistants/search', body);
   expect2xx(t, exchange, requirement, 'Searching assistants (POST /assistants/search)');
   const json = exchange.response?.json;
-  if (!Array.isArray(json) || !json.every((a) => isObject(a) && typeof a.assistant_id === 'string')) {
-    t.fail({ requirement, message: 'POST /assistants/search did not answer with a list of assistants.', expected: 'a JSON array of Assistant objects', seen: describeResponse(exchange) });
-  }
+  t.expect(Array.isArray(json) && json.every((a) => isObject(a) && typeof a.assistant_id === 'string'), {
+    requirement,
+    message: 'POST /assistants/search did not answer with a list of assistants.',
+    expected: 'a JSON array of Assistant objects',
+    seen: describeResponse(exchange),
+  });
   return (json as { assistant_id: string }[]).map((a) => a.assistant_id);
 }
 
 /** The AssistantApi of one command sequence: its assistants carry a tag of their own. */
-export function httpAssistantApi(t: Check, requirement: string): AssistantApi {
+export function httpAssistantApi(t: Check): AssistantApi {
   const tag = t.name('model');
   return {
     async create(draft: AssistantDraft) {
-      const created = await createAssistant(t, { context: draft.context, metadata: { ...draft.metadata, apc_model: tag } }, 'AS-ASST-001');
+      const created = await createAssistant(t, { context: draft.context, metadata: { ...draft.metadata, apc_model: tag } });
       return { id: created.id, context: created.body.context };
     },
     async update(id, context) {
@@ -104,9 +105,9 @@ export function httpAssistantApi(t: Check, requirement: string): AssistantApi {
     async delete(id) {
       expect2xx(t, await t.as.delete(`/assistants/${id}`), 'AS-ASST-005', `Deleting assistant ${id}`);
     },
-    search: ({ limit, offset }) => searchIds(t, { metadata: { apc_model: tag }, limit, offset }, 'AS-SRCH-001'),
+    search: ({ limit, offset }) => searchIds(t, { metadata: { apc_model: tag }, limit, offset }),
     async runContext(id) {
-      const update = await runEcho(t, { assistantId: id, input: { messages: [{ type: 'human', content: 'which context?' }] } }, requirement);
+      const update = await runEcho(t, { assistantId: id, input: { messages: [{ type: 'human', content: 'which context?' }] } });
       return update.context;
     },
   };

@@ -32,27 +32,30 @@ export function runPath(threadId?: string): string {
   return threadId === undefined ? '/runs/stream' : `/threads/${threadId}/runs/stream`;
 }
 
-/** Streams a run; a refused run (no event stream) fails `requirement`. */
-export async function streamRun(t: Check, run: RunRequest, requirement: string): Promise<SseResult> {
+/** The rule a run request relies on: a thread run (AS-RUN-001) or a stateless one (AS-RUN-003). */
+export const runRule = (run: Pick<RunRequest, 'threadId'>): string => (run.threadId === undefined ? 'AS-RUN-003' : 'AS-RUN-001');
+
+/** Streams a run; a refused run (no event stream) fails `requirement` (by default the run rule). */
+export async function streamRun(t: Check, run: RunRequest, requirement = runRule(run)): Promise<SseResult> {
   const body = { assistant_id: run.assistantId, input: run.input, ...(run.streamMode !== undefined ? { stream_mode: run.streamMode } : {}) };
   const answer = await t.stream(t.as, { method: 'POST', path: runPath(run.threadId), body });
-  if ('events' in answer) return answer;
-  return t.fail({
+  t.expect('events' in answer, {
     requirement,
-    message: `POST ${runPath(run.threadId)} did not stream: ${answer.response ? `it answered ${answer.response.status}` : answer.error ?? 'no response'}.`,
+    message: 'events' in answer ? '' : `POST ${runPath(run.threadId)} did not stream: ${answer.response ? `it answered ${answer.response.status}` : answer.error ?? 'no response'}.`,
     expected: 'HTTP 2xx with a text/event-stream body',
-    seen: describeResponse(answer),
+    seen: 'events' in answer ? undefined : describeResponse(answer),
   });
+  return answer;
 }
 
-/** Fails `requirement` with an SSE check's failure, if there is one. */
+/** Checks `requirement` with an SSE check: it holds when the check found no failure. */
 export function expectSse(t: Check, failure: SseFailure | undefined, requirement: string): void {
-  if (failure) t.fail({ requirement, message: failure.message, expected: failure.expected, seen: failure.seen });
+  t.expect(failure === undefined, { requirement, message: failure?.message ?? '', expected: failure?.expected, seen: failure?.seen });
 }
 
-/** The echo node's (last) update of a stream; fails `requirement` when there is none. */
-export function echoUpdate(t: Check, result: SseResult, requirement: string): Record<string, unknown> {
-  expectSse(t, hasUpdateFromNode(result, { node: ECHO_NODE }), requirement);
+/** The echo node's (last) update of a stream. Relies on AS-SSE-005: a fixture run yields the echo node's update. */
+export function echoUpdate(t: Check, result: SseResult): Record<string, unknown> {
+  expectSse(t, hasUpdateFromNode(result, { node: ECHO_NODE }), 'AS-SSE-005');
   return nodeUpdates(result, ECHO_NODE).at(-1)!;
 }
 
@@ -63,8 +66,7 @@ export function replyContent(update: Record<string, unknown>): unknown {
   return typeof last === 'object' && last !== null && 'content' in last ? (last as { content: unknown }).content : undefined;
 }
 
-/** Runs the fixture in updates mode and returns its echo update. */
-export async function runEcho(t: Check, run: Omit<RunRequest, 'streamMode'>, requirement: string): Promise<Record<string, unknown>> {
-  const result = await streamRun(t, { ...run, streamMode: 'updates' }, requirement);
-  return echoUpdate(t, result, requirement);
+/** Runs the fixture in updates mode and returns its echo update; a run that does not stream fails `requirement`. */
+export async function runEcho(t: Check, run: Omit<RunRequest, 'streamMode'>, requirement = runRule(run)): Promise<Record<string, unknown>> {
+  return echoUpdate(t, await streamRun(t, { ...run, streamMode: 'updates' }, requirement));
 }

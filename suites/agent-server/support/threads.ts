@@ -3,15 +3,14 @@ import type { Check } from '../../../harness/conformance/index.ts';
 import { describeResponse } from '../../../harness/http/curl.ts';
 import { expect2xx } from './assistants.ts';
 
-/** POST /threads with an empty object; the thread id. Fails `requirement` otherwise. */
-export async function createThread(t: Check, requirement: string): Promise<string> {
+/** POST /threads with an empty object; the thread id. Relies on AS-THR-001. */
+export async function createThread(t: Check): Promise<string> {
+  const requirement = 'AS-THR-001';
   const exchange = await t.as.post('/threads', {});
   expect2xx(t, exchange, requirement, 'Creating a thread (POST /threads with {})');
   const json = exchange.response?.json as Record<string, unknown> | undefined;
   const id = json?.thread_id;
-  if (typeof id !== 'string' || id.length === 0) {
-    t.fail({ requirement, message: 'POST /threads answered without a thread_id.', expected: 'a thread with thread_id', seen: describeResponse(exchange) });
-  }
+  t.expect(typeof id === 'string' && id.length > 0, { requirement, message: 'POST /threads answered without a thread_id.', expected: 'a thread with thread_id', seen: describeResponse(exchange) });
   // The spec shows no thread deletion; the common form is tried and its answer ignored.
   t.cleanup(`delete thread ${id}`, () => t.as.delete(`/threads/${id}`));
   return id;

@@ -44,36 +44,41 @@ function status(exchange: Exchange): number | undefined {
   return exchange.response?.status;
 }
 
-/** Uploads and requires success: a 2xx (the spec shows no exact status) with dataset and experiment. */
-export async function uploadOk(t: Check, body: JsonObject, requirement: string, what = 'The upload'): Promise<Uploaded> {
+/**
+ * Uploads and requires success: a 2xx (the spec shows no exact status) that `requirement` relies
+ * on (a well-formed upload is accepted, EU-REQ-001, unless the test's rule says more), with
+ * dataset and experiment objects (EU-RESP-001).
+ */
+export async function uploadOk(t: Check, body: JsonObject, requirement = 'EU-REQ-001', what = 'The upload'): Promise<Uploaded> {
   const exchange = await upload(t, body);
   const code = status(exchange);
-  if (code === undefined || code < 200 || code >= 300) {
-    t.fail({ requirement, message: `${what} was not accepted.`, expected: 'HTTP 2xx with {dataset, experiment}', seen: describeResponse(exchange) });
-  }
+  t.expect(code !== undefined && code >= 200 && code < 300, { requirement, message: `${what} was not accepted.`, expected: 'HTTP 2xx with {dataset, experiment}', seen: describeResponse(exchange) });
   const json = exchange.response?.json;
-  if (!isObject(json) || !isObject(json.dataset) || !isObject(json.experiment)) {
-    t.fail({ requirement, message: `${what} was accepted but the answer lacks dataset or experiment objects.`, expected: '{dataset: {...}, experiment: {...}}', seen: describeResponse(exchange) });
-  }
-  return { exchange, dataset: json.dataset, experiment: json.experiment };
+  t.expect(isObject(json) && isObject(json.dataset) && isObject(json.experiment), {
+    requirement: 'EU-RESP-001',
+    message: `${what} was accepted but the answer lacks dataset or experiment objects.`,
+    expected: '{dataset: {...}, experiment: {...}}',
+    seen: describeResponse(exchange),
+  });
+  return { exchange, dataset: json.dataset as JsonObject, experiment: json.experiment as JsonObject };
 }
 
-/** Uploads and requires a refusal with a 4xx (the spec shows no error responses). */
+/** Uploads and checks `requirement`: a refusal with a 4xx (the spec shows no error responses). */
 export async function uploadRefused(t: Check, body: JsonObject, requirement: string, what: string): Promise<void> {
   const exchange = await upload(t, body);
   const code = status(exchange);
-  if (code !== undefined && code >= 400 && code < 500) return;
-  t.fail({ requirement, message: `${what} was not refused with a 4xx status.`, expected: 'HTTP 4xx', seen: describeResponse(exchange) });
+  t.expect(code !== undefined && code >= 400 && code < 500, { requirement, message: `${what} was not refused with a 4xx status.`, expected: 'HTTP 4xx', seen: describeResponse(exchange) });
 }
 
-/** GET /api/v1/sessions/{id} (profile endpoint `experiment-reads`): the experiment as stored now. */
+/**
+ * GET /api/v1/sessions/{id} (profile endpoint `experiment-reads`): the experiment as stored now.
+ * A read that fails is a failure of the rule the test judges through it.
+ */
 export async function readExperiment(t: Check, id: string, requirement: string): Promise<JsonObject> {
   const exchange = await t.tracing.get(`/api/v1/sessions/${id}`);
   const json = exchange.response?.json;
-  if (status(exchange) !== 200 || !isObject(json)) {
-    t.fail({ requirement, message: `Reading experiment ${id} back failed.`, expected: 'HTTP 200 with the experiment', seen: describeResponse(exchange) });
-  }
-  return json;
+  t.expect(status(exchange) === 200 && isObject(json), { requirement, message: `Reading experiment ${id} back failed.`, expected: 'HTTP 200 with the experiment', seen: describeResponse(exchange) });
+  return json as JsonObject;
 }
 
 /**
