@@ -2,7 +2,7 @@
 // the run had errors; for the README of the certified implementation.
 import type { ComplianceReport } from './compliance.ts';
 import { escapeXml } from './escape.ts';
-import { VERDICT_LABELS } from './scores.ts';
+import { mustLine, VERDICT_LABELS } from './scores.ts';
 
 const COLORS: Record<ComplianceReport['verdict'], string> = {
   certified: '#2da44e',
@@ -24,7 +24,7 @@ function textWidth(text: string): number {
 }
 
 export function badgeText(report: ComplianceReport): { label: string; message: string } {
-  return { label: 'apc', message: `${VERDICT_LABELS[report.verdict]} · MUST ${report.mustScore.passed}/${report.mustScore.applicable}` };
+  return { label: 'apc', message: `${VERDICT_LABELS[report.verdict]} · ${mustLine(report)}` };
 }
 
 export function renderBadge(report: ComplianceReport): string {

@@ -7,7 +7,7 @@ import type { FailureRecord, RecordedExchange } from '../conformance/failure.ts'
 import { STATUSES, type ComplianceReport, type RequirementResult } from './compliance.ts';
 import { escapeHtml as h } from './escape.ts';
 import { SCRIPT, STYLE } from './html-assets.ts';
-import { cellScore, duration, formatScore, interfacesOf, scoreOf, STATUS_LABELS, VERDICT_LABELS, type Score } from './scores.ts';
+import { cellScore, checkedLine, duration, formatScore, interfacesOf, mustLine, scoreOf, STATUS_LABELS, VERDICT_LABELS, type Score } from './scores.ts';
 
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 
@@ -22,7 +22,7 @@ function header(report: ComplianceReport): string {
     ['Catalogue', `${h(report.catalogue.version)} (spec ${h(report.catalogue.specVersion)}, sha256 ${h(report.catalogue.hash.slice(0, 12))})`],
   ];
   return `<header class="${report.verdict}">
-<h1>${h(VERDICT_LABELS[report.verdict].toUpperCase())} <span class="hint">MUST ${report.mustScore.passed}/${report.mustScore.applicable}</span></h1>
+<h1>${h(VERDICT_LABELS[report.verdict].toUpperCase())} <span class="hint">${h(mustLine(report))}</span></h1>
 <p>${h(report.verdictReason)}</p>
 <dl>${rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>
 </header>`;
@@ -52,7 +52,10 @@ function failedList(report: ComplianceReport): string {
   const failed = LEVELS.flatMap((l) => report.requirements.filter((r) => r.status === 'failed' && r.level === l));
   if (failed.length === 0) return '';
   const items = failed.map((r) => `<li><a href="#${h(rowId(r))}" class="id">${h(r.id)}</a> ${h(r.level)} · ${h(r.failures[0]?.message ?? 'failed')}</li>`);
-  return `<section id="failed"><h2>Failed requirements (${failed.length})</h2><ul>${items.join('')}</ul></section>`;
+  // Root causes first; what they kept from being judged follows.
+  const blocked = report.requirements.filter((r) => r.status === 'blocked');
+  const blockedList = blocked.length === 0 ? '' : `<h3>Blocked by them (${blocked.length})</h3><ul>${blocked.map((r) => `<li><a href="#${h(rowId(r))}" class="id">${h(r.id)}</a> ${h(r.level)} · not judged, blocked by ${h((r.blockedBy ?? []).join(', '))}</li>`).join('')}</ul>`;
+  return `<section id="failed"><h2>Failed requirements (${failed.length})</h2><ul>${items.join('')}</ul>${blockedList}</section>`;
 }
 
 const rowId = (r: RequirementResult) => `req-${r.id}`;
@@ -100,6 +103,7 @@ function details(r: RequirementResult): string {
     return reason + r.failures.map((f) => `<details class="failure expected"><summary>${h(f.message)}</summary>${failureBody(f)}</details>`).join('');
   }
   if (r.status === 'not-applicable') return `<div class="note">Not applicable: needs ${h((r.needs ?? []).join(', '))}</div>`;
+  if (r.status === 'blocked') return `<div class="note">Blocked: not judged, its test stopped at a failed check of ${h((r.blockedBy ?? []).join(', '))}</div>`;
   if (r.reason) return `<div class="note">${h(r.reason)}</div>`;
   return '';
 }
@@ -108,7 +112,7 @@ function row(r: RequirementResult): string {
   const search = `${r.id} ${r.statement}`.toLowerCase();
   return `<tr id="${h(rowId(r))}" class="${r.status}" data-interface="${h(r.interface)}" data-level="${h(r.level)}" data-status="${h(r.status)}" data-search="${h(search)}">
 <td class="id">${h(r.id)}</td><td>${h(r.level)}</td><td class="nowrap">${h(r.interface)}</td><td>${h(r.section)}</td><td><span class="status">${h(STATUS_LABELS[r.status])}</span></td>
-<td><div class="statement">${h(r.statement)}</div>${details(r)}</td></tr>`;
+<td><div class="statement">${h(r.statement)}</div>${details(r)}<div class="hint">${h(checkedLine(r))}</div></td></tr>`;
 }
 
 function filter(name: string, label: string, values: { value: string; label: string; count: number }[], total: number): string {

@@ -4,7 +4,7 @@
 import { LEVELS } from '../catalogue.ts';
 import type { FailureRecord } from '../conformance/failure.ts';
 import type { ComplianceReport, RequirementResult } from './compliance.ts';
-import { cellScore, duration, formatScore, interfacesOf, scoreOf, STATUS_LABELS, VERDICT_LABELS } from './scores.ts';
+import { cellScore, checkedLine, duration, formatScore, interfacesOf, mustLine, scoreOf, STATUS_LABELS, VERDICT_LABELS } from './scores.ts';
 
 /**
  * Inline text on one line, with the characters that would start markup escaped. Underscores
@@ -61,6 +61,7 @@ function header(report: ComplianceReport): string[] {
   const t = report.counts.total;
   const tally = [
     `${t.failed} failed`,
+    t.blocked ? `${t.blocked} blocked` : '',
     t['expected-failure'] ? `${t['expected-failure']} expected failure(s)` : '',
     t.untested ? `${t.untested} untested` : '',
     `${t['not-applicable']} not applicable`,
@@ -82,7 +83,7 @@ function header(report: ComplianceReport): string[] {
   return [
     `# Compliance report: ${verdict}`,
     '',
-    `> **Verdict: ${verdict}.** ${text(report.verdictReason)}`,
+    `> **Verdict: ${verdict}** (${mustLine(report)}). ${text(report.verdictReason)}`,
     '',
     `**${levels}** — ${tally.join(', ')}, of ${report.requirements.length} requirements.`,
     '',
@@ -141,6 +142,15 @@ function failed(report: ComplianceReport): string[] {
   return lines;
 }
 
+/** Requirements never judged because their tests stopped at a failed check: listed after the root causes. */
+function blocked(report: ComplianceReport): string[] {
+  const list = report.requirements.filter((r) => r.status === 'blocked');
+  if (list.length === 0) return [];
+  const lines = [`## Blocked requirements (${list.length})`, '', 'Not judged: their tests stopped at a failed check of another requirement. Fix that one first.', '', '| Id | Level | Blocked by | Statement |', '|---|---|---|---|'];
+  for (const r of list) lines.push(`| ${r.id} | ${r.level} | ${(r.blockedBy ?? []).join(', ')} | ${text(r.statement)} |`);
+  return lines;
+}
+
 function expectedFailures(report: ComplianceReport): string[] {
   const list = report.requirements.filter((r) => r.status === 'expected-failure');
   if (list.length === 0) return [];
@@ -155,10 +165,10 @@ function errors(report: ComplianceReport): string[] {
 }
 
 function matrix(report: ComplianceReport): string[] {
-  const lines = ['## Requirement matrix', '', '| | Id | Level | Interface | § | Status | Statement | Note |', '|---|---|---|---|---|---|---|---|'];
+  const lines = ['## Requirement matrix', '', '| | Id | Level | Interface | § | Status | Checked | Statement | Note |', '|---|---|---|---|---|---|---|---|---|'];
   for (const r of report.requirements) {
     const note = r.status === 'failed' ? (r.failures[0]?.message ?? '') : (r.reason ?? '');
-    lines.push(`| ${MARKS[r.status]} | ${r.id} | ${r.level} | ${r.interface} | ${text(r.section)} | ${STATUS_LABELS[r.status]} | ${text(r.statement)} | ${text(note)} |`);
+    lines.push(`| ${MARKS[r.status]} | ${r.id} | ${r.level} | ${r.interface} | ${text(r.section)} | ${STATUS_LABELS[r.status]} | ${checkedLine(r)} | ${text(r.statement)} | ${text(note)} |`);
   }
   return lines;
 }
@@ -172,7 +182,7 @@ function notApplicable(report: ComplianceReport): string[] {
 }
 
 export function renderMarkdown(report: ComplianceReport): string {
-  const sections = [header(report), errors(report), scores(report), failed(report), expectedFailures(report), matrix(report), notApplicable(report)];
+  const sections = [header(report), errors(report), scores(report), failed(report), blocked(report), expectedFailures(report), matrix(report), notApplicable(report)];
   return `${sections
     .filter((s) => s.length > 0)
     .map((s) => s.join('\n').trimEnd())

@@ -54,6 +54,18 @@ export const VERDICT_LABELS: Record<ComplianceReport['verdict'], string> = {
   interrupted: 'interrupted',
 };
 
+/** `MUST 120/120` and, when some MUSTs did not apply, ` · 4 n/a`: every format states both. */
+export function mustLine(report: ComplianceReport): string {
+  const na = report.counts.byLevel.MUST['not-applicable'];
+  return `MUST ${report.mustScore.passed}/${report.mustScore.applicable}${na > 0 ? ` · ${na} n/a` : ''}`;
+}
+
+/** How much of a requirement was checked: `3 checks · 30 of 50 runs`. */
+export function checkedLine(r: RequirementResult): string {
+  const checks = `${r.checks.ran} check${r.checks.ran === 1 ? '' : 's'}`;
+  return r.cases ? `${checks} · ${r.cases.ran} of ${r.cases.asked} runs` : checks;
+}
+
 /** Run length as `1 min 42 s`. */
 export function duration(report: ComplianceReport): string {
   const seconds = Math.max(0, Math.round((Date.parse(report.endedAt) - Date.parse(report.startedAt)) / 1000));

@@ -3,7 +3,7 @@
 import type { Level } from '../catalogue.ts';
 import { redactor } from '../redact.ts';
 import type { ComplianceReport, TestOutcome } from '../report/compliance.ts';
-import { VERDICT_LABELS } from '../report/scores.ts';
+import { mustLine, VERDICT_LABELS } from '../report/scores.ts';
 
 export interface Output {
   write(text: string): void;
@@ -72,10 +72,13 @@ export class Progress {
     const label = VERDICT_LABELS[report.verdict].toUpperCase();
     const verdict = report.verdict === 'certified' || report.verdict === 'passed' ? green(label) : red(label);
     this.print();
-    this.print(`verdict: ${verdict}  (${['MUST', 'SHOULD', 'MAY'].map((l) => score(l as Level)).join(', ')})`);
+    this.print(`verdict: ${verdict}  ${mustLine(report)}  (${['SHOULD', 'MAY'].map((l) => score(l as Level)).join(', ')})`);
     this.print(`         ${report.verdictReason}`);
+    // Root causes first: what failed, then what could not be judged because of it.
     const failed = report.requirements.filter((r) => r.status === 'failed');
     if (failed.length > 0) this.print(`failed:  ${failed.map((r) => `${r.id} (${r.level})`).join(', ')}`);
+    const blocked = report.requirements.filter((r) => r.status === 'blocked');
+    if (blocked.length > 0) this.print(`blocked: ${blocked.map((r) => `${r.id} (by ${(r.blockedBy ?? []).join(', ')})`).join(', ')}`);
     const expected = report.requirements.filter((r) => r.status === 'expected-failure');
     if (expected.length > 0) this.print(`expected failures: ${expected.map((r) => r.id).join(', ')}`);
     const na = report.counts.total['not-applicable'];

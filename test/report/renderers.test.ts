@@ -57,7 +57,7 @@ describe('compliance.md', () => {
 
   test('starts with the verdict, then scores, failures, the matrix and the rules that did not apply', () => {
     expect(md.split('\n')[0]).toBe('# Compliance report: NOT CERTIFIED');
-    expect(md).toContain('**Verdict: NOT CERTIFIED.** 1 MUST requirement(s) failed: CP-DEP-002.');
+    expect(md).toContain('**Verdict: NOT CERTIFIED** (MUST 3/4 · 1 n/a). 1 MUST requirement(s) failed: CP-DEP-002.');
     expect(md).toContain('**MUST 3/4 (75%) · SHOULD 1/1 (100%) · MAY 0/1 (0%)**');
     const order = ['## Scores', '## Failed requirements (2)', '## Requirement matrix', '## Not applicable (1)'].map((h) => md.indexOf(h));
     expect(order.every((at) => at > 0)).toBe(true);
@@ -81,10 +81,10 @@ describe('compliance.md', () => {
     expect(md).toContain('````text\n' + HOSTILE + '\n````');
   });
 
-  test('every matrix row has eight cells, whatever pipes the text holds', () => {
+  test('every matrix row has nine cells, whatever pipes the text holds', () => {
     const rows = md.slice(md.indexOf('## Requirement matrix'), md.indexOf('## Not applicable')).split('\n').filter((l) => l.startsWith('| '));
     expect(rows).toHaveLength(1 + CATALOGUE.requirements.length);
-    for (const row of rows) expect(row.replace(/\\\|/g, '').split('|')).toHaveLength(10);
+    for (const row of rows) expect(row.replace(/\\\|/g, '').split('|')).toHaveLength(11);
     expect(md).toContain('| CP-SRC-001 | MUST | `source:gitforge` |');
   });
 });
@@ -123,10 +123,10 @@ describe('junit.xml', () => {
 describe('badge.svg', () => {
   test('states the verdict and the MUST score, coloured by verdict', () => {
     const failed = renderBadge(sampleReport());
-    expect(failed).toContain('<title>apc: not certified · MUST 3/4</title>');
+    expect(failed).toContain('<title>apc: not certified · MUST 3/4 · 1 n/a</title>');
     expect(failed).toContain('fill="#cf222e"');
     const certified = renderBadge(sampleReport({ expected: ['CP-DEP-002'] }));
-    expect(certified).toContain('<title>apc: certified · MUST 3/4</title>');
+    expect(certified).toContain('<title>apc: certified · MUST 3/4 · 1 n/a</title>');
     expect(certified).toContain('fill="#2da44e"');
   });
 });
