@@ -1,7 +1,7 @@
 // Assistant versions (spec 3, 4.2): examples for each rule, then operation sequences checked
 // against the pure model of generators/agent-server. Runs by assistant_id are observed through
 // the fixture graph, which echoes the run's effective context in its update.
-import { assistantCommands, runAssistantCommands } from '../../generators/agent-server/assistant-commands.ts';
+import { AS_SEQUENCES, assistantCommands, runAssistantCommands } from '../../generators/agent-server/assistant-commands.ts';
 import { compareContext, sameJson, type JsonObject } from '../../generators/agent-server/payloads.ts';
 import { ModelMismatch } from '../../generators/model-mismatch.ts';
 import { requirement, type Check } from '../../harness/conformance/index.ts';
@@ -107,7 +107,7 @@ requirement('AS-ASST-007', async (t: Check) => {
 requirement(
   ['AS-ASST-001', 'AS-ASST-002', 'AS-ASST-003', 'AS-ASST-004', 'AS-ASST-005', 'AS-SRCH-001', 'AS-SRCH-002'],
   async (t: Check) => {
-    await t.property(assistantCommands(8), async (commands) => {
+    await t.property(assistantCommands(AS_SEQUENCES.maxCommands), async (commands) => {
       let mismatch: ModelMismatch | undefined;
       try {
         await runAssistantCommands(httpAssistantApi(t), commands);

@@ -2,7 +2,7 @@
 // triggers, valid and not), read, revisions listing and delete, each step checked against the pure
 // model of generators/control-plane/model.ts.
 import fc from 'fast-check';
-import { controlPlaneSequences, newSequence } from '../../generators/control-plane/commands.ts';
+import { controlPlaneSequences, CP_SEQUENCES, newSequence } from '../../generators/control-plane/commands.ts';
 import { ModelMismatch } from '../../generators/model-mismatch.ts';
 import { requirement, type Check } from '../../harness/conformance/index.ts';
 import { deleteWithProject, generatorContext } from './support/steps.ts';
@@ -13,7 +13,7 @@ requirement(
   async (t: Check) => {
     const ctx = generatorContext(t, 'seq');
     await t.property(
-      controlPlaneSequences(ctx, 8),
+      controlPlaneSequences(ctx, CP_SEQUENCES.maxCommands),
       async (sequence) => {
         const api = httpControlPlane(t);
         let mismatch: ModelMismatch | undefined;
@@ -32,7 +32,7 @@ requirement(
           seen: mismatch?.seen,
         });
       },
-      { numRuns: Math.max(3, Math.min(t.profile.runs, 10)) },
+      { numRuns: CP_SEQUENCES.runs(t.profile.runs) },
     );
   },
   { title: 'Sequences of create, PATCH, read, revisions listing and delete agree with the model of sections 2 and 3' },

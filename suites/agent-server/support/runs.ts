@@ -3,7 +3,7 @@
 // {"messages": [{"type": "ai", "content": <content of the last message>}], "context": <the run's effective context>}.
 import type { Check, SseResult } from '../../../harness/conformance/index.ts';
 import { describeResponse } from '../../../harness/http/curl.ts';
-import { hasUpdateFromNode, nodeUpdates, type SseFailure } from '../../../harness/sse/checker.ts';
+import { eventsAreComplete, hasUpdateFromNode, nodeUpdates, type SseFailure } from '../../../harness/sse/checker.ts';
 
 /** The fixture graph's only node. */
 export const ECHO_NODE = 'echo';
@@ -45,7 +45,10 @@ export async function streamRun(t: Check, run: RunRequest, requirement = runRule
     expected: 'HTTP 2xx with a text/event-stream body',
     seen: 'events' in answer ? undefined : describeResponse(answer),
   });
-  return answer;
+  // Every other reading of the stream relies on whole events (AS-SSE-002): an event without its
+  // data line fails that rule once, and blocks the rules that read the data.
+  expectSse(t, eventsAreComplete(answer as SseResult), 'AS-SSE-002');
+  return answer as SseResult;
 }
 
 /** Checks `requirement` with an SSE check: it holds when the check found no failure. */
