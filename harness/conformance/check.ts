@@ -29,6 +29,8 @@ export interface PropertyOptions<T> {
    * turn an invalid payload into a valid one; such a case is discarded, never reported.
    */
   stillClassified?: (input: T) => boolean;
+  /** Time for all cases; by default 20 request deadlines, at least 2 minutes. */
+  timeLimitMs?: number;
 }
 
 export interface PollOptions {
@@ -261,7 +263,7 @@ export class Check {
       if (options.stillClassified) fc.pre(options.stillClassified(input));
       await predicate(input);
     };
-    const limitMs = Math.max(this.profile.timeouts.requestMs * 20, 120_000);
+    const limitMs = options.timeLimitMs ?? Math.max(this.profile.timeouts.requestMs * 20, 120_000);
     const details = await fc.check(fc.asyncProperty(arbitrary, check), {
       seed,
       numRuns: planned,

@@ -26,8 +26,10 @@ requirement(
           // Each sequence cleans up after itself, tracing projects included, so the target holds at most one sequence's deployments.
           for (const id of api.created) await deleteWithProject(t, id);
         }
+        // A mismatch fails the rule it breaks, which blocks CP-SEQ-001: the sequence is how it was found.
         t.expect(mismatch === undefined, {
-          message: `${mismatch?.message} (rule ${mismatch?.requirement}; sequence ${String(sequence)})`,
+          ...(mismatch ? { requirement: mismatch.requirement } : {}),
+          message: `${mismatch?.message} (found by the sequence ${String(sequence)})`,
           expected: mismatch?.expected,
           seen: mismatch?.seen,
         });

@@ -101,12 +101,16 @@ requirement(['CP-REV-013', 'CP-REV-014'], async (t: Check) => {
   const created = await createSimple(t, source, 'latest');
   const trigger = triggersFor(source).find((tr) => tr !== 'secrets' && tr !== 'resource_spec') ?? 'secrets';
   for (const body of [one(t, triggerPatch(ctx, 'secrets')), one(t, triggerPatch(ctx, trigger))]) {
+    const before = (await listRevisions(t, created.id)).map((r) => r.id);
     const patched = await patchOk(t, created.id, body);
-    const [newest] = await listRevisions(t, created.id);
-    t.expect(patched.latest_revision_id === field(newest, 'id'), {
+    const after = await listRevisions(t, created.id);
+    // Looked up by id: the listing's order is CP-REVL-002's rule.
+    const added = after.filter((r) => !before.includes(r.id));
+    const newest = after.find((r) => r.id === patched.latest_revision_id);
+    t.expect(added.length === 1 && newest === added[0], {
       requirement: 'CP-REV-013',
-      message: 'After a revision-creating PATCH, latest_revision_id is not the newest revision of the listing.',
-      expected: field(newest, 'id'),
+      message: 'After a revision-creating PATCH, latest_revision_id does not name the revision the PATCH added.',
+      expected: added.map((r) => r.id),
       seen: patched.latest_revision_id,
     });
     const wrong = revisionValueDifferences(revisionConfigOf(newest), patched.source_revision_config);

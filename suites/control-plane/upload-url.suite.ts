@@ -58,11 +58,13 @@ requirement(
       expected: before + 1,
       seen: revisions.map((r) => field(r, 'id')),
     });
-    t.expect(revisionConfigOf(revisions[0]).source_tarball_path === grant.objectPath, {
+    // The new revision is the one the PATCH names, looked up by id (the listing's order is CP-REVL-002's rule).
+    const created = revisions.find((r) => r.id === field(exchange.response?.json, 'latest_revision_id'));
+    t.expect(revisionConfigOf(created).source_tarball_path === grant.objectPath, {
       requirement: 'CP-UPL-002',
-      message: 'The revision the upload PATCH created does not carry the object path.',
+      message: 'The revision the upload PATCH created (its latest_revision_id) does not carry the object path.',
       expected: { source_tarball_path: grant.objectPath },
-      seen: revisions[0],
+      seen: created ?? revisions,
     });
   },
   { title: 'The upload flow: upload-url, PUT the tarball, PATCH with the object path creates one revision carrying it' },

@@ -1,0 +1,72 @@
+// A property is a pass only when it ran the cases it planned: every case discarded, a time limit
+// reached first, or a failure without a counterexample is "not verified". Its cases are counted
+// for the report ("N of M runs").
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { Check } from '../../harness/conformance/check.ts';
+import { ConformanceFailure } from '../../harness/conformance/failure.ts';
+import { defaultProfile } from '../../harness/profile.ts';
+
+function check(runs = 25): Check {
+  const profile = { ...defaultProfile(), runs };
+  return new Check({ profile, runId: 'apc-test', reproFlags: '', workerConcurrency: 1 }, 7, ['CP-X-001']);
+}
+
+describe('Check.property', () => {
+  test('a property whose every case is discarded fails as not verified, naming the discards', async () => {
+    const t: Check = check();
+    const run = t.property(fc.integer(), async () => undefined, { stillClassified: () => false });
+    await expect(run).rejects.toBeInstanceOf(ConformanceFailure);
+    await expect(run).rejects.toThrow(/^Not verified: too many generated cases were discarded/);
+    expect(t.tallies.get('CP-X-001')).toEqual({ ran: 1, held: 0 });
+  });
+
+  test('a property stopped by its time limit before its last case fails as not verified', async () => {
+    const t = check(50);
+    const run = t.property(fc.integer(), () => new Promise((resolve) => setTimeout(resolve, 20)), { timeLimitMs: 60 });
+    await expect(run).rejects.toThrow(/^Not verified: the property (reached its time limit|was interrupted)/);
+    expect(t.properties[0]!.ran).toBeLessThan(50);
+  });
+
+  test('a property that ran its cases passes and reports them against the --runs asked', async () => {
+    const t = check(25);
+    await t.property(fc.integer(), async (n) => t.expect(Number.isInteger(n), { message: 'an integer' }), { numRuns: 5 });
+    expect(t.properties).toEqual([{ ran: 5, planned: 5, asked: 25 }]);
+    expect(t.tallies.get('CP-X-001')).toEqual({ ran: 5, held: 5 });
+  });
+
+  test('a counterexample fails with the case that broke the rule', async () => {
+    const t = check(25);
+    const run = t.property(fc.integer({ min: 0, max: 100 }), async (n) => t.expect(n < 50, { requirement: 'CP-X-001', message: `${n} is too big` }));
+    await expect(run).rejects.toThrow(/^50 is too big$/);
+    expect(t.propertyFailure?.input).toBe(50);
+  });
+});
+
+describe('checks and steps', () => {
+  test('a check counts for the requirement it names, or for every requirement of the test', () => {
+    const t: Check = new Check({ profile: defaultProfile(), runId: 'apc-test', reproFlags: '', workerConcurrency: 1 }, 7, ['CP-A-001', 'CP-A-002']);
+    t.expect(true, { message: 'named', requirement: 'CP-A-001' });
+    t.expect(true, { message: 'unnamed' });
+    expect(Object.fromEntries(t.tallies)).toEqual({ 'CP-A-001': { ran: 2, held: 2 }, 'CP-A-002': { ran: 1, held: 1 } });
+  });
+
+  test('a step counts for nothing when it holds, and fails the requirement it relies on when it does not', () => {
+    const t: Check = check();
+    t.need(true, { message: 'created', requirement: 'CP-CREATE-001' });
+    expect(t.tallies.size).toBe(0);
+    expect(() => t.need(false, { message: 'create answered 500', requirement: 'CP-CREATE-001' })).toThrow(ConformanceFailure);
+    try {
+      t.need(false, { message: 'create answered 500', requirement: 'CP-CREATE-001' });
+    } catch (error) {
+      expect((error as ConformanceFailure).spec.requirement).toBe('CP-CREATE-001');
+    }
+  });
+
+  test('notApplicable and skip end a test without a verdict, with the reason', () => {
+    const t: Check = check();
+    expect(() => t.notApplicable('fixture:other-tenant', 'no second tenant')).toThrow(/no second tenant/);
+    expect(() => t.skip('no experiment reads')).toThrow(/no experiment reads/);
+    expect(t.tallies.size).toBe(0);
+  });
+});
