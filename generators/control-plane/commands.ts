@@ -144,7 +144,7 @@ class PatchCommand implements Command {
 }
 
 /** The trigger row a revision-creating patch exercises (CP-REV-008 when several). */
-function triggerRule(patch: PatchBody): string {
+export function triggerRule(patch: PatchBody): string {
   const revision = isObject(patch.source_revision_config) ? patch.source_revision_config : {};
   const rows = [
     ...(['repo_ref', 'graph_config_path', 'image_uri', 'source_tarball_path'] as const).filter((m) => revision[m] != null).map((m) => TRIGGERS[m]),

@@ -4,13 +4,15 @@
 import fc from 'fast-check';
 import { triggerPatch } from '../../generators/control-plane/patches.ts';
 import { requirement, type Check } from '../../harness/conformance/index.ts';
-import { createSimple, field, generatorContext, getDeployment, listRevisions, offered, patch, statusOf, pickSource } from './support/steps.ts';
+import { createSimple, field, generatorContext, getDeployment, listRevisions, patch, patchAddingRevision, pickSource, statusOf } from './support/steps.ts';
 
 requirement(['CP-CONC-001', 'CP-CONC-002'], async (t: Check) => {
   const source = pickSource(t, ['internal_container', 'gitforge', 'external_container', 'internal_source']);
   const deployment = await createSimple(t, source, 'conc');
   const n = Math.max(3, Math.min(t.profile.concurrency, 8));
-  const bodies = fc.sample(triggerPatch(generatorContext(t), 'secrets'), { numRuns: n, seed: t.testSeed });
+  const bodies = fc.sample(triggerPatch(generatorContext(t), 'secrets'), { numRuns: n + 1, seed: t.testSeed });
+  // One PATCH alone first: concurrency is judged only on a target whose secrets PATCH adds a revision (CP-REV-006).
+  await patchAddingRevision(t, deployment.id, bodies.pop()!);
   const answers = await Promise.all(bodies.map((body) => patch(t, deployment.id, body)));
 
   const statuses = answers.map(statusOf);
@@ -23,10 +25,10 @@ requirement(['CP-CONC-001', 'CP-CONC-002'], async (t: Check) => {
   const reported = answers.map((a) => field(a.response?.json, 'latest_revision_id'));
   const revisions = await listRevisions(t, deployment.id);
   const listed = revisions.map((r) => field(r, 'id'));
-  t.expect(revisions.length === n + 1, {
+  t.expect(revisions.length === n + 2, {
     requirement: 'CP-CONC-001',
-    message: `After ${n} concurrent revision-creating PATCHes the deployment has ${revisions.length} revisions; expected ${n + 1}.`,
-    expected: n + 1,
+    message: `After ${n} concurrent revision-creating PATCHes the deployment has ${revisions.length} revisions; expected ${n + 2}.`,
+    expected: n + 2,
     seen: listed,
   });
   const lost = reported.filter((id) => !listed.includes(id));

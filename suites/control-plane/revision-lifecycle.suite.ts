@@ -15,7 +15,7 @@ import {
   field,
   generatorContext,
   isFailed,
-  patchOk,
+  patchAddingRevision,
   pickSource,
   simpleBody,
   waitForRevision,
@@ -73,8 +73,8 @@ requirement(
     const deployment = await createDeployment(t, simpleBody(t, source, 'life'));
     const first = await deploy(t, deployment, deployment.latest_revision_id!, 'CP-LIFE-001');
     const [body] = fc.sample(triggerPatch(generatorContext(t), 'secrets'), { numRuns: 1, seed: t.testSeed });
-    const patched = await patchOk(t, deployment.id, body);
-    const second = await deploy(t, deployment, patched.latest_revision_id!, 'CP-LIFE-004');
+    const { added } = await patchAddingRevision(t, deployment.id, body!);
+    const second = await deploy(t, deployment, added.id as string, 'CP-LIFE-004');
     t.expect(second !== first, { message: 'The PATCH created no new revision to deploy.', expected: `a revision other than ${first}`, seen: second });
     await expectActive(t, deployment, second, 'CP-LIFE-004');
   },

@@ -7,7 +7,7 @@ import { combinedTriggerPatch, nonTriggerPatch, triggerPatch, triggersFor, type 
 import { BUILDABLE, CONTAINER } from '../../generators/control-plane/source-rules.ts';
 import { requirement, type Check } from '../../harness/conformance/index.ts';
 import type { Deployment, Source } from '../../schemas/index.ts';
-import { createSimple, field, generatorContext, listRevisions, offered, patchOk, pickSource, revisionConfigOf, revisionValueDifferences } from './support/steps.ts';
+import { createSimple, field, generatorContext, listRevisions, patchAddingRevision, patchOk, pickSource, revisionConfigOf, revisionValueDifferences } from './support/steps.ts';
 
 /** PATCHes `body` and checks it created exactly `expected` revisions; returns the new listing. */
 async function patchCounting(t: Check, deployment: Deployment, body: PatchBody, expected: 0 | 1, rule: string): Promise<Record<string, unknown>[]> {
@@ -101,16 +101,12 @@ requirement(['CP-REV-013', 'CP-REV-014'], async (t: Check) => {
   const created = await createSimple(t, source, 'latest');
   const trigger = triggersFor(source).find((tr) => tr !== 'secrets' && tr !== 'resource_spec') ?? 'secrets';
   for (const body of [one(t, triggerPatch(ctx, 'secrets')), one(t, triggerPatch(ctx, trigger))]) {
-    const before = (await listRevisions(t, created.id)).map((r) => r.id);
-    const patched = await patchOk(t, created.id, body);
-    const after = await listRevisions(t, created.id);
-    // Looked up by id: the listing's order is CP-REVL-002's rule.
-    const added = after.filter((r) => !before.includes(r.id));
-    const newest = after.find((r) => r.id === patched.latest_revision_id);
-    t.expect(added.length === 1 && newest === added[0], {
+    // The added revision is found by id: the listing's order is CP-REVL-002's rule.
+    const { patched, added: newest } = await patchAddingRevision(t, created.id, body);
+    t.expect(patched.latest_revision_id === newest.id, {
       requirement: 'CP-REV-013',
       message: 'After a revision-creating PATCH, latest_revision_id does not name the revision the PATCH added.',
-      expected: added.map((r) => r.id),
+      expected: newest.id,
       seen: patched.latest_revision_id,
     });
     const wrong = revisionValueDifferences(revisionConfigOf(newest), patched.source_revision_config);

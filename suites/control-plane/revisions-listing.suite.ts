@@ -12,7 +12,7 @@ import {
   field,
   generatorContext,
   listRevisions,
-  patchOk,
+  patchAddingRevision,
   pickSource,
   ANY_SOURCE,
   revisionConfigOf,
@@ -48,8 +48,8 @@ async function threeRevisions(t: Check): Promise<History> {
   const valueTrigger = triggersFor(source).find((tr) => tr !== 'secrets' && tr !== 'resource_spec') ?? 'secrets';
   for (const trigger of ['secrets', valueTrigger] as const) {
     const [body] = fc.sample(triggerPatch(ctx, trigger), { numRuns: 1, seed: t.testSeed });
-    const patched = await patchOk(t, deployment.id, body);
-    history.ids.push(patched.latest_revision_id!);
+    const { added } = await patchAddingRevision(t, deployment.id, body!);
+    history.ids.push(added.id as string);
     history.set.push(membersSet(body!.source_revision_config));
   }
   return history;

@@ -8,6 +8,9 @@ import type { Deployment, Source } from '../../../schemas/index.ts';
 import { sourceAllowed, type GeneratorContext } from '../../../generators/control-plane/context.ts';
 import { baseCreate, type CreateBody } from '../../../generators/control-plane/create-payloads.ts';
 
+import { triggerRule } from '../../../generators/control-plane/commands.ts';
+import type { PatchBody } from '../../../generators/control-plane/patches.ts';
+
 export { revisionConfigOf } from '../../../generators/control-plane/commands.ts';
 
 export const DEPLOYMENTS = '/v2/deployments';
@@ -146,6 +149,24 @@ export async function patchOk(t: Check, id: string, body: unknown, requirement =
   t.expect(is2xx(exchange), { requirement, message: `A valid PATCH answered ${statusOf(exchange) ?? 'nothing'}; expected a success.`, expected: 'HTTP 2xx', seen: describeResponse(exchange) });
   t.need(field(exchange.response?.json, 'id') === id, { requirement: 'CP-PATCH-001', message: 'The PATCH did not answer the deployment.', seen: describeResponse(exchange) });
   return exchange.response!.json as Deployment;
+}
+
+/**
+ * A revision-creating PATCH the test builds on: a step that relies on the trigger's own rule
+ * (CP-REV-002..008), so a trigger that creates no revision fails that rule once and blocks the
+ * tests that needed the revision. Returns the answer and the revision it added.
+ */
+export async function patchAddingRevision(t: Check, id: string, body: PatchBody): Promise<{ patched: Deployment; added: Json }> {
+  const before = new Set((await listRevisions(t, id)).map((r) => r.id));
+  const patched = await patchOk(t, id, body);
+  const added = (await listRevisions(t, id)).filter((r) => !before.has(r.id));
+  t.need(added.length === 1, {
+    requirement: triggerRule(body),
+    message: `A revision-creating PATCH added ${added.length} revision(s); this test needs exactly one.`,
+    expected: 'one new revision',
+    seen: added,
+  });
+  return { patched, added: added[0]! };
 }
 
 /** A PATCH that must be refused with 400 or 422 (spec 7). */
