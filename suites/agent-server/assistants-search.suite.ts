@@ -44,7 +44,7 @@ requirement('AS-SRCH-002', async (t: Check) => {
     async (limit) => {
       const listed: string[] = [];
       for (let offset = 0; offset <= ids.length; offset += limit) {
-        const page = await searchIds(t, { metadata: { apc_group: group }, limit, offset });
+        const page = await searchIds(t, { metadata: { apc_group: group }, limit, offset }, ids);
         const expectedSize = Math.max(0, Math.min(limit, ids.length - offset));
         t.expect(page.length === expectedSize, {
           message: `A search with limit ${limit} and offset ${offset} over ${ids.length} matching assistants listed ${page.length}.`,
@@ -65,15 +65,15 @@ requirement('AS-SRCH-002', async (t: Check) => {
 
 requirement('AS-SRCH-003', async (t: Check) => {
   const group = t.name('default-limit');
-  await createTagged(t, 11, () => ({ apc_group: group }));
-  const listed = await searchIds(t, { metadata: { apc_group: group } });
+  const ids = await createTagged(t, 11, () => ({ apc_group: group }));
+  const listed = await searchIds(t, { metadata: { apc_group: group } }, ids);
   t.expect(listed.length === 10, { message: `Search without limit listed ${listed.length} of 11 matching assistants.`, expected: '10 assistants (default limit)', seen: listed });
 });
 
 requirement('AS-SRCH-004', async (t: Check) => {
   const group = t.name('order');
   const ids = await createTagged(t, 3, () => ({ apc_group: group }));
-  const listed = await searchIds(t, { metadata: { apc_group: group }, limit: 10 });
+  const listed = await searchIds(t, { metadata: { apc_group: group }, limit: 10 }, ids);
   const newestFirst = [...ids].reverse();
   t.expect(listed.join() === newestFirst.join(), { message: 'Search did not list the assistants newest first.', expected: newestFirst, seen: listed });
 });

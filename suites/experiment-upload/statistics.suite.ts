@@ -59,7 +59,7 @@ requirement(
   async (t: Check) => {
     const c = timedCase(t, [500, 1_500]);
     const { experiment } = await uploadOk(t, bodyOf(t, c));
-    const stored = await statsFilled(t, experiment.id as string, 'EU-STAT-005', { rows: c.rows.length, fields: [] });
+    const stored = await statsFilled(t, experiment.id as string, 'EU-STAT-002', { rows: c.rows.length, fields: [] });
     const later = nonNull(stored, TOKENS_AND_COSTS);
     t.expect(later.length === 0, { message: `Once the statistics are filled, ${later.join(', ')} are not null.`, expected: `${TOKENS_AND_COSTS.join(', ')}: null`, seen: Object.fromEntries(TOKENS_AND_COSTS.map((f) => [f, stored[f]])) });
   },
@@ -82,7 +82,7 @@ requirement(
     const spread = timedCase(t, [1_000, 2_000, 4_000]);
     const [a, b] = await Promise.all([uniform, spread].map((c) => uploadOk(t, bodyOf(t, c))));
     const latencies = ['latency_p50', 'latency_p99'];
-    const [one, several] = await Promise.all([a!, b!].map((u) => statsFilled(t, u.experiment.id as string, 'EU-STAT-004', { rows: 3, fields: latencies })));
+    const [one, several] = await Promise.all([a!, b!].map((u) => statsFilled(t, u.experiment.id as string, 'EU-STAT-002', { rows: 3, fields: latencies })));
     for (const field of latencies) {
       const value = seconds(one![field], 1_500);
       t.expect(value !== undefined && close(value, 1.5), { message: `Rows lasting 1.5 s each gave ${field} ${String(one![field])}.`, expected: '1.5 (seconds) or 1500 (milliseconds)', seen: one![field] });

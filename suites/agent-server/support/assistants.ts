@@ -66,8 +66,12 @@ export async function createAssistant(t: Check, draft: { context: JsonObject; me
   return { id, exchange, body: json as JsonObject };
 }
 
-/** POST /assistants/search: the listed assistants' ids. Relies on AS-SRCH-001. */
-export async function searchIds(t: Check, body: JsonObject): Promise<string[]> {
+/**
+ * POST /assistants/search: the listed assistants' ids. Relies on AS-SRCH-001; with `within`, also
+ * on its filter: a search by this test's tag that lists other assistants fails AS-SRCH-001 once,
+ * and blocks the paging and order rules judged on top of it.
+ */
+export async function searchIds(t: Check, body: JsonObject, within?: string[]): Promise<string[]> {
   const requirement = 'AS-SRCH-001';
   const exchange = await t.as.post('/assistants/search', body);
   expect2xx(t, exchange, requirement, 'Searching assistants (POST /assistants/search)');
@@ -78,7 +82,12 @@ export async function searchIds(t: Check, body: JsonObject): Promise<string[]> {
     expected: 'a JSON array of Assistant objects',
     seen: describeResponse(exchange),
   });
-  return (json as { assistant_id: string }[]).map((a) => a.assistant_id);
+  const ids = (json as { assistant_id: string }[]).map((a) => a.assistant_id);
+  if (within) {
+    const foreign = ids.filter((id) => !within.includes(id));
+    t.need(foreign.length === 0, { requirement, message: `A search by metadata ${JSON.stringify(body.metadata)} listed assistants without that metadata.`, expected: within, seen: ids });
+  }
+  return ids;
 }
 
 /** The AssistantApi of one command sequence: its assistants carry a tag of their own. */

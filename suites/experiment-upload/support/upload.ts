@@ -87,11 +87,13 @@ export async function readExperiment(t: Check, id: string, requirement: string):
  * target filling them one by one, or counting runs as they are persisted, is waited for.
  */
 export function statsFilled(t: Check, id: string, requirement: string, until: { rows: number; fields: string[] }): Promise<JsonObject> {
+  // Statistics that never fill are EU-STAT-002's failure; the rules that read them are then blocked.
   const filled = (e: JsonObject) =>
     typeof e.run_count === 'number' && e.run_count >= until.rows && until.fields.every((f) => e[f] !== null && e[f] !== undefined);
   return t.poll(() => readExperiment(t, id, requirement), filled, {
     what: `the statistics of experiment ${id} to be filled (run_count reaching ${until.rows}${until.fields.length > 0 ? `; ${until.fields.join(', ')} non-null` : ''})`,
     timeoutMs: t.profile.timeouts.statsMs,
+    requirement: 'EU-STAT-002',
     intervalMs: Math.min(t.profile.pollIntervalMs, 1_000),
   });
 }
