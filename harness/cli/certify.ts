@@ -22,9 +22,8 @@ import { referenceProfileBase, startReferenceTarget, type ReferenceTarget } from
 import { ROOT } from '../root.ts';
 import { runSuites } from '../run/run-suites.ts';
 import { harnessVersion } from './version.ts';
+import { UsageError } from './usage-error.ts';
 import { CERTIFY_USAGE } from './usage.ts';
-
-export class UsageError extends Error {}
 
 const OPTIONS = {
   'control-plane-url': { type: 'string' },
