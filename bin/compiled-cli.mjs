@@ -6,7 +6,7 @@
 //
 // Conformance suites are not in the bundle: vitest loads them in its workers from the sources.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -31,6 +31,15 @@ function cachedEntry() {
     // No bundle yet, or a source it was built from is gone: build again.
   }
   return undefined;
+}
+
+/** Bundles of earlier sources (a day old, so no run still loading from one). */
+function pruneOldBundles(keep) {
+  const dayAgo = Date.now() - 24 * 60 * 60 * 1000;
+  for (const name of readdirSync(CACHE)) {
+    const path = join(CACHE, name);
+    if (/^[0-9a-f]{16}$/.test(name) && name !== keep && statSync(path).mtimeMs < dayAgo) rmSync(path, { recursive: true, force: true });
+  }
 }
 
 /** Modules see their own file's URL in `import.meta.url`, as they do when run from the sources. */
@@ -74,6 +83,7 @@ async function build() {
     const manifestTmp = `${staging}.json`;
     writeFileSync(manifestTmp, JSON.stringify({ hash, inputs }));
     renameSync(manifestTmp, MANIFEST);
+    pruneOldBundles(hash);
     return join(CACHE, hash, 'main.mjs');
   } finally {
     rmSync(staging, { recursive: true, force: true });
