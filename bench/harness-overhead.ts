@@ -13,6 +13,8 @@ export interface OverheadFigures {
   requirements: string;
   harnessRequests: number;
   harnessPerSecond: number;
+  /** Every request the harness sent during the run (reads, deletes, refusals too), per second. */
+  allRequestsPerSecond: number;
   /** autocannon at 1 connection (the harness runs one property case at a time) and at the profile's default concurrency, 4. */
   autocannonPerSecond: { c1: number; c4: number };
   ratio: { c1: number; c4: number };
@@ -31,9 +33,11 @@ export async function harnessOverhead(seconds: number): Promise<OverheadFigures>
       ...['--control-plane-url', ref.urls.controlPlane, '--api-key', g1.key, '--tenant-id', g1.tenant, '--other-api-key', g2.key, '--other-tenant-id', g2.tenant],
       ...['--requirements', requirements, '--quiet', '--reports', reports],
     ]);
-    const creates = ref.requestLog.filter((r) => r.method === 'POST' && r.url === PATH);
+    const harnessLog = [...ref.requestLog];
+    const creates = harnessLog.filter((r) => r.method === 'POST' && r.url === PATH);
     if (creates.length < 2) throw new Error(`the harness sent ${creates.length} POST ${PATH} requests; expected a property suite's worth`);
-    const harnessPerSecond = (creates.length - 1) / ((creates.at(-1)!.time - creates[0]!.time) / 1000);
+    const rate = (list: typeof creates) => (list.length - 1) / ((list.at(-1)!.time - list[0]!.time) / 1000);
+    const harnessPerSecond = rate(creates);
     const headers = { 'x-api-key': g1.key, 'x-tenant-id': g1.tenant };
     const request = { url: ref.urls.controlPlane + PATH, method: 'POST' as const, headers, body: DEPLOYMENT };
     await load(request, { connections: 4, amount: 500 });
@@ -43,6 +47,7 @@ export async function harnessOverhead(seconds: number): Promise<OverheadFigures>
       requirements,
       harnessRequests: creates.length,
       harnessPerSecond: Math.round(harnessPerSecond),
+      allRequestsPerSecond: Math.round(rate(harnessLog)),
       autocannonPerSecond: { c1, c4 },
       ratio: { c1: round(harnessPerSecond / c1), c4: round(harnessPerSecond / c4) },
     };

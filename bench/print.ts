@@ -25,7 +25,7 @@ export function printSummary(raw: Record<string, unknown>): void {
   }
   if (r.harnessOverhead) {
     const o = r.harnessOverhead;
-    out(`harness overhead (${o.requirements}): ${o.harnessPerSecond} POST /v2/deployments per s; autocannon 1 conn ${o.autocannonPerSecond.c1}/s (ratio ${o.ratio.c1}), 4 conn ${o.autocannonPerSecond.c4}/s (ratio ${o.ratio.c4})`);
+    out(`harness overhead (${o.requirements}): ${o.harnessPerSecond} POST /v2/deployments per s (${o.allRequestsPerSecond} requests of any kind per s); autocannon 1 conn ${o.autocannonPerSecond.c1}/s (ratio ${o.ratio.c1}), 4 conn ${o.autocannonPerSecond.c4}/s (ratio ${o.ratio.c4})`);
   }
   for (const [store, figures] of Object.entries(r.throughput ?? {})) {
     if ('skipped' in figures) {
