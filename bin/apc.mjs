@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// The `apc` command. The project ships TypeScript sources and runs them through tsx's loader,
-// so there is no build step between a clone and a certification.
-import { register } from 'tsx/esm/api';
+// The `apc` command. It runs the CLI's sources bundled to JavaScript (see compiled-cli.mjs), so
+// a start costs no TypeScript transform; there is still no build step to run by hand.
+import { cliEntry } from './compiled-cli.mjs';
 
-register();
-const { main } = await import('../harness/cli/main.ts');
-process.exitCode = await main(process.argv.slice(2));
+const argv = process.argv.slice(2);
+// `apc serve --graphs` imports the user's graph modules, which may be TypeScript.
+if (argv[0] === 'serve') (await import('tsx/esm/api')).register();
+const { main } = await import(await cliEntry());
+process.exitCode = await main(argv);

@@ -19,11 +19,11 @@ import { writeReports } from '../report/write.ts';
 import { checkReachable } from '../run/preflight.ts';
 import { Progress, type Output } from '../run/progress.ts';
 import { referenceProfileBase, startReferenceTarget, type ReferenceTarget } from '../run/reference-target.ts';
-import { ROOT, runSuites } from '../run/run-suites.ts';
+import { ROOT } from '../root.ts';
+import { runSuites } from '../run/run-suites.ts';
 import { harnessVersion } from './version.ts';
+import { UsageError } from './usage-error.ts';
 import { CERTIFY_USAGE } from './usage.ts';
-
-export class UsageError extends Error {}
 
 const OPTIONS = {
   'control-plane-url': { type: 'string' },

@@ -1,7 +1,6 @@
-// Entry point of the `apc` command.
-import { certify, type CertifyIo } from './certify.ts';
-import { report } from './report.ts';
-import { serve } from './serve.ts';
+// Entry point of the `apc` command. Each command's module is imported when it runs, so
+// `apc help` or `apc --version` loads neither vitest nor the reference implementation.
+import type { CertifyIo } from './certify.ts';
 import { CERTIFY_USAGE, MAIN_USAGE, REPORT_USAGE, SERVE_USAGE } from './usage.ts';
 import { harnessVersion } from './version.ts';
 
@@ -16,11 +15,11 @@ export async function main(argv: string[], io: CertifyIo = defaultIo()): Promise
   const [command, ...rest] = argv;
   switch (command) {
     case 'certify':
-      return certify(rest, io);
+      return (await import('./certify.ts')).certify(rest, io);
     case 'serve':
-      return serve(rest, io, stopSignal());
+      return (await import('./serve.ts')).serve(rest, io, stopSignal());
     case 'report':
-      return report(rest, io);
+      return (await import('./report.ts')).report(rest, io);
     case '--version':
     case '-v':
       io.out.write(`${harnessVersion()}\n`);

@@ -11,7 +11,7 @@ import { exitCodeOf, universeOf } from '../report/compliance.ts';
 import { mergeReports, writeMerged } from '../report/merge.ts';
 import { readReport, ReportError } from '../report/read.ts';
 import { Progress } from '../run/progress.ts';
-import { ROOT } from '../run/run-suites.ts';
+import { ROOT } from '../root.ts';
 import type { CertifyIo } from './certify.ts';
 import { REPORT_USAGE } from './usage.ts';
 

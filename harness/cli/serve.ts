@@ -1,7 +1,8 @@
 // `apc serve`: runs the reference implementation until interrupted.
 import { parseArgs } from 'node:util';
 import type { ApiKeyGrant, ReferenceOptions } from '../../reference-impl/options.ts';
-import { UsageError, type CertifyIo } from './certify.ts';
+import type { CertifyIo } from './certify.ts';
+import { UsageError } from './usage-error.ts';
 import { SERVE_USAGE } from './usage.ts';
 
 const OPTIONS = {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from '../run/run-suites.ts';
+import { ROOT } from '../root.ts';
 
 let cached: string | undefined;
 

@@ -88,11 +88,20 @@ export class MemoryStore implements AgentStore {
   }
 
   async searchAssistants(query: AssistantQuery) {
-    const matching = [...this.assistants.entries()]
-      .sort(([, a], [, b]) => b.seq - a.seq)
-      .map(([id, stored]) => this.view(id, stored))
-      .filter((a) => (query.graph_id === undefined || a.graph_id === query.graph_id) && (!query.metadata || jsonContains(a.metadata, query.metadata)));
-    return page(matching, query);
+    // The map holds assistants in creation (seq) order: walking it backwards gives newest first
+    // without a sort, and only the page is copied out.
+    const entries = [...this.assistants.entries()];
+    const found: AssistantRecord[] = [];
+    let skipped = 0;
+    for (let i = entries.length - 1; i >= 0 && found.length < query.limit; i -= 1) {
+      const [id, stored] = entries[i]!;
+      const active = stored.versions.find((v) => v.version === stored.active)!;
+      if (query.graph_id !== undefined && active.graph_id !== query.graph_id) continue;
+      if (query.metadata && !jsonContains(active.metadata, query.metadata)) continue;
+      if (skipped < query.offset) skipped += 1;
+      else found.push(this.view(id, stored));
+    }
+    return found;
   }
 
   async createThread(threadId: string, metadata: Record<string, unknown>) {

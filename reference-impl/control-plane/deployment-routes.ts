@@ -26,7 +26,7 @@ export function registerDeploymentRoutes(app: FastifyInstance, deps: RouteDeps):
     const tenantId = tenantOfRequest(deps, request);
     const body = validBody<DeploymentCreateRequest>('DeploymentCreateRequest', request.body);
     const { deployment, firstRevision } = planCreate(tenantId, body, deps.changeContext);
-    if ((await store.listDeployments(tenantId)).some((d) => d.name === body.name)) throw nameTaken(body.name);
+    if (await store.hasDeploymentNamed(tenantId, body.name)) throw nameTaken(body.name);
     await ctx.tracingProjects?.createProject(tenantId, body.name);
     if ((await store.createDeployment(deployment, firstRevision)) === 'name-taken') {
       // Another request created the name meanwhile: undo the tracing project this one made.
@@ -39,7 +39,7 @@ export function registerDeploymentRoutes(app: FastifyInstance, deps: RouteDeps):
   app.get('/v2/deployments', async (request) => {
     const tenantId = tenantOfRequest(deps, request);
     const query = readDeploymentQuery(request.query);
-    return { resources: selectDeployments(await store.listDeployments(tenantId), query), offset: query.offset };
+    return { resources: await store.listDeployments(tenantId, (all) => selectDeployments(all, query)), offset: query.offset };
   });
 
   app.get('/v2/deployments/:deployment_id', async (request) => {

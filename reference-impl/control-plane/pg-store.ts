@@ -90,9 +90,15 @@ export class PostgresStore implements ControlPlaneStore {
     return rows[0] && (JSON.parse(rows[0].doc) as Deployment);
   }
 
-  async listDeployments(tenantId: string): Promise<Deployment[]> {
+  async hasDeploymentNamed(tenantId: string, name: string): Promise<boolean> {
+    if (!storable(name)) return false;
+    const { rowCount } = await this.pool.query('SELECT 1 FROM cp_deployments WHERE tenant_id = $1 AND name_key = $2', [tenantId, nameKey(name)]);
+    return (rowCount ?? 0) > 0;
+  }
+
+  async listDeployments(tenantId: string, select = (all: Deployment[]) => all): Promise<Deployment[]> {
     const { rows } = await this.pool.query<{ doc: string }>('SELECT doc FROM cp_deployments WHERE tenant_id = $1', [tenantId]);
-    return rows.map((row) => JSON.parse(row.doc) as Deployment);
+    return select(rows.map((row) => JSON.parse(row.doc) as Deployment));
   }
 
   async changeDeployment<T>(tenantId: string, id: string, plan: ChangePlan<T>): Promise<{ result: T } | undefined> {

@@ -20,8 +20,13 @@ export interface ControlPlaneStore {
   createDeployment(deployment: Deployment, firstRevision: StoredRevision): Promise<CreateOutcome>;
   /** The deployment when it belongs to `tenantId` (any tenant when `tenantId` is undefined). */
   findDeployment(tenantId: string | undefined, id: string): Promise<Deployment | undefined>;
-  /** Every deployment of a tenant; filtering and paging happen in deployment-listing.ts. */
-  listDeployments(tenantId: string): Promise<Deployment[]>;
+  /** Whether the tenant has a deployment of exactly this name. */
+  hasDeploymentNamed(tenantId: string, name: string): Promise<boolean>;
+  /**
+   * The tenant's deployments that `select` keeps (filtering and paging, listing.ts); by default
+   * all. The memory store copies out only what `select` returns.
+   */
+  listDeployments(tenantId: string, select?: (all: Deployment[]) => Deployment[]): Promise<Deployment[]>;
   /**
    * Runs `plan` on the deployment with no other change of it in between, then writes the change
    * it returns. Undefined when the tenant has no such deployment.

@@ -11,6 +11,30 @@ interface TenantData {
   examples: Map<string, Map<string, ExampleRow>>;
   /** Keyed by session id. */
   runs: Map<string, RunRow[]>;
+  /** Name lookups without a scan: an upload looks its dataset and experiment up by name. */
+  datasetNames: NameIndex;
+  sessionNames: NameIndex;
+}
+
+/** Row ids by name, in the order they were stored: the first is what a scan would find. */
+class NameIndex {
+  private readonly ids = new Map<string, string[]>();
+
+  get(name: string): string | undefined {
+    return this.ids.get(name)?.[0];
+  }
+
+  added(row: { id: string; name: string }): void {
+    const ids = this.ids.get(row.name);
+    if (!ids) this.ids.set(row.name, [row.id]);
+    else if (!ids.includes(row.id)) ids.push(row.id);
+  }
+
+  removed(row: { id: string; name: string }): void {
+    const ids = this.ids.get(row.name)?.filter((id) => id !== row.id);
+    if (ids && ids.length > 0) this.ids.set(row.name, ids);
+    else this.ids.delete(row.name);
+  }
 }
 
 export function memoryStore(): TracingStore {
@@ -20,7 +44,7 @@ export function memoryStore(): TracingStore {
   const data = (tenantId: string): TenantData => {
     let found = tenants.get(tenantId);
     if (!found) {
-      found = { datasets: new Map(), sessions: new Map(), examples: new Map(), runs: new Map() };
+      found = { datasets: new Map(), sessions: new Map(), examples: new Map(), runs: new Map(), datasetNames: new NameIndex(), sessionNames: new NameIndex() };
       tenants.set(tenantId, found);
     }
     return found;
@@ -43,12 +67,22 @@ export function memoryStore(): TracingStore {
 
   const openTx = (d: TenantData, writes: (() => void)[]): TracingTx => ({
     datasetById: async (id) => d.datasets.get(id),
-    datasetByName: async (name) => [...d.datasets.values()].find((row) => row.name === name),
+    datasetByName: async (name) => d.datasets.get(d.datasetNames.get(name) ?? ''),
     sessionById: async (id) => d.sessions.get(id),
-    sessionByName: async (name) => [...d.sessions.values()].find((row) => row.name === name),
+    sessionByName: async (name) => d.sessions.get(d.sessionNames.get(name) ?? ''),
     experimentCount: async (datasetId) => [...d.sessions.values()].filter((s) => s.referenceDatasetId === datasetId).length,
-    saveDataset: async (row) => void writes.push(() => d.datasets.set(row.id, row)),
-    insertSession: async (row) => void writes.push(() => d.sessions.set(row.id, row)),
+    saveDataset: async (row) =>
+      void writes.push(() => {
+        const before = d.datasets.get(row.id);
+        if (before && before.name !== row.name) d.datasetNames.removed(before);
+        d.datasets.set(row.id, row);
+        d.datasetNames.added(row);
+      }),
+    insertSession: async (row) =>
+      void writes.push(() => {
+        d.sessions.set(row.id, row);
+        d.sessionNames.added(row);
+      }),
     upsertExamples: async (rows) =>
       void writes.push(() => {
         for (const row of rows) {
@@ -68,8 +102,10 @@ export function memoryStore(): TracingStore {
       }),
     deleteSession: async (id) =>
       void writes.push(() => {
+        const session = d.sessions.get(id);
         d.sessions.delete(id);
         d.runs.delete(id);
+        if (session) d.sessionNames.removed(session);
       }),
     deleteDataset: async (id) =>
       void writes.push(() => {
@@ -77,9 +113,12 @@ export function memoryStore(): TracingStore {
           if (s.referenceDatasetId !== id) continue;
           d.sessions.delete(s.id);
           d.runs.delete(s.id);
+          d.sessionNames.removed(s);
         }
+        const dataset = d.datasets.get(id);
         d.examples.delete(id);
         d.datasets.delete(id);
+        if (dataset) d.datasetNames.removed(dataset);
       }),
   });
 

@@ -1,0 +1,138 @@
+// `npm run bench`: the performance figures of the harness and the reference implementation, as
+// ratios measured in one run (shared machines are noisy; compare ratios, not milliseconds).
+// Prints a short table and writes bench/results/<date>.json. See README "Performance".
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ROOT } from '../harness/root.ts';
+import { freshDatabase, startThrowawayServer, type ThrowawayServer } from '../test/support/postgres.ts';
+import { certification } from './certification.ts';
+import { harnessOverhead } from './harness-overhead.ts';
+import { memory } from './memory.ts';
+import { printSummary } from './print.ts';
+import { scale } from './scale.ts';
+import { closeStreams, streams, type AgentServer } from './streams.ts';
+import { startReferenceProcess } from './support/reference-process.ts';
+import { load, round } from './support/load.ts';
+import { ASSISTANT } from './support/bodies.ts';
+import { throughput } from './throughput.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    'peer-agent-server': { type: 'string' },
+    'peer-api-key': { type: 'string' },
+    runs: { type: 'string' },
+    seconds: { type: 'string', default: '3' },
+    scale: { type: 'string', default: '1000,10000' },
+    'memory-requests': { type: 'string', default: '100000' },
+    'certify-runs': { type: 'string', default: '3' },
+    'database-url': { type: 'string' },
+    'no-postgres': { type: 'boolean', default: false },
+    only: { type: 'string' },
+    out: { type: 'string' },
+  },
+});
+const peerUrl = args['peer-agent-server']?.replace(/\/$/, '');
+// A peer may take half a second per run stream: fewer runs by default when one is given.
+const RUNS = Number(args.runs ?? (peerUrl ? 100 : 1000));
+const SECONDS = Number(args.seconds);
+const sections = new Set((args.only ?? 'certification,overhead,throughput,streams,memory,scale').split(','));
+const log = (text: string) => process.stderr.write(`bench: ${text}\n`);
+
+async function postgresUrl(): Promise<{ url: string; stop(): Promise<void> } | { skipped: string }> {
+  if (args['no-postgres']) return { skipped: '--no-postgres' };
+  const admin = args['database-url'] ?? process.env.APC_TEST_DATABASE_URL;
+  let server: ThrowawayServer | undefined;
+  try {
+    server = admin ? undefined : await startThrowawayServer();
+    const db = await freshDatabase(admin ?? server!.adminUrl);
+    return { url: db.url, stop: async () => (await db.drop(), await server?.stop()) };
+  } catch (error) {
+    await server?.stop();
+    return { skipped: (error as Error).message };
+  }
+}
+
+const results: Record<string, unknown> = {
+  date: new Date().toISOString(),
+  node: process.version,
+  cpus: (await import('node:os')).availableParallelism(),
+  options: { runs: RUNS, seconds: SECONDS, scale: args.scale, memoryRequests: Number(args['memory-requests']), peer: peerUrl ?? null },
+};
+
+if (sections.has('certification')) {
+  log('timing apc help, a one-requirement certification and the default certification');
+  results.certification = await certification(Number(args['certify-runs']));
+}
+if (sections.has('overhead')) {
+  log('harness overhead during the create property suites');
+  results.harnessOverhead = await harnessOverhead(SECONDS);
+}
+if (sections.has('throughput')) {
+  log('throughput on the memory store');
+  const ref = await startReferenceProcess();
+  try {
+    results.throughput = { memory: await throughput(ref, { connections: 10, seconds: SECONDS }) };
+  } finally {
+    await ref.stop();
+  }
+  log('throughput on PostgreSQL');
+  const pg = await postgresUrl();
+  if ('skipped' in pg) (results.throughput as Record<string, unknown>).postgres = { skipped: pg.skipped };
+  else {
+    const ref = await startReferenceProcess({ databaseUrl: pg.url });
+    try {
+      (results.throughput as Record<string, unknown>).postgres = await throughput(ref, { connections: 10, seconds: SECONDS });
+    } finally {
+      await ref.stop();
+      await pg.stop();
+    }
+  }
+}
+if (sections.has('streams')) {
+  const ref = await startReferenceProcess();
+  try {
+    const servers: AgentServer[] = [{ label: 'reference', url: ref.urls.agentServer, headers: { 'x-api-key': ref.grants[0].key } }];
+    if (peerUrl) servers.push({ label: 'peer', url: peerUrl, headers: args['peer-api-key'] ? { 'x-api-key': args['peer-api-key'] } : {} });
+    log(`run streams: ${RUNS} of each kind${peerUrl ? `, interleaved with the peer at ${peerUrl}` : ''}`);
+    results.streams = await streams(servers, RUNS);
+    if (peerUrl) {
+      log('POST /assistants on the reference and the peer');
+      const rate = async (server: AgentServer) => {
+        const ok = await load({ url: `${server.url}/ok`, headers: server.headers }, { connections: 10, seconds: SECONDS });
+        const create = await load({ url: `${server.url}/assistants`, method: 'POST', headers: server.headers, body: ASSISTANT }, { connections: 10, seconds: SECONDS });
+        return { okPerSecond: ok.perSecond, createAssistantPerSecond: create.perSecond, p50Ms: create.p50Ms, p99Ms: create.p99Ms };
+      };
+      const [reference, peer] = [await rate(servers[0]!), await rate(servers[1]!)];
+      results.peer = { reference, peer, createAssistantRatio: round(reference.createAssistantPerSecond / peer.createAssistantPerSecond, 1) };
+    }
+  } finally {
+    await closeStreams();
+    await ref.stop();
+  }
+}
+if (sections.has('memory')) {
+  log(`memory over ${args['memory-requests']} requests`);
+  const ref = await startReferenceProcess();
+  try {
+    results.memory = await memory(ref, Number(args['memory-requests']));
+  } finally {
+    await ref.stop();
+  }
+}
+if (sections.has('scale')) {
+  const counts = args.scale!.split(',').map(Number);
+  log(`scale: ${counts.join(', ')} stored deployments and assistants`);
+  const ref = await startReferenceProcess();
+  try {
+    results.scale = await scale(ref, counts, { seconds: Math.min(SECONDS, 2), certify: true });
+  } finally {
+    await ref.stop();
+  }
+}
+
+const file = args.out ?? join(ROOT, 'bench', 'results', `${results.date as string}.json`.replace(/:/g, '-'));
+mkdirSync(join(file, '..'), { recursive: true });
+writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+printSummary(results);
+console.log(`\nresults: ${file}`);

@@ -1,0 +1,62 @@
+// The short table `npm run bench` prints after writing the results file.
+import type { CommandFigures } from './certification.ts';
+import type { OverheadFigures } from './harness-overhead.ts';
+import type { MemoryFigures } from './memory.ts';
+import type { ScaleRow } from './scale.ts';
+import type { StreamFigures } from './streams.ts';
+import type { EndpointFigures } from './throughput.ts';
+
+interface Results {
+  certification?: CommandFigures[];
+  harnessOverhead?: OverheadFigures;
+  throughput?: Record<string, EndpointFigures[] | { skipped: string }>;
+  streams?: StreamFigures[];
+  peer?: { reference: { createAssistantPerSecond: number }; peer: { createAssistantPerSecond: number }; createAssistantRatio: number };
+  memory?: MemoryFigures;
+  scale?: ScaleRow[];
+}
+
+export function printSummary(raw: Record<string, unknown>): void {
+  const r = raw as Results;
+  const out = (line = '') => console.log(line);
+  if (r.certification) {
+    out('certification (median wall / CPU incl. workers)');
+    for (const c of r.certification) out(`  ${c.command.padEnd(42)} ${c.wallSeconds.toFixed(2)} s / ${c.cpuSeconds.toFixed(2)} s`);
+  }
+  if (r.harnessOverhead) {
+    const o = r.harnessOverhead;
+    out(`harness overhead (${o.requirements}): ${o.harnessPerSecond} POST /v2/deployments per s (${o.allRequestsPerSecond} requests of any kind per s); autocannon 1 conn ${o.autocannonPerSecond.c1}/s (ratio ${o.ratio.c1}), 4 conn ${o.autocannonPerSecond.c4}/s (ratio ${o.ratio.c4})`);
+  }
+  for (const [store, figures] of Object.entries(r.throughput ?? {})) {
+    if ('skipped' in figures) {
+      out(`throughput, ${store}: skipped (${figures.skipped.split('\n')[0]})`);
+      continue;
+    }
+    out(`throughput, ${store} store, 10 connections (ratio = req/s ÷ GET /ok req/s)`);
+    for (const f of figures) out(`  ${f.endpoint.padEnd(36)} ${String(f.perSecond).padStart(6)}/s  ratio ${f.ratioToOk.toFixed(2)}  p50 ${f.p50Ms} ms  p99 ${f.p99Ms} ms`);
+  }
+  if (r.streams) {
+    out('run streams of echo (ms)');
+    for (const s of r.streams) {
+      out(`  ${`${s.server} ${s.kind}`.padEnd(22)} first event p50 ${s.firstEventMs.p50} p99 ${s.firstEventMs.p99} | close p50 ${s.closeMs.p50} p99 ${s.closeMs.p99}  (${s.runs} runs)`);
+    }
+  }
+  if (r.peer) {
+    out(`peer: POST /assistants reference ${r.peer.reference.createAssistantPerSecond}/s vs peer ${r.peer.peer.createAssistantPerSecond}/s = ${r.peer.createAssistantRatio}x`);
+    for (const kind of ['stateless', 'thread']) {
+      const [ref, peer] = ['reference', 'peer'].map((server) => r.streams?.find((s) => s.server === server && s.kind === kind));
+      if (ref && peer) out(`peer: ${kind} run stream close p50 peer ÷ reference = ${(peer.closeMs.p50 / ref.closeMs.p50).toFixed(0)}x`);
+    }
+  }
+  if (r.memory) {
+    const m = r.memory;
+    out(`memory: RSS ${m.rssMiB.afterStart} MiB at start, ${m.rssMiB.afterStatelessRequests} after ${m.requests} storing-nothing requests (+${m.statelessGrowthMiB}), ${m.rssMiB.afterStoringRequests} after ${m.requests} assistants (${m.bytesPerStoredAssistant} B each)`);
+  }
+  if (r.scale) {
+    out('scale (p50 / p99 ms at 10 connections; certification wall s)');
+    for (const row of r.scale) {
+      const cells = Object.entries(row.latency).map(([name, l]) => `${name} ${l.p50Ms}/${l.p99Ms}`);
+      out(`  ${String(row.stored).padStart(7)} stored: ${cells.join(' · ')} · certify ${row.certifySeconds} s`);
+    }
+  }
+}

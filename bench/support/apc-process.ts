@@ -1,0 +1,35 @@
+// Runs the `apc` command as a user would and times it: wall time, and the CPU time of the process
+// and its children (vitest workers) from /proc/self/stat, which counts children once they exit.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../../harness/root.ts';
+
+const TICKS_PER_SECOND = 100;
+
+function childCpuSeconds(): number {
+  // Fields after the command name: cutime and cstime are the 14th and 15th.
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[13]) + Number(fields[14])) / TICKS_PER_SECOND;
+}
+
+export interface ApcRun {
+  code: number | null;
+  wallSeconds: number;
+  cpuSeconds: number;
+  stdout: string;
+}
+
+export async function runApc(args: string[]): Promise<ApcRun> {
+  const cpuBefore = childCpuSeconds();
+  const started = performance.now();
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'apc.mjs'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const wallSeconds = (performance.now() - started) / 1000;
+  if (code !== 0 && code !== 1) throw new Error(`apc ${args.join(' ')} exited with ${code}:\n${stderr}`);
+  return { code, wallSeconds, cpuSeconds: childCpuSeconds() - cpuBefore, stdout };
+}
