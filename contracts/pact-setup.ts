@@ -1,0 +1,34 @@
+// What every consumer test here shares: where pact files go, the Pact V4 instance, and how an
+// interaction names the requirements (requirements/*.yaml) it relies on.
+import { resolve } from 'node:path';
+import { PactV4, SpecificationVersion } from '@pact-foundation/pact';
+
+/** Pact files are written here by the consumer tests (not committed). */
+export const PACT_DIR = resolve(import.meta.dirname, 'pacts');
+
+/** The comment key under which an interaction lists its requirement ids, space-separated. */
+export const REQUIREMENTS_COMMENT = 'requirements';
+
+export function consumerPact(consumer: string, provider: string): PactV4 {
+  return new PactV4({ consumer, provider, dir: PACT_DIR, spec: SpecificationVersion.SPECIFICATION_VERSION_V4, logLevel: 'warn' });
+}
+
+/** The requirement ids an interaction relies on, as an interaction comment. */
+export function reliesOn(...ids: string[]): { key: string; value: string } {
+  return { key: REQUIREMENTS_COMMENT, value: ids.join(' ') };
+}
+
+interface TextBodyTarget {
+  interaction: { withResponseBody(body: string, contentType: string): boolean };
+}
+
+/**
+ * A response body stored as text of the given content type. pact-js 16 has no text-body method
+ * in its V4 builder: `body()` stores bytes with a content-type matcher, which detects an event
+ * stream as text/plain and fails it; the core's text-body call, which `jsonBody()` also uses,
+ * keeps the content type as given.
+ */
+export function textResponseBody<B>(builder: B, contentType: string, text: string): B {
+  (builder as unknown as TextBodyTarget).interaction.withResponseBody(text, contentType);
+  return builder;
+}
