@@ -42,7 +42,7 @@ for (const [mode, { provider, prefix }] of Object.entries(PROVIDERS)) {
         .addInteraction()
         .given('a name for a new deployment')
         .uponReceiving('a request to create a deployment')
-        .comment(reliesOn('CP-CREATE-001', 'CP-CREATE-003', 'CP-SRC-005', 'CP-VER-001', 'CP-TEN-004'))
+        .comment(reliesOn('CP-CREATE-001', 'CP-CREATE-003', 'CP-SRC-005', 'CP-VER-001'))
         .withRequest('POST', path('/v2/deployments'), (b) =>
           b.headers(jsonHeaders).jsonBody({
             name: fromProviderState('${name}', NAME),

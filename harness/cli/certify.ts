@@ -23,32 +23,17 @@ import { ROOT } from '../root.ts';
 import { runSuites } from '../run/run-suites.ts';
 import { harnessVersion } from './version.ts';
 import { UsageError } from './usage-error.ts';
+import { targetSettings, TARGET_OPTIONS } from './target-options.ts';
 import { CERTIFY_USAGE } from './usage.ts';
 
 const OPTIONS = {
-  'control-plane-url': { type: 'string' },
-  'agent-server-url': { type: 'string' },
-  'tracing-url': { type: 'string' },
-  'api-key': { type: 'string' },
-  'tenant-id': { type: 'string' },
-  'other-api-key': { type: 'string' },
-  'other-tenant-id': { type: 'string' },
-  'control-plane-mode': { type: 'string' },
-  profile: { type: 'string' },
+  ...TARGET_OPTIONS,
   interfaces: { type: 'string' },
   requirements: { type: 'string', multiple: true },
   shard: { type: 'string' },
   replay: { type: 'string' },
-  runs: { type: 'string' },
-  seed: { type: 'string' },
-  concurrency: { type: 'string' },
-  'poll-interval-ms': { type: 'string' },
-  'request-timeout-ms': { type: 'string' },
-  'stream-timeout-ms': { type: 'string' },
-  'deploy-timeout-ms': { type: 'string' },
   reports: { type: 'string' },
   'expected-failures': { type: 'string' },
-  keep: { type: 'boolean' },
   quiet: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   // Negative self-tests certify the reference with a deliberate deviation switched on.
@@ -130,25 +115,7 @@ export async function certify(argv: string[], io: CertifyIo): Promise<number> {
       io.out.write(`apc certify: the report in ${v.replay} has no failed requirement; nothing to replay.\n`);
       return 0;
     }
-    const given: ProfileSettings = {
-      profileFile: v.profile,
-      controlPlaneUrl: v['control-plane-url'],
-      agentServerUrl: v['agent-server-url'],
-      tracingUrl: v['tracing-url'],
-      apiKey: v['api-key'],
-      tenantId: v['tenant-id'],
-      otherApiKey: v['other-api-key'],
-      otherTenantId: v['other-tenant-id'],
-      controlPlaneMode: v['control-plane-mode'],
-      runs: v.runs,
-      seed: v.seed,
-      keep: v.keep,
-      concurrency: v.concurrency,
-      pollIntervalMs: v['poll-interval-ms'],
-      requestTimeoutMs: v['request-timeout-ms'],
-      streamTimeoutMs: v['stream-timeout-ms'],
-      deployTimeoutMs: v['deploy-timeout-ms'],
-    };
+    const given: ProfileSettings = targetSettings(v);
     // A replay names the recorded target, seed and runs; flags given again win.
     const settings = { ...replay?.settings, ...Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)) };
     let profile = buildProfile(settings, io.env);

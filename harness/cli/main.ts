@@ -1,7 +1,7 @@
 // Entry point of the `apc` command. Each command's module is imported when it runs, so
 // `apc help` or `apc --version` loads neither vitest nor the reference implementation.
 import type { CertifyIo } from './certify.ts';
-import { CERTIFY_USAGE, MAIN_USAGE, REPORT_USAGE, SERVE_USAGE } from './usage.ts';
+import { CERTIFY_USAGE, CONTRACTS_USAGE, MAIN_USAGE, REPORT_USAGE, SERVE_USAGE } from './usage.ts';
 import { harnessVersion } from './version.ts';
 
 function stopSignal(): Promise<void> {
@@ -20,6 +20,8 @@ export async function main(argv: string[], io: CertifyIo = defaultIo()): Promise
       return (await import('./serve.ts')).serve(rest, io, stopSignal());
     case 'report':
       return (await import('./report.ts')).report(rest, io);
+    case 'contracts':
+      return (await import('./contracts.ts')).contracts(rest, io);
     case '--version':
     case '-v':
       io.out.write(`${harnessVersion()}\n`);
@@ -28,8 +30,8 @@ export async function main(argv: string[], io: CertifyIo = defaultIo()): Promise
     case 'help':
     case '--help':
     case '-h': {
-      const topic = rest[0];
-      io.out.write(topic === 'certify' ? CERTIFY_USAGE : topic === 'serve' ? SERVE_USAGE : topic === 'report' ? REPORT_USAGE : MAIN_USAGE);
+      const topics: Record<string, string> = { certify: CERTIFY_USAGE, serve: SERVE_USAGE, report: REPORT_USAGE, contracts: CONTRACTS_USAGE };
+      io.out.write(topics[rest[0] ?? ''] ?? MAIN_USAGE);
       return 0;
     }
     default:

@@ -6,10 +6,11 @@ Usage:
   apc serve [options]        start the reference implementation
   apc report merge DIR...    combine shard reports into one report
   apc report allure [DIR]    render a report's Allure results to HTML
+  apc contracts verify|matrix|publish   Pact consumer contracts (see contracts/README.md)
   apc help [command]         show help
   apc --version
 
-Run \`apc help certify\`, \`apc help serve\` or \`apc help report\` for their options.
+Run \`apc help certify\`, \`apc help serve\`, \`apc help report\` or \`apc help contracts\` for their options.
 `;
 
 export const CERTIFY_USAGE = `Usage: apc certify [options]
@@ -82,4 +83,28 @@ export const REPORT_USAGE = `Usage:
       DIR/allure-report/index.html. No Java needed.
 
 Exit codes of merge: 0 certified, 1 not certified, 2 the folders could not be merged.
+`;
+
+export const CONTRACTS_USAGE = `Usage:
+  apc contracts verify [target options] [--pacts DIR] [--junit FILE] [--publish-results]
+      Verify the consumer pacts (default contracts/pacts, written by \`npm run contracts:consumers\`)
+      against the providers you give a URL for: --control-plane-url (the pact for the control
+      plane mode, hosted or self-hosted; a self-hosted URL ends with /api-host, as for certify),
+      --agent-server-url, --tracing-url. Key, tenant, profile and timeouts as for \`apc certify\`
+      (\`apc help certify\`). With no URL, the in-repo reference implementation is verified.
+      Provider states are created through the target's HTTP interface and deleted afterwards
+      (--keep leaves them). Every event stream is also judged by the harness's SSE checker.
+      --junit FILE              JUnit output (default reports/contracts/junit.xml)
+      --publish-results         fetch the pacts from the broker in PACT_BROKER_BASE_URL (token in
+                                PACT_BROKER_TOKEN) and publish the results there, with
+                                --provider-version V and --branch B (default: from git)
+  apc contracts matrix [--pacts DIR]
+      For each requirement, the consumers whose interactions rely on it.
+  apc contracts publish [--pacts DIR] [--consumer-version V] [--branch B]
+      Publish the pact files with the official broker client (pact-broker publish) to
+      PACT_BROKER_BASE_URL, authenticated by PACT_BROKER_TOKEN (or PACT_BROKER_USERNAME and
+      PACT_BROKER_PASSWORD). Version and branch default to git's HEAD.
+
+Exit codes: 0 every interaction holds (or published), 1 a contract failed (or the broker refused),
+2 the run could not judge (bad flags, no pact files, unreachable URL, no broker URL).
 `;

@@ -3,42 +3,40 @@
 import type { Catalogue } from '../catalogue.ts';
 import type { PactFile } from './pact-files.ts';
 
-/** Requirement id → the consumers (with the provider they call) relying on it, sorted. */
-export type Reliance = Map<string, string[]>;
+/** Requirement id → consumer → the providers it relies on the requirement of. */
+export type Reliance = Map<string, Map<string, Set<string>>>;
 
 export function relianceOf(pacts: PactFile[]): Reliance {
-  const sets = new Map<string, Set<string>>();
+  const reliance: Reliance = new Map();
   for (const pact of pacts) {
-    for (const interaction of pact.interactions) {
-      for (const id of interaction.requirements) {
-        const set = sets.get(id) ?? new Set<string>();
-        set.add(`${pact.consumer} → ${pact.provider}`);
-        sets.set(id, set);
-      }
+    for (const id of pact.interactions.flatMap((i) => i.requirements)) {
+      const consumers = reliance.get(id) ?? new Map<string, Set<string>>();
+      consumers.set(pact.consumer, (consumers.get(pact.consumer) ?? new Set()).add(pact.provider));
+      reliance.set(id, consumers);
     }
   }
-  return new Map([...sets].sort(([a], [b]) => a.localeCompare(b)).map(([id, set]) => [id, [...set].sort()]));
+  return new Map([...reliance].sort(([a], [b]) => a.localeCompare(b)));
 }
 
-/** Consumer names (without providers) per requirement: what a certification report counts. */
-export function consumerCounts(pacts: PactFile[]): Map<string, number> {
-  const names = new Map<string, Set<string>>();
-  for (const pact of pacts) {
-    for (const id of pact.interactions.flatMap((i) => i.requirements)) names.set(id, (names.get(id) ?? new Set()).add(pact.consumer));
-  }
-  return new Map([...names].map(([id, set]) => [id, set.size]));
+function consumersText(consumers: Map<string, Set<string>>): string {
+  return [...consumers]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([consumer, providers]) => `${consumer} (${[...providers].sort().join(', ')})`)
+    .join(', ');
 }
 
 /** The matrix as text; ids no catalogue entry has are listed apart, as the consumer's mistake. */
 export function renderMatrix(reliance: Reliance, catalogue: Catalogue): string {
   if (reliance.size === 0) return 'No interaction names a requirement.\n';
-  const width = Math.max(...[...reliance.keys()].map((id) => id.length));
+  const width = Math.max('requirement'.length, ...[...reliance.keys()].map((id) => id.length));
   const known = [...reliance].filter(([id]) => catalogue.byId.has(id));
   const unknown = [...reliance].filter(([id]) => !catalogue.byId.has(id));
-  const lines = known.map(([id, consumers]) => `${id.padEnd(width)}  ${catalogue.byId.get(id)!.level.padEnd(6)}  ${consumers.length}  ${consumers.join(', ')}`);
+  const lines = known.map(
+    ([id, consumers]) => `${id.padEnd(width)}  ${catalogue.byId.get(id)!.level.padEnd(6)}  ${String(consumers.size).padStart(9)}  ${consumersText(consumers)}`,
+  );
   if (unknown.length > 0) {
     lines.push('', 'Ids that are not in requirements/*.yaml (fix the consumer test that names them):');
-    for (const [id, consumers] of unknown) lines.push(`${id.padEnd(width)}  ${consumers.join(', ')}`);
+    for (const [id, consumers] of unknown) lines.push(`${id.padEnd(width)}  ${consumersText(consumers)}`);
   }
-  return `${'requirement'.padEnd(width)}  level   n  consumers\n${lines.join('\n')}\n`;
+  return `${'requirement'.padEnd(width)}  level   consumers  relied on by (providers)\n${lines.join('\n')}\n`;
 }

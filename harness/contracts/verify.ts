@@ -2,7 +2,6 @@
 // through the target's HTTP interface, the profile's key (and tenant) replace the consumer's
 // example credentials on every request, and event streams are judged again by the harness's SSE
 // checker. The result names, per interaction, the requirements it relies on and what failed.
-import { Verifier } from '@pact-foundation/pact';
 import type { ControlPlaneMode, InterfaceName, TargetProfile } from '../profile.ts';
 import { redactor } from '../redact.ts';
 import type { PactFile } from './pact-files.ts';
@@ -87,6 +86,9 @@ export async function verifyPact(pact: PactFile, options: VerifyOptions): Promis
   const { iface, mode } = PROVIDERS[pact.provider] ?? { iface: undefined };
   if (!iface) throw new ContractsError(`${pact.path}: provider "${pact.provider}" is none of ${Object.keys(PROVIDERS).join(', ')}.`);
   const base = providerBase(profile, iface, mode);
+  // Pact reports usage to its makers unless told not to; loaded here, so other commands never load it.
+  process.env.PACT_DO_NOT_TRACK ??= 'true';
+  const { Verifier } = await import('@pact-foundation/pact');
   const states = providerStates(iface, profile, runTag());
   const stateErrors = new Map<string, string>();
   let proxy: StreamCheckProxy | undefined;

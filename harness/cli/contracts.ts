@@ -1,0 +1,152 @@
+// `apc contracts verify | matrix | publish`: verify the consumer pacts in contracts/ against any
+// target (or the reference implementation), show which consumers rely on which requirement,
+// and publish the pact files to a Pact Broker. Exit codes as certify: 0 passed, 1 a contract
+// failed, 2 the run could not judge (bad flags, no pact files, unreachable URL).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadCatalogue } from '../catalogue.ts';
+import { contractsJunit } from '../contracts/junit.ts';
+import { DEFAULT_PACT_DIR, PactFileError, readPactDir, type PactFile } from '../contracts/pact-files.ts';
+import { brokerFromEnv, gitVersion, publishPacts } from '../contracts/publish.ts';
+import { relianceOf, renderMatrix } from '../contracts/reliance.ts';
+import { ContractsError, PROVIDERS, verifiable, verifyPact, type InteractionResult, type PublishResults } from '../contracts/verify.ts';
+import { INTERFACES, profileSecrets, type InterfaceName } from '../profile.ts';
+import { buildProfile, ProfileError } from '../profile-sources.ts';
+import { redactor } from '../redact.ts';
+import { checkReachable } from '../run/preflight.ts';
+import { referenceProfileBase, startReferenceTarget, type ReferenceTarget } from '../run/reference-target.ts';
+import { ROOT } from '../root.ts';
+import type { CertifyIo } from './certify.ts';
+import { targetSettings, TARGET_OPTIONS } from './target-options.ts';
+import { CONTRACTS_USAGE } from './usage.ts';
+
+const OPTIONS = {
+  ...TARGET_OPTIONS,
+  pacts: { type: 'string' },
+  junit: { type: 'string' },
+  'publish-results': { type: 'boolean' },
+  'provider-version': { type: 'string' },
+  'consumer-version': { type: 'string' },
+  branch: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+function pactsIn(dir: string): PactFile[] {
+  const pacts = readPactDir(dir);
+  if (pacts.length === 0) {
+    throw new ContractsError(`No pact files in ${dir}. The consumer tests write them: run \`npm run contracts:consumers\` (or \`npm test\`), or give --pacts DIR.`);
+  }
+  return pacts;
+}
+
+function show(results: InteractionResult[], io: CertifyIo): void {
+  for (const r of results) {
+    io.out.write(`${r.passed ? '✓' : '✗'} ${r.consumer} → ${r.provider}: ${r.description}${r.requirements.length ? `  [${r.requirements.join(' ')}]` : ''}\n`);
+    for (const problem of r.problems) io.out.write(`    ${problem.replace(/\n/g, '\n    ')}\n`);
+  }
+}
+
+async function verify(v: ReturnType<typeof parse>['values'], io: CertifyIo): Promise<number> {
+  const settings = targetSettings(v);
+  let profile = buildProfile(settings, io.env);
+  const pacts = pactsIn(resolve(v.pacts ?? DEFAULT_PACT_DIR));
+  let reference: ReferenceTarget | undefined;
+  try {
+    if (INTERFACES.every((i) => !profile.urls[i])) {
+      io.out.write('No provider URL given: verifying the in-repo reference implementation.\n');
+      profile = buildProfile(settings, io.env, referenceProfileBase());
+      reference = await startReferenceTarget(profile.controlPlaneMode);
+      reference.apply(profile);
+    }
+    redactor.add(...profileSecrets(profile));
+    const selected = pacts.filter((p) => verifiable(p, profile));
+    if (selected.length === 0) {
+      throw new ContractsError(
+        `No pact names a provider you gave a URL for (control plane mode ${profile.controlPlaneMode}). The pacts name: ${pacts.map((p) => p.provider).join(', ')}.`,
+      );
+    }
+    const ifaces = [...new Set(selected.map((p) => PROVIDERS[p.provider]!.iface))];
+    const unreachable = await checkReachable(Object.fromEntries(ifaces.map((i): [InterfaceName, string] => [i, profile.urls[i]!])));
+    if (unreachable.length > 0) {
+      for (const u of unreachable) io.err.write(`apc contracts: cannot reach the ${u.interface} at ${u.url}: ${u.problem}.\n`);
+      return 2;
+    }
+    const publish: PublishResults | undefined = v['publish-results']
+      ? (() => {
+          const git = v['provider-version'] ? undefined : gitVersion(ROOT);
+          return {
+            brokerUrl: brokerFromEnv(io.env),
+            ...(io.env.PACT_BROKER_TOKEN ? { token: io.env.PACT_BROKER_TOKEN } : {}),
+            providerVersion: v['provider-version'] ?? git!.version,
+            ...((v.branch ?? git?.branch) ? { branch: (v.branch ?? git?.branch)! } : {}),
+          };
+        })()
+      : undefined;
+    const results: InteractionResult[] = [];
+    for (const pact of selected) {
+      io.out.write(`Verifying ${pact.consumer} → ${pact.provider} (${pact.interactions.length} interactions) at ${profile.urls[PROVIDERS[pact.provider]!.iface]}\n`);
+      const verified = await verifyPact(pact, { profile, ...(publish ? { publish } : {}) });
+      show(verified, io);
+      results.push(...verified);
+    }
+    const junit = resolve(v.junit ?? `${ROOT}/reports/contracts/junit.xml`);
+    mkdirSync(dirname(junit), { recursive: true });
+    writeFileSync(junit, redactor.text(contractsJunit(results)));
+    const failed = results.filter((r) => !r.passed).length;
+    io.out.write(`\n${failed === 0 ? 'passed' : 'failed'}: ${results.length - failed} of ${results.length} interactions hold. JUnit: ${junit}\n`);
+    return failed === 0 ? 0 : 1;
+  } finally {
+    await reference?.server.close();
+  }
+}
+
+async function publish(v: ReturnType<typeof parse>['values'], io: CertifyIo): Promise<number> {
+  const dir = resolve(v.pacts ?? DEFAULT_PACT_DIR);
+  pactsIn(dir);
+  brokerFromEnv(io.env);
+  const git = v['consumer-version'] ? { version: v['consumer-version'], branch: v.branch } : gitVersion(ROOT);
+  const run = await publishPacts(dir, { version: git.version, branch: v.branch ?? git.branch }, io.env);
+  redactor.add(...[io.env.PACT_BROKER_TOKEN, io.env.PACT_BROKER_PASSWORD].filter((s): s is string => Boolean(s)));
+  io.out.write(redactor.text(run.output));
+  if (run.code !== 0) io.err.write(`apc contracts publish: the broker client exited with ${run.code}.\n`);
+  return run.code === 0 ? 0 : 1;
+}
+
+function parse(argv: string[]) {
+  return parseArgs({ args: argv, options: OPTIONS, allowPositionals: false, strict: true });
+}
+
+export async function contracts(argv: string[], io: CertifyIo): Promise<number> {
+  const [sub, ...rest] = argv;
+  try {
+    let parsed;
+    try {
+      parsed = parse(rest);
+    } catch (error) {
+      throw new ContractsError(`${(error as Error).message.split('\n')[0]}\nRun \`apc help contracts\` for the options.`);
+    }
+    const v = parsed.values;
+    if (v.help || sub === undefined || sub === 'help') {
+      io.out.write(CONTRACTS_USAGE);
+      return 0;
+    }
+    switch (sub) {
+      case 'verify':
+        return await verify(v, io);
+      case 'matrix':
+        io.out.write(renderMatrix(relianceOf(pactsIn(resolve(v.pacts ?? DEFAULT_PACT_DIR))), loadCatalogue()));
+        return 0;
+      case 'publish':
+        return await publish(v, io);
+      default:
+        throw new ContractsError(`unknown subcommand "${sub}"; use verify, matrix or publish.`);
+    }
+  } catch (error) {
+    if (error instanceof ContractsError || error instanceof ProfileError || error instanceof PactFileError) {
+      io.err.write(`apc contracts: ${redactor.text(error.message)}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}
