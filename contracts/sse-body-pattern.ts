@@ -21,11 +21,14 @@ function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** A field name other than `word`: differs at some character, is a proper prefix, or is longer. */
+/**
+ * A field name other than `word`: differs at some character, is a proper prefix, or is longer.
+ * It never starts with U+FEFF, so a stream's byte order mark cannot pass for part of a name.
+ */
 function nameOtherThan(word: string): string {
   const options: string[] = [];
   for (let i = 0; i < word.length; i++) {
-    options.push(`${escape(word.slice(0, i))}[^${escape(word[i]!)}\\r\\n:][^\\r\\n:]*`);
+    options.push(`${escape(word.slice(0, i))}[^${escape(word[i]!)}\\r\\n:${i === 0 ? '\\uFEFF' : ''}][^\\r\\n:]*`);
     if (i > 0) options.push(escape(word.slice(0, i)));
   }
   options.push(`${escape(word)}[^\\r\\n:]+`);

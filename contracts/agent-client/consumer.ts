@@ -4,8 +4,8 @@
 import { HTTPResponseStatusClass, MatchersV3 } from '@pact-foundation/pact';
 import { describe, expect, it } from 'vitest';
 import { consumerPact, reliesOn, textResponseBody } from '../pact-setup.ts';
-import { eventStreamPattern, JSON_OBJECT_LINE, jsonStringMember } from '../sse-body-pattern.ts';
 import { AgentClient } from './client.ts';
+import { RUN_STREAM_EXAMPLE, RUN_STREAM_PATTERN } from './run-stream.ts';
 
 const { fromProviderState, eachLike, matchStatus, regex, string, uuid } = MatchersV3;
 
@@ -18,15 +18,6 @@ const THREAD = '0b9e1f4a-2c3d-4e5f-8a9b-0c1d2e3f4a5b';
 const TAG = 'agent-client-example';
 const ok = () => matchStatus(200, HTTPResponseStatusClass.Success);
 const headers = { 'X-Api-Key': regex('^.+$', KEY), 'Content-Type': 'application/json' };
-
-/** What the client reads from a run stream: metadata with a run_id first, then updates. */
-export const RUN_STREAM_PATTERN = eventStreamPattern([
-  { kind: 'metadata', data: jsonStringMember('run_id') },
-  { kind: 'updates', data: JSON_OBJECT_LINE },
-]);
-const RUN_STREAM_EXAMPLE =
-  'event: metadata\ndata: {"run_id": "1f0c8a52-3b6e-4d2a-9e1f-2a3b4c5d6e7f", "attempt": 1}\n\n' +
-  'event: updates\ndata: {"echo": {"messages": [{"type": "ai", "content": "hello"}]}}\n\n';
 
 describe('consumer agent-client → agent-server', () => {
   const pact = consumerPact(CONSUMER, PROVIDER);
