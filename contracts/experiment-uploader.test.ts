@@ -1,8 +1,14 @@
 // experiment-uploader's consumer tests (registered by importing consumer.ts, so they run first)
 // write its pact; the experiment upload endpoint verifies it right after, against the reference
 // implementation and against one that accepts rows outside the experiment window.
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { main } from '../harness/cli/main.ts';
+import { startTarget } from '../test/support/reference-target.ts';
 import { CONSUMER, PROVIDER } from './experiment-uploader/consumer.ts';
+import { pactFile } from './pact-setup.ts';
 import { failuresOf, verifyAgainstReference } from './verify-reference.ts';
 
 describe('provider experiment-upload verifies the experiment-uploader pact', () => {
@@ -17,5 +23,40 @@ describe('provider experiment-upload verifies the experiment-uploader pact', () 
     const failed = failuresOf(results);
     expect(Object.keys(failed)).toEqual(['an upload with a row that starts before the experiment window']);
     expect(failed['an upload with a row that starts before the experiment window']!.join('\n')).toMatch(/status/i);
+  });
+});
+
+describe('apc contracts verify --tracing-url', () => {
+  async function verifyByUrl(faults: string[]): Promise<{ code: number; out: string; junit: string }> {
+    // Only this pact, copied: other test files may be writing theirs into contracts/pacts meanwhile.
+    const dir = mkdtempSync(join(tmpdir(), 'apc-verify-'));
+    copyFileSync(pactFile(CONSUMER, PROVIDER), join(dir, 'pact.json'));
+    const target = await startTarget(faults);
+    let out = '';
+    try {
+      const code = await main(
+        ['contracts', 'verify', '--tracing-url', target.server.urls.tracing, '--api-key', target.apiKey, '--pacts', dir, '--junit', join(dir, 'junit.xml')],
+        { out: { write: (t) => void (out += t) }, err: { write: (t) => void (out += t) }, env: {} },
+      );
+      return { code, out, junit: readFileSync(join(dir, 'junit.xml'), 'utf8') };
+    } finally {
+      await target.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('exits 0 when every interaction holds, and writes JUnit with the requirement ids', async () => {
+    const run = await verifyByUrl([]);
+    expect(run.code).toBe(0);
+    expect(run.out).toContain('passed: 3 of 3 interactions hold.');
+    expect(run.junit).toContain('<property name="requirements" value="EU-TW-002"/>');
+    expect(run.junit).not.toContain('<failure');
+  });
+
+  it('exits 1 when the target accepts a row outside the window, naming the interaction in JUnit', async () => {
+    const run = await verifyByUrl(['eu.no-window-check']);
+    expect(run.code).toBe(1);
+    expect(run.out).toContain('✗ experiment-uploader → experiment-upload: an upload with a row that starts before the experiment window  [EU-TW-002]');
+    expect(run.junit).toMatch(/<testcase name="an upload with a row that starts before the experiment window"[^]*?<failure /);
   });
 });

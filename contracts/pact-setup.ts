@@ -1,6 +1,7 @@
 // What every consumer test here shares: where pact files go, the Pact V4 instance, and how an
 // interaction names the requirements (requirements/*.yaml) it relies on.
-import { resolve } from 'node:path';
+import { rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { PactV4, SpecificationVersion } from '@pact-foundation/pact';
 
 /** Pact files are written here by the consumer tests (not committed). */
@@ -9,7 +10,17 @@ export const PACT_DIR = resolve(import.meta.dirname, 'pacts');
 /** The comment key under which an interaction lists its requirement ids, space-separated. */
 export const REQUIREMENTS_COMMENT = 'requirements';
 
+/** The file the consumer tests of this pair write. */
+export function pactFile(consumer: string, provider: string): string {
+  return join(PACT_DIR, `${consumer}-${provider}.json`);
+}
+
+/**
+ * A new pact for the pair. Pact merges into an existing file, so the old one is removed first:
+ * a renamed or deleted interaction must not linger in the contract.
+ */
 export function consumerPact(consumer: string, provider: string): PactV4 {
+  rmSync(pactFile(consumer, provider), { force: true });
   return new PactV4({ consumer, provider, dir: PACT_DIR, spec: SpecificationVersion.SPECIFICATION_VERSION_V4, logLevel: 'warn' });
 }
 

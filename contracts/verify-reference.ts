@@ -1,12 +1,12 @@
 // For the contract tests: verify a pact the consumer test just wrote against the reference
 // implementation started here, optionally bent by a fault switch or a rewriting proxy in front
 // of one interface (a deliberately broken provider).
-import { readPactDir } from '../harness/contracts/pact-files.ts';
+import { readPactFile } from '../harness/contracts/pact-files.ts';
 import { PROVIDERS, verifyPact, type InteractionResult } from '../harness/contracts/verify.ts';
 import { buildProfile } from '../harness/profile-sources.ts';
 import { referenceProfileBase, startReferenceTarget } from '../harness/run/reference-target.ts';
 import { startProxy, type ProxyRules } from '../test/support/rewriting-proxy.ts';
-import { PACT_DIR } from './pact-setup.ts';
+import { pactFile } from './pact-setup.ts';
 
 export interface ReferenceVerification {
   faults?: string[];
@@ -15,8 +15,7 @@ export interface ReferenceVerification {
 }
 
 export async function verifyAgainstReference(consumer: string, provider: string, options: ReferenceVerification = {}): Promise<InteractionResult[]> {
-  const pact = readPactDir(PACT_DIR).find((p) => p.consumer === consumer && p.provider === provider);
-  if (!pact) throw new Error(`no pact ${consumer}-${provider} in ${PACT_DIR}: the consumer test did not write it`);
+  const pact = readPactFile(pactFile(consumer, provider));
   const { iface, mode = 'hosted' } = PROVIDERS[provider]!;
   const reference = await startReferenceTarget(mode, options.faults ?? []);
   const profile = buildProfile({}, {}, referenceProfileBase());
