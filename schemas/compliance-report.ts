@@ -95,6 +95,9 @@ const RequirementResultSchema = Type.Object(
       ),
     ),
     certificateRequired: Type.Optional(Type.Boolean({ description: 'A certificate needs this MUST judged; not applicable makes the run incomplete.' })),
+    consumers: Type.Optional(
+      Type.Integer({ minimum: 1, description: 'How many Pact consumers (contracts/) rely on it, from the pact files `apc contracts matrix` reads.' }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -7,6 +7,8 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CatalogueError, loadCatalogue, selector, type Requirement } from '../catalogue.ts';
 import type { RunContext } from '../conformance/run-context.ts';
+import { DEFAULT_PACT_DIR } from '../contracts/pact-files.ts';
+import { addConsumerCounts } from '../contracts/reliance.ts';
 import { INTERFACES, profileSecrets, redactedProfile, type InterfaceName, type TargetProfile } from '../profile.ts';
 import { buildProfile, ProfileError, type ProfileSettings } from '../profile-sources.ts';
 import { redactor } from '../redact.ts';
@@ -182,6 +184,7 @@ export async function certify(argv: string[], io: CertifyIo): Promise<number> {
       ],
     });
     const { requirements, errors: runErrors } = buildResults({ catalogue, selected, outcomes, errors, ...(baseline ? { baseline } : {}) });
+    addConsumerCounts(requirements, DEFAULT_PACT_DIR);
     const { verdict, reason, mustScore } = verdictOf(requirements, runErrors, universeOf(catalogue));
     const report: ComplianceReport = redactor.value({
       schemaVersion: 1,

@@ -1,7 +1,8 @@
 // Which consumers rely on which requirement, from the `requirements` comments of their pact
 // interactions: `apc contracts matrix` prints it, and a certification's report counts it.
 import type { Catalogue } from '../catalogue.ts';
-import type { PactFile } from './pact-files.ts';
+import type { RequirementResult } from '../report/compliance.ts';
+import { readPactDir, type PactFile } from './pact-files.ts';
 
 /** Requirement id → consumer → the providers it relies on the requirement of. */
 export type Reliance = Map<string, Map<string, Set<string>>>;
@@ -39,4 +40,23 @@ export function renderMatrix(reliance: Reliance, catalogue: Catalogue): string {
     for (const [id, consumers] of unknown) lines.push(`${id.padEnd(width)}  ${consumersText(consumers)}`);
   }
   return `${'requirement'.padEnd(width)}  level   consumers  relied on by (providers)\n${lines.join('\n')}\n`;
+}
+
+/**
+ * Sets `consumers` on each requirement some consumer relies on, from the pact files in `dir`
+ * (written by the consumer tests). A certification without them, or with an unreadable one,
+ * simply shows no counts.
+ */
+export function addConsumerCounts(requirements: RequirementResult[], dir: string): void {
+  let pacts: PactFile[];
+  try {
+    pacts = readPactDir(dir);
+  } catch {
+    return;
+  }
+  const reliance = relianceOf(pacts);
+  for (const r of requirements) {
+    const consumers = reliance.get(r.id)?.size;
+    if (consumers) r.consumers = consumers;
+  }
 }

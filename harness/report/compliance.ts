@@ -65,6 +65,8 @@ export interface RequirementResult {
   cases?: { ran: number; asked: number };
   /** A certificate needs this MUST judged: not-applicable makes the run incomplete. */
   certificateRequired?: boolean;
+  /** How many Pact consumers (contracts/) rely on it; absent when none does or no pact files were found. */
+  consumers?: number;
 }
 
 export type Counts = Record<RequirementStatus, number>;

@@ -61,6 +61,7 @@ function testcase(r: RequirementResult): string {
       ['section', r.section],
       ['status', r.status],
       ['tests', r.tests.length > 0 ? r.tests.join(' | ') : undefined],
+      ['consumers', r.consumers],
     ],
     '      ',
   );

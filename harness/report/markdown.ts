@@ -136,6 +136,7 @@ function failed(report: ComplianceReport): string[] {
   const lines = [`## Failed requirements (${list.length})`, ''];
   for (const r of byLevel) {
     lines.push(`### ✗ ${r.id} · ${r.level} · ${r.interface} · § ${text(r.section)}`, '', `_${text(r.statement)}_`, '');
+    if (r.consumers) lines.push(`${r.consumers} Pact consumer(s) rely on it (\`apc contracts matrix\` names them).`, '');
     if (r.failures.length === 0) lines.push('The test failed without a recorded failure.', '');
     for (const f of r.failures) lines.push(...failure(f));
   }
