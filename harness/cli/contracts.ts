@@ -127,7 +127,7 @@ export async function contracts(argv: string[], io: CertifyIo): Promise<number> 
       throw new ContractsError(`${(error as Error).message.split('\n')[0]}\nRun \`apc help contracts\` for the options.`);
     }
     const v = parsed.values;
-    if (v.help || sub === undefined || sub === 'help') {
+    if (v.help || sub === undefined || ['help', '--help', '-h'].includes(sub)) {
       io.out.write(CONTRACTS_USAGE);
       return 0;
     }

@@ -112,7 +112,7 @@ function row(r: RequirementResult): string {
   const search = `${r.id} ${r.statement}`.toLowerCase();
   return `<tr id="${h(rowId(r))}" class="${r.status}" data-interface="${h(r.interface)}" data-level="${h(r.level)}" data-status="${h(r.status)}" data-search="${h(search)}">
 <td class="id">${h(r.id)}</td><td>${h(r.level)}</td><td class="nowrap">${h(r.interface)}</td><td>${h(r.section)}</td><td><span class="status">${h(STATUS_LABELS[r.status])}</span></td>
-<td><div class="statement">${h(r.statement)}</div>${details(r)}<div class="hint">${h(checkedLine(r))}</div></td></tr>`;
+<td><div class="statement">${h(r.statement)}</div>${r.consumers ? `<div class="note">${r.consumers} Pact consumer(s) rely on it</div>` : ''}${details(r)}<div class="hint">${h(checkedLine(r))}</div></td></tr>`;
 }
 
 function filter(name: string, label: string, values: { value: string; label: string; count: number }[], total: number): string {

@@ -8,6 +8,7 @@ import { loadCatalogue } from '../../harness/catalogue.ts';
 import { main } from '../../harness/cli/main.ts';
 import { readPactDir } from '../../harness/contracts/pact-files.ts';
 import { addConsumerCounts, relianceOf, renderMatrix } from '../../harness/contracts/reliance.ts';
+import { renderHtml } from '../../harness/report/html.ts';
 import { renderJunit } from '../../harness/report/junit.ts';
 import { renderMarkdown } from '../../harness/report/markdown.ts';
 import { complianceReportProblems } from '../../schemas/compliance-report.ts';
@@ -49,6 +50,7 @@ describe('reliance of consumers on requirements', () => {
     expect(complianceReportProblems(report)).toEqual([]);
     expect(renderMarkdown(report)).toContain('1 Pact consumer(s) rely on it');
     expect(renderJunit(report)).toContain('<property name="consumers" value="1"/>');
+    expect(renderHtml(report)).toContain('1 Pact consumer(s) rely on it');
   });
 
   test('without pact files a report has no counts', () => {
