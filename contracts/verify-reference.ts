@@ -2,7 +2,7 @@
 // implementation started here, optionally bent by a fault switch or a rewriting proxy in front
 // of one interface (a deliberately broken provider).
 import { readPactFile } from '../harness/contracts/pact-files.ts';
-import { PROVIDERS, verifyPact, type InteractionResult } from '../harness/contracts/verify.ts';
+import { providerOf, verifyPact, type InteractionResult } from '../harness/contracts/verify.ts';
 import { buildProfile } from '../harness/profile-sources.ts';
 import { referenceProfileBase, startReferenceTarget } from '../harness/run/reference-target.ts';
 import { startProxy, type ProxyRules } from '../test/support/rewriting-proxy.ts';
@@ -16,7 +16,7 @@ export interface ReferenceVerification {
 
 export async function verifyAgainstReference(consumer: string, provider: string, options: ReferenceVerification = {}): Promise<InteractionResult[]> {
   const pact = readPactFile(pactFile(consumer, provider));
-  const { iface, mode = 'hosted' } = PROVIDERS[provider]!;
+  const { iface, mode = 'hosted' } = providerOf(pact);
   const reference = await startReferenceTarget(mode, options.faults ?? []);
   const profile = buildProfile({}, {}, referenceProfileBase());
   reference.apply(profile);

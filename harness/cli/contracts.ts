@@ -10,7 +10,7 @@ import { contractsJunit } from '../contracts/junit.ts';
 import { DEFAULT_PACT_DIR, PactFileError, readPactDir, type PactFile } from '../contracts/pact-files.ts';
 import { brokerFromEnv, gitVersion, publishPacts } from '../contracts/publish.ts';
 import { relianceOf, renderMatrix } from '../contracts/reliance.ts';
-import { ContractsError, PROVIDERS, verifiable, verifyPact, type InteractionResult, type PublishResults } from '../contracts/verify.ts';
+import { ContractsError, providerOf, verifiable, verifyPact, type InteractionResult, type PublishResults } from '../contracts/verify.ts';
 import { INTERFACES, profileSecrets, type InterfaceName } from '../profile.ts';
 import { buildProfile, ProfileError } from '../profile-sources.ts';
 import { redactor } from '../redact.ts';
@@ -47,6 +47,19 @@ function show(results: InteractionResult[], io: CertifyIo): void {
   }
 }
 
+/** Where and as what verification results are published: the broker from the environment, the version from git unless given. */
+function publishResults(v: ReturnType<typeof parse>['values'], env: NodeJS.ProcessEnv): PublishResults {
+  const brokerUrl = brokerFromEnv(env);
+  const git = v['provider-version'] ? undefined : gitVersion(ROOT);
+  const branch = v.branch ?? git?.branch;
+  return {
+    brokerUrl,
+    ...(env.PACT_BROKER_TOKEN ? { token: env.PACT_BROKER_TOKEN } : {}),
+    providerVersion: v['provider-version'] ?? git!.version,
+    ...(branch ? { branch } : {}),
+  };
+}
+
 async function verify(v: ReturnType<typeof parse>['values'], io: CertifyIo): Promise<number> {
   const settings = targetSettings(v);
   let profile = buildProfile(settings, io.env);
@@ -66,26 +79,16 @@ async function verify(v: ReturnType<typeof parse>['values'], io: CertifyIo): Pro
         `No pact names a provider you gave a URL for (control plane mode ${profile.controlPlaneMode}). The pacts name: ${pacts.map((p) => p.provider).join(', ')}.`,
       );
     }
-    const ifaces = [...new Set(selected.map((p) => PROVIDERS[p.provider]!.iface))];
+    const ifaces = [...new Set(selected.map((p) => providerOf(p).iface))];
     const unreachable = await checkReachable(Object.fromEntries(ifaces.map((i): [InterfaceName, string] => [i, profile.urls[i]!])));
     if (unreachable.length > 0) {
       for (const u of unreachable) io.err.write(`apc contracts: cannot reach the ${u.interface} at ${u.url}: ${u.problem}.\n`);
       return 2;
     }
-    const publish: PublishResults | undefined = v['publish-results']
-      ? (() => {
-          const git = v['provider-version'] ? undefined : gitVersion(ROOT);
-          return {
-            brokerUrl: brokerFromEnv(io.env),
-            ...(io.env.PACT_BROKER_TOKEN ? { token: io.env.PACT_BROKER_TOKEN } : {}),
-            providerVersion: v['provider-version'] ?? git!.version,
-            ...((v.branch ?? git?.branch) ? { branch: (v.branch ?? git?.branch)! } : {}),
-          };
-        })()
-      : undefined;
+    const publish = v['publish-results'] ? publishResults(v, io.env) : undefined;
     const results: InteractionResult[] = [];
     for (const pact of selected) {
-      io.out.write(`Verifying ${pact.consumer} → ${pact.provider} (${pact.interactions.length} interactions) at ${profile.urls[PROVIDERS[pact.provider]!.iface]}\n`);
+      io.out.write(`Verifying ${pact.consumer} → ${pact.provider} (${pact.interactions.length} interactions) at ${profile.urls[providerOf(pact).iface]}\n`);
       const verified = await verifyPact(pact, { profile, ...(publish ? { publish } : {}) });
       show(verified, io);
       results.push(...verified);

@@ -42,11 +42,17 @@ export interface VerifyOptions {
   publish?: PublishResults;
 }
 
-/** The pacts this profile can verify: a URL for the provider's interface, and its control plane mode. */
-export function verifiable(pact: PactFile, profile: TargetProfile): boolean {
+/** The interface (and control plane mode) a pact's provider is. */
+export function providerOf(pact: PactFile): { iface: InterfaceName; mode?: ControlPlaneMode } {
   const provider = PROVIDERS[pact.provider];
   if (!provider) throw new ContractsError(`${pact.path}: provider "${pact.provider}" is none of ${Object.keys(PROVIDERS).join(', ')}.`);
-  return profile.urls[provider.iface] !== undefined && (provider.mode === undefined || provider.mode === profile.controlPlaneMode);
+  return provider;
+}
+
+/** The pacts this profile can verify: a URL for the provider's interface, and its control plane mode. */
+export function verifiable(pact: PactFile, profile: TargetProfile): boolean {
+  const { iface, mode } = providerOf(pact);
+  return profile.urls[iface] !== undefined && (mode === undefined || mode === profile.controlPlaneMode);
 }
 
 /** The base URL Pact sends the pact's paths to: self-hosted paths carry /api-host themselves. */
@@ -83,8 +89,7 @@ function mismatchTexts(error: NonNullable<CoreResults['errors']>[number]): strin
 
 export async function verifyPact(pact: PactFile, options: VerifyOptions): Promise<InteractionResult[]> {
   const { profile } = options;
-  const { iface, mode } = PROVIDERS[pact.provider] ?? { iface: undefined };
-  if (!iface) throw new ContractsError(`${pact.path}: provider "${pact.provider}" is none of ${Object.keys(PROVIDERS).join(', ')}.`);
+  const { iface, mode } = providerOf(pact);
   const base = providerBase(profile, iface, mode);
   // Pact reports usage to its makers unless told not to; loaded here, so other commands never load it.
   process.env.PACT_DO_NOT_TRACK ??= 'true';
