@@ -2,10 +2,11 @@
 // interaction its description, the requirement ids it relies on (the `requirements` comment the
 // consumer tests write, space-separated) and whether its response is an event stream.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { ROOT } from '../root.ts';
 
 /** Where the consumer tests in contracts/ write their pact files. */
-export const DEFAULT_PACT_DIR = resolve(import.meta.dirname, '..', '..', 'contracts', 'pacts');
+export const DEFAULT_PACT_DIR = join(ROOT, 'contracts', 'pacts');
 
 export class PactFileError extends Error {}
 
