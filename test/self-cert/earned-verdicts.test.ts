@@ -28,6 +28,7 @@ function run(url: string, args: string[], profile: Record<string, unknown> = {})
     },
     args: ['--control-plane-url', url, '--interfaces', 'control-plane', ...args],
     env: { APC_API_KEY: own!.apiKey, APC_SELFTEST_OTHER_KEY: other!.apiKey },
+    timeoutMs: 590_000,
   });
 }
 
@@ -39,7 +40,7 @@ describe('the scope of a verdict', () => {
     expect(r.code, r.stdout + r.stderr).toBe(2);
     expect(r.report!.verdict).toBe('error');
     expect(r.report!.verdictReason).toMatch(/MUST 0\/0/);
-  });
+  }, 600_000);
 
   test('a run narrowed by --requirements that passes is "passed (subset)" in the terminal, the report and the badge', async () => {
     const r = await run(target.server.urls.controlPlane, ['--requirements', 'CP-READ-001'], { runs: 25 });
@@ -50,13 +51,13 @@ describe('the scope of a verdict', () => {
     // Creates run fewer cases on purpose; the report says how many of the --runs asked.
     expect(r.result('CP-READ-001')).toMatchObject({ status: 'passed', cases: { ran: 5, asked: 25 } });
     expect(r.result('CP-READ-001')!.checks.held).toBeGreaterThan(0);
-  });
+  }, 600_000);
 
   test('tests that cannot judge their rule say why instead of passing', async () => {
     const r = await run(target.server.urls.controlPlane, ['--requirements', 'CP-TEN-004,CP-TEN-005,CP-READ-001'], { tenantId: undefined, runs: 2 });
     expect(r.result('CP-TEN-004')).toMatchObject({ status: 'not-applicable', reason: expect.stringMatching(/no tenantId/) });
     expect(r.result('CP-TEN-005')).toMatchObject({ status: 'not-applicable' });
-  });
+  }, 600_000);
 
   test('a whole catalogue without a second tenant is incomplete, saying what to add', async () => {
     const r = await run(target.server.urls.controlPlane, [], { runs: 3 });
@@ -65,7 +66,7 @@ describe('the scope of a verdict', () => {
     expect(r.report!.verdictReason).toMatch(/CP-TEN-001.*otherTenant/s);
     expect(r.stdout).toMatch(/MUST \d+\/\d+ · \d+ n\/a/);
     for (const id of ['CP-TEN-001', 'CP-TEN-002', 'CP-TEN-003', 'CP-TEN-005']) expect(r.status(id)).toBe('not-applicable');
-  });
+  }, 600_000);
 });
 
 describe('one deviation fails the one rule it breaks', () => {
@@ -83,7 +84,7 @@ describe('one deviation fails the one rule it breaks', () => {
             ? { ...answer, body: { ...answer.body, status: 'SPARKLING' } }
             : answer,
       },
-      ['CP-CREATE-002', 'CP-PATCH-001', 'CP-READ-001'],
+      ['CP-CREATE-002', 'CP-PATCH-001'],
     ],
   ];
 
@@ -99,5 +100,5 @@ describe('one deviation fails the one rule it breaks', () => {
     expect(r.report, r.stderr).toBeDefined();
     expect(failedIds(r).sort(), JSON.stringify(r.report!.requirements.filter((q) => q.status === 'failed').map((q) => [q.id, q.failures[0]?.message]))).toEqual([...expected].sort());
     expect(r.report!.verdict).toBe('not-certified');
-  });
+  }, 600_000);
 });
