@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import { AGENT_SERVER_HOSTINGS } from '../schemas/target-profile.ts';
 import { OPTIONAL_ENDPOINTS, SOURCE_KINDS, type InterfaceName, type TargetProfile } from './profile.ts';
 
 export type Level = 'MUST' | 'SHOULD' | 'MAY';
@@ -60,6 +61,7 @@ const ID_PATTERN = /^(CP|AS|EU)-[A-Z]+(?:-[A-Z]+)*-\d{3}$/;
 const SECTION_PATTERN = /^\d+(?:\.\d+)*$/;
 const CAPABILITY_KINDS: Record<string, readonly string[]> = {
   mode: ['hosted', 'self-hosted'],
+  hosting: AGENT_SERVER_HOSTINGS,
   source: SOURCE_KINDS,
   endpoint: OPTIONAL_ENDPOINTS,
   fixture: ['other-tenant', 'failing-image', 'failing-graph'],
@@ -173,7 +175,7 @@ export function loadCatalogue(dir: string = REQUIREMENTS_DIR): Catalogue {
 
 /** Capabilities a profile gives, in the catalogue's `needs` grammar. */
 export function capabilitiesOf(profile: TargetProfile): Set<string> {
-  const caps = new Set<string>([`mode:${profile.controlPlaneMode}`]);
+  const caps = new Set<string>([`mode:${profile.controlPlaneMode}`, `hosting:${profile.agentServerHosting}`]);
   for (const s of profile.sources) caps.add(`source:${s}`);
   for (const e of profile.endpoints) caps.add(`endpoint:${e}`);
   if (profile.otherTenant) caps.add('fixture:other-tenant');
@@ -184,6 +186,38 @@ export function capabilitiesOf(profile: TargetProfile): Set<string> {
 
 export function missingCapabilities(requirement: Requirement, caps: Set<string>): string[] {
   return requirement.needs.filter((n) => !caps.has(n));
+}
+
+const FIXTURE_SETTINGS: Record<string, string> = {
+  'other-tenant': 'a second tenant (otherTenant, --other-api-key)',
+  'failing-image': 'fixtures.failingImageUri',
+  'failing-graph': 'fixtures.failingGraphId',
+};
+
+/**
+ * Why a requirement needing `needs` is not applicable, in the profile's words: the profile is
+ * what the run knows, so a capability it does not name is "not declared", never "lacking".
+ */
+export function notApplicableReason(needs: string[]): string {
+  return needs
+    .map((need) => {
+      const [kind, value] = need.split(':') as [string, string];
+      switch (kind) {
+        case 'mode':
+          return `applies to a ${value} control plane; the profile declares controlPlaneMode ${value === 'hosted' ? 'self-hosted' : 'hosted'}`;
+        case 'hosting':
+          return value === 'platform'
+            ? 'applies to a platform-hosted agent server (spec 5 requires authentication of platform-hosted deployments); the profile declares agentServerHosting self-run'
+            : 'applies to a self-run agent server; the profile declares agentServerHosting platform';
+        case 'source':
+          return `source ${value} not declared in the profile (sources)`;
+        case 'endpoint':
+          return `endpoint ${value} not declared in the profile (endpoints)`;
+        default:
+          return `${FIXTURE_SETTINGS[value] ?? need} not declared in the profile`;
+      }
+    })
+    .join('; ');
 }
 
 /** `CP-REV-*,AS-SSE-001` → a predicate on ids. An empty selection selects everything. */
