@@ -195,7 +195,8 @@ describe('replay plan', () => {
     writeReports(dir, sampleReport({ seed: 99 }));
     const plan = replayPlan(dir, CATALOGUE);
     expect(plan).toMatchObject({ runId: 'apc-sample', ids: ['CP-DEP-002', 'AS-RUN-002'], interfaces: ['control-plane', 'agent-server'], reference: false });
-    expect(plan.settings).toMatchObject({ seed: '99', runs: '25', controlPlaneUrl: 'http://127.0.0.1:8100', agentServerUrl: 'http://127.0.0.1:8123' });
+    expect(plan.profile).toMatchObject({ seed: 99, runs: 25, urls: { 'control-plane': 'http://127.0.0.1:8100', 'agent-server': 'http://127.0.0.1:8123' } });
+    expect(plan.profile.apiKey).toBeUndefined();
   });
 
   test('a folder without compliance.json, or with a broken one, is refused with what to do', () => {
