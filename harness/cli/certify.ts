@@ -16,6 +16,8 @@ import { buildResults, countsOf, exitCodeOf, universeOf, verdictOf, type Baselin
 import { ReportError } from '../report/read.ts';
 import { replayPlan } from '../report/replay.ts';
 import { writeReports } from '../report/write.ts';
+import { applyDiscovery, discover } from '../discovery.ts';
+import { assumptionLines } from '../profile-writer.ts';
 import { checkSetup } from '../run/preflight.ts';
 import { writeRunErrorReport } from '../report/run-error-report.ts';
 import { Progress, type Output } from '../run/progress.ts';
@@ -198,6 +200,13 @@ export async function certify(argv: string[], io: CertifyIo): Promise<number> {
       return 2;
     }
     mkdirSync(reportDir, { recursive: true });
+    // URLs without a profile: probe what the target offers, as `apc init` does, and say so.
+    if (!usesReference && !replay && !(v.profile ?? io.env.APC_PROFILE)) {
+      const found = await discover({ profile, runId, modeGiven: v['control-plane-mode'] !== undefined || io.env.APC_CONTROL_PLANE_MODE !== undefined });
+      profile = applyDiscovery(profile, found);
+      progress.line('No profile given: probed the target (`apc init` writes these findings to a profile you can keep). Assumed:');
+      for (const line of assumptionLines(profile, found)) progress.line(`  ${line}`);
+    }
     const workers = Math.max(1, Math.min(2, availableParallelism(), profile.concurrency));
     const context: RunContext = {
       profile,

@@ -1,7 +1,7 @@
 // Entry point of the `apc` command. Each command's module is imported when it runs, so
 // `apc help` or `apc --version` loads neither vitest nor the reference implementation.
 import type { CertifyIo } from './certify.ts';
-import { CERTIFY_USAGE, MAIN_USAGE, REPORT_USAGE, SERVE_USAGE } from './usage.ts';
+import { CERTIFY_USAGE, INIT_USAGE, MAIN_USAGE, REPORT_USAGE, SERVE_USAGE } from './usage.ts';
 import { harnessVersion } from './version.ts';
 
 function stopSignal(): Promise<void> {
@@ -16,6 +16,8 @@ export async function main(argv: string[], io: CertifyIo = defaultIo()): Promise
   switch (command) {
     case 'certify':
       return (await import('./certify.ts')).certify(rest, io);
+    case 'init':
+      return (await import('./init.ts')).init(rest, io);
     case 'serve':
       return (await import('./serve.ts')).serve(rest, io, stopSignal());
     case 'report':
@@ -29,7 +31,7 @@ export async function main(argv: string[], io: CertifyIo = defaultIo()): Promise
     case '--help':
     case '-h': {
       const topic = rest[0];
-      io.out.write(topic === 'certify' ? CERTIFY_USAGE : topic === 'serve' ? SERVE_USAGE : topic === 'report' ? REPORT_USAGE : MAIN_USAGE);
+      io.out.write(topic === 'certify' ? CERTIFY_USAGE : topic === 'init' ? INIT_USAGE : topic === 'serve' ? SERVE_USAGE : topic === 'report' ? REPORT_USAGE : MAIN_USAGE);
       return 0;
     }
     default:

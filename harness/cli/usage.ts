@@ -21,6 +21,7 @@ function faultList(indent: string): string {
 export const MAIN_USAGE = `apc — conformance harness for the agent deployment platform interfaces
 
 Usage:
+  apc init [options]         probe a target and write a commented profile for it
   apc certify [options]      certify an implementation (no URL: the in-repo reference implementation)
   apc serve [options]        start the reference implementation
   apc report merge DIR...    combine shard reports into one report
@@ -28,7 +29,7 @@ Usage:
   apc help [command]         show help
   apc --version
 
-Run \`apc help certify\`, \`apc help serve\` or \`apc help report\` for their options.
+Run \`apc help init\`, \`apc help certify\`, \`apc help serve\` or \`apc help report\` for their options.
 `;
 
 export const CERTIFY_USAGE = `Usage: apc certify [options]
@@ -48,6 +49,8 @@ Target (flags win over APC_* environment variables, which win over the profile f
                                                                  (APC_AGENT_SERVER_HOSTING)
   --profile FILE              YAML profile (see README: vocabulary, fixtures, timeouts, ...) (APC_PROFILE)
   With no URL at all, the in-repo reference implementation is started and certified.
+  With URLs and no profile, the target is probed as \`apc init\` does, and what was assumed
+  is printed (write a profile with \`apc init\` to review and keep it).
 
 Selection:
   --interfaces LIST           control-plane,agent-server,experiment-upload (default: those with a URL)
@@ -92,6 +95,25 @@ GET /v2/deployments, agent server POST /assistants/search, experiment upload an 
 refused key or tenant stops the run with exit 2 and a report with verdict error.
 
 Exit codes: 0 certified (every applicable MUST passed), 1 not certified, 2 the harness could not run.
+`;
+
+export const INIT_USAGE = `Usage: apc init --control-plane-url URL [--agent-server-url URL] [--tracing-url URL] [options]
+
+Probes the target with cheap requests and writes a profile YAML in which each setting says how
+it was found: the source kinds the control plane accepts (a deployment of each is made and
+deleted), the optional endpoints that answer (upload-url, integrations, listeners,
+experiment-reads, dataset-create, docs), whether the agent server demands a key, whether the
+fixture graphs (echo, fail) exist, and whether a second key works. Every resource it makes is
+named apc-<run id>-init-... and deleted again. Keys are never written to the file.
+
+  --api-key KEY, --tenant-id ID             the key and workspace (APC_API_KEY, APC_TENANT_ID)
+  --other-api-key KEY, --other-tenant-id ID a second tenant (APC_OTHER_API_KEY, APC_OTHER_TENANT_ID)
+  --control-plane-mode MODE                 hosted | self-hosted (default: inferred from the sources)
+  --request-timeout-ms N                    deadline of each probe (default 30000)
+  --out FILE                                where to write (default ./apc-profile.yaml)
+  --force                                   overwrite FILE
+
+Exit codes: 0 written, 2 the target could not be probed (with what to fix).
 `;
 
 export const SERVE_USAGE = `Usage: apc serve [options]

@@ -59,6 +59,11 @@ function keyAdvice(probe: Probe, creds: Partial<Credentials>, which: string): st
 function classify(iface: InterfaceName, url: string, probe: Probe, exchange: Exchange, creds: Partial<Credentials>, which: string): PreflightResult {
   const base = { interface: iface, url, request: `${probe.method} ${probe.path}` };
   const response = exchange.response;
+  // Something that accepts the connection and then hangs or floods is the target's behaviour: the
+  // suites judge it (and the client's deadlines keep the run short). Only no connection at all stops here.
+  if (!response && !/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH/.test(exchange.error ?? '')) {
+    return { ...base, state: 'ready', seen: exchange.error ?? 'no answer', advice: '' };
+  }
   if (!response) {
     const refused = /ECONNREFUSED/.test(exchange.error ?? '');
     return {
