@@ -133,6 +133,7 @@ export async function certify(argv: string[], io: CertifyIo): Promise<number> {
       throw new UsageError('--replay runs exactly the failed requirements of a report: leave out --requirements, --interfaces and --shard.');
     }
     const catalogue = loadCatalogue();
+    checkSelection(v.requirements ?? [], catalogue);
     const replay = v.replay === undefined ? undefined : replayPlan(v.replay, catalogue);
     if (replay && replay.ids.length === 0) {
       io.out.write(`apc certify: the report in ${v.replay} has no failed requirement; nothing to replay.\n`);
@@ -182,7 +183,6 @@ export async function certify(argv: string[], io: CertifyIo): Promise<number> {
     redactor.add(...profileSecrets(profile));
     const interfaces = parseInterfaces(replay ? replay.interfaces.join(',') : v.interfaces, profile);
     const patterns = replay ? replay.ids : (v.requirements ?? []);
-    checkSelection(patterns, catalogue);
     const wanted = selector(patterns);
     const selected = shardOf(
       catalogue.requirements.filter((r) => interfaces.includes(r.interface) && wanted(r.id)),

@@ -52,7 +52,7 @@ export function setupProblems(profile: TargetProfile, interfaces: InterfaceName[
 }
 
 function keyAdvice(probe: Probe, creds: Partial<Credentials>, which: string): string {
-  if (!creds.apiKey) return `no ${which} API key was given: set APC_API_KEY (or --api-key)${which === 'second' ? ' for the other tenant (--other-api-key)' : ''}.`;
+  if (!creds.apiKey) return `no ${which === 'second' ? 'second ' : ''}API key was given: set APC_API_KEY (or --api-key)${which === 'second' ? ' for the other tenant (--other-api-key)' : ''}.`;
   return `check that the ${which} key is valid for this target${creds.tenantId ? ` and may act for tenant ${creds.tenantId}` : ''} (--api-key, --tenant-id${which === 'second' ? ', --other-api-key, --other-tenant-id' : ''}), and that ${probe.flag} points at the right environment.`;
 }
 
