@@ -2,12 +2,14 @@
 // met (issue "Tell a wrong setup from a wrong server") as it behaves now.
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startReference, type ReferenceServer } from '../../reference-impl/index.ts';
+import { writeReports } from '../../harness/report/write.ts';
+import { sampleReport } from '../report/support/sample-report.ts';
 import { certify, ROOT } from '../support/certify.ts';
 import { startProxy, type Proxy } from '../support/rewriting-proxy.ts';
 
@@ -121,6 +123,22 @@ describe('a wrong setup is exit 2 with what to fix', () => {
     expect(r.stderr).toContain(`Report (verdict error): reports/${runDir}`);
   });
 
+  test('apc report merge writes to ./reports of the working directory; allure looks there too', () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'apc-merge-cwd-'));
+    const shards = [1, 2].map((index) => {
+      const dir = join(cwd, `shard-${index}`);
+      mkdirSync(dir);
+      writeReports(dir, sampleReport({ shard: { index, count: 2 } }));
+      return dir;
+    });
+    const merged = apc(['report', 'merge', ...shards], { cwd });
+    expect(merged.stderr).toBe('');
+    const [mergeDir] = readdirSync(join(cwd, 'reports'));
+    expect(existsSync(join(cwd, 'reports', mergeDir!, 'compliance.json'))).toBe(true);
+    const empty = mkdtempSync(join(tmpdir(), 'apc-allure-cwd-'));
+    expect(apc(['report', 'allure'], { cwd: empty }).stderr).toContain('no report folder with allure-results under reports');
+  });
+
   test('apc serve on a busy port or an unreachable database: one line, exit 2', async () => {
     const busy = createServer();
     await new Promise<void>((done) => busy.listen(0, '127.0.0.1', done));
@@ -137,7 +155,7 @@ describe('a wrong setup is exit 2 with what to fix', () => {
     expect(db.stderr).not.toContain('secret');
   });
 
-  test('--replay reuses the recorded profile as it was: its sources stay', () => {
+  test('the report records the profile as given, which --replay starts from (test/harness/replay-profile.test.ts)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'apc-replay-src-'));
     const file = join(dir, 'p.yaml');
     writeFileSync(file, 'sources: [internal_source]\ncontrolPlaneMode: hosted\n');
