@@ -160,8 +160,7 @@ export async function certify(argv: string[], io: CertifyIo): Promise<number> {
       deployTimeoutMs: v['deploy-timeout-ms'],
     };
     // A replay starts from the recorded profile as it was; flags given again win.
-    const settings = given;
-    let profile = buildProfile(settings, io.env, replay?.profile);
+    let profile = buildProfile(given, io.env, replay?.profile);
     if (replay?.otherTenantId !== undefined && !profile.otherTenant) {
       throw new UsageError(`--replay: the run ${replay.runId} had a second tenant (${replay.otherTenantId}); give its key again with --other-api-key or APC_OTHER_API_KEY (keys are never written to a report).`);
     }
@@ -174,7 +173,7 @@ export async function certify(argv: string[], io: CertifyIo): Promise<number> {
     if (faultProblem) throw new UsageError(faultProblem);
     if (usesReference) {
       progress.line('No target URL given: starting the in-repo reference implementation.');
-      profile = buildProfile(settings, io.env, replay?.profile ?? referenceProfileBase());
+      profile = buildProfile(given, io.env, replay?.profile ?? referenceProfileBase());
       reference = await startReferenceTarget(profile.controlPlaneMode, v['reference-fault'] ?? []);
       reference.apply(profile);
     } else if (v['reference-fault']) {

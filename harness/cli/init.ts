@@ -7,7 +7,7 @@ import { INTERFACES, profileSecrets } from '../profile.ts';
 import { buildProfile, ProfileError } from '../profile-sources.ts';
 import { assumptionLines, profileYaml } from '../profile-writer.ts';
 import { redactor } from '../redact.ts';
-import { preflight } from '../run/preflight.ts';
+import { preflight, problemLine } from '../run/preflight.ts';
 import type { CertifyIo } from './certify.ts';
 import { INIT_USAGE } from './usage.ts';
 
@@ -70,7 +70,7 @@ export async function init(argv: string[], io: CertifyIo): Promise<number> {
   const asking = { ...profile, agentServerHosting: profile.apiKey ? profile.agentServerHosting : ('self-run' as const) };
   const problems = (await preflight(asking, interfaces)).filter((r) => r.state !== 'ready');
   if (problems.length > 0) {
-    return fail(`cannot probe the target:\n${problems.map((r) => `  - the ${r.interface} at ${r.url}: ${r.request} answered ${r.seen}. What to do: ${r.advice}\n`).join('')}`);
+    return fail(`cannot probe the target:\n${problems.map((r) => `  - ${problemLine(r)}\n`).join('')}`);
   }
   const runId = `apc-${randomBytes(4).toString('hex').slice(0, 6)}`;
   const modeGiven = v['control-plane-mode'] !== undefined || io.env.APC_CONTROL_PLANE_MODE !== undefined;

@@ -55,7 +55,9 @@ function startProblem(error: unknown, options: ReferenceOptions): string | undef
     const why = e.code === 'EADDRINUSE' ? 'is already in use by another process' : 'may not be opened by this user';
     return `port ${e.port ?? '?'} on ${e.address ?? options.host} ${why}; stop that process or choose another port with ${flag} (0 picks a free one).`;
   }
-  if (options.databaseUrl) {
+  // Network errors (ECONNREFUSED, ENOTFOUND, ...) and PostgreSQL's SQLSTATE codes (28P01: wrong password, ...).
+  const fromDatabase = typeof e.code === 'string' && (/^E[A-Z]+$/.test(e.code) || /^[0-9A-Z]{5}$/.test(e.code));
+  if (options.databaseUrl && fromDatabase) {
     const where = redactor.text(options.databaseUrl.replace(/\/\/[^@/]*@/, '//[credentials]@'));
     return `cannot use the database at ${where}: ${e.code ? `${e.code} ` : ''}${e.message ?? String(error)}. Check --database-url (or DATABASE_URL) and that PostgreSQL is running and reachable.`;
   }

@@ -116,5 +116,10 @@ export async function checkSetup(profile: TargetProfile, interfaces: InterfaceNa
   if (problems.length > 0) return problems;
   return (await preflight(profile, interfaces))
     .filter((r) => r.state !== 'ready')
-    .map((r) => `the ${r.interface} at ${r.url}: ${r.request} answered ${r.seen}. What to do: ${r.advice}`);
+    .map(problemLine);
+}
+
+/** A result that is not ready, as a person reads it: where, what was sent and seen, what to do. */
+export function problemLine(r: PreflightResult): string {
+  return `the ${r.interface} at ${r.url}: ${r.request} answered ${r.seen}. What to do: ${r.advice}`;
 }
