@@ -101,6 +101,7 @@ function reproFlags(profile: TargetProfile, reference: boolean, profileFile: str
   };
   for (const i of INTERFACES) if (profile.urls[i]) flags.push(`${names[i]} ${profile.urls[i]}`);
   if (profile.tenantId) flags.push(`--tenant-id ${profile.tenantId}`);
+  if (profile.agentServerHosting === 'self-run') flags.push('--agent-server-hosting self-run');
   if (profile.apiKey) flags.push('--api-key "$APC_API_KEY"');
   return flags.join(' ');
 }

@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { main } from '../../harness/cli/main.ts';
 import { startReference, type ReferenceServer } from '../../reference-impl/index.ts';
 import { writeReports } from '../../harness/report/write.ts';
 import { sampleReport } from '../report/support/sample-report.ts';
@@ -20,6 +21,14 @@ const apc = (args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } 
     env: { ...process.env, NO_COLOR: '1', APC_API_KEY: '', ...options.env },
     timeout: 120_000,
   });
+
+/** `apc` in this process, for commands that end before any target is contacted. */
+async function apcHere(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(args, { out: { write: (t) => void (stdout += t) }, err: { write: (t) => void (stderr += t) }, env: { NO_COLOR: '1' } });
+  return { code, stdout, stderr };
+}
 
 const tenant = randomUUID();
 let server: ReferenceServer;
@@ -35,7 +44,7 @@ afterAll(async () => {
   await server.close();
 });
 
-describe('a wrong setup is exit 2 with what to fix', () => {
+describe('a wrong setup is exit 2 with what to fix', { timeout: 180_000 }, () => {
   test('missing key against a hosted control plane: exit 2, the advice, and a report with verdict error', async () => {
     const run = await certify({ args: ['--control-plane-url', server.urls.controlPlane, '--tenant-id', tenant] });
     expect(run.code).toBe(2);
@@ -68,13 +77,13 @@ describe('a wrong setup is exit 2 with what to fix', () => {
     expect(run.stderr).toContain('timeouts.deployMS: unknown setting; did you mean timeouts.deployMs?');
   });
 
-  test('an unknown id or a pattern that matches nothing is exit 2 with the closest ids', () => {
-    const r = apc(['certify', '--requirements', 'CP-READ-001,CP-RAED-002']);
-    expect(r.status).toBe(2);
+  test('an unknown id or a pattern that matches nothing is exit 2 with the closest ids', async () => {
+    const r = await apcHere(['certify', '--requirements', 'CP-READ-001,CP-RAED-002']);
+    expect(r.code).toBe(2);
     expect(r.stderr).toContain('"CP-RAED-002" is not a requirement id');
     expect(r.stderr).toContain('closest: CP-READ-002');
-    expect(apc(['certify', '--requirements', 'CP-REVX-00[1235]']).stderr).toContain('matches no requirement');
-    expect(apc(['help', 'certify']).stdout).toContain("[1235] one of these");
+    expect((await apcHere(['certify', '--requirements', 'CP-REVX-00[1235]'])).stderr).toContain('matches no requirement');
+    expect((await apcHere(['help', 'certify'])).stdout).toContain('[1235] one of these');
   });
 
   test('a self-run agent server without a key: AS-AUTH-* not applicable, and the report says why', async () => {
@@ -105,13 +114,15 @@ describe('a wrong setup is exit 2 with what to fix', () => {
     expect(run.stdout + run.stderr).not.toContain('lacks');
   });
 
-  test('fault names are listed in help, and an unknown one is exit 2', () => {
-    expect(apc(['help', 'certify']).stdout).toContain('cp.no-auth');
-    expect(apc(['help', 'serve']).stdout).toContain('as.no-data-line');
-    const r = apc(['certify', '--reference-fault', 'cp.no-auht']);
-    expect(r.status).toBe(2);
+  test('fault names are listed in help, and an unknown one is exit 2', async () => {
+    expect((await apcHere(['help', 'certify'])).stdout).toContain('cp.no-auth');
+    expect((await apcHere(['help', 'serve'])).stdout).toContain('as.no-data-line');
+    const r = await apcHere(['certify', '--reference-fault', 'cp.no-auht']);
+    expect(r.code).toBe(2);
     expect(r.stderr).toContain('unknown fault "cp.no-auht" (did you mean cp.no-auth?)');
-    expect(apc(['serve', '--fault', 'nope']).status).toBe(2);
+    const serve = await apcHere(['serve', '--fault', 'nope']);
+    expect(serve.code).toBe(2);
+    expect(serve.stderr).toContain('--fault: unknown fault "nope"');
   });
 
   test('reports go under ./reports of the working directory', () => {
@@ -123,7 +134,7 @@ describe('a wrong setup is exit 2 with what to fix', () => {
     expect(r.stderr).toContain(`Report (verdict error): reports/${runDir}`);
   });
 
-  test('apc report merge writes to ./reports of the working directory; allure looks there too', () => {
+  test('apc report merge writes to ./reports of the working directory; allure looks there too', { timeout: 180_000 }, () => {
     const cwd = mkdtempSync(join(tmpdir(), 'apc-merge-cwd-'));
     const shards = [1, 2].map((index) => {
       const dir = join(cwd, `shard-${index}`);
@@ -139,7 +150,7 @@ describe('a wrong setup is exit 2 with what to fix', () => {
     expect(apc(['report', 'allure'], { cwd: empty }).stderr).toContain('no report folder with allure-results under reports');
   });
 
-  test('apc serve on a busy port or an unreachable database: one line, exit 2', async () => {
+  test('apc serve on a busy port or an unreachable database: one line, exit 2', { timeout: 180_000 }, async () => {
     const busy = createServer();
     await new Promise<void>((done) => busy.listen(0, '127.0.0.1', done));
     const port = String((busy.address() as { port: number }).port);
