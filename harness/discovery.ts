@@ -116,7 +116,7 @@ async function discoverControlPlane(cp: InterfaceClient, profile: TargetProfile,
   found.sources = accepted;
   const uploadTo = created[0];
   if (uploadTo) endpoint('upload-url', await cp.post(`/deployments/${uploadTo}/upload-url`, {}), 'POST /deployments/{id}/upload-url');
-  else found.endpointNotes['upload-url'] = 'not probed: no deployment could be made to ask for an upload URL';
+  else found.notes.push({ key: 'endpoints', how: 'upload-url not probed (no deployment could be made to ask for one): kept as the profile had it' });
   for (const id of created) {
     const gone = await cp.delete(`/v2/deployments/${id}`, { query: { delete_tracing_project: true } });
     if (!ok(gone) && status(gone) !== 404) await cp.delete(`/v2/deployments/${id}`);
@@ -173,14 +173,14 @@ async function discoverAgentServer(as: InterfaceClient, profile: TargetProfile, 
 
 /** The profile with the discovery applied: what was found replaces the defaults. */
 export function applyDiscovery(profile: TargetProfile, found: Discovery): TargetProfile {
-  const interfaces = Object.keys(profile.urls);
+  // Endpoints of an interface that was not probed keep what the profile said.
   const keptEndpoints = profile.endpoints.filter((e) => !(e in found.endpointNotes));
   return {
     ...profile,
     ...(found.controlPlaneMode ? { controlPlaneMode: found.controlPlaneMode } : {}),
     ...(found.agentServerHosting ? { agentServerHosting: found.agentServerHosting } : {}),
     ...(found.sources ? { sources: found.sources } : {}),
-    endpoints: interfaces.length > 0 ? [...new Set([...keptEndpoints, ...found.endpoints])] : profile.endpoints,
+    endpoints: [...new Set([...keptEndpoints, ...found.endpoints])],
     fixtures: { ...profile.fixtures, ...found.fixtures, gitforge: { ...profile.fixtures.gitforge, ...found.fixtures.gitforge } },
     ...(found.otherTenant === false ? { otherTenant: undefined } : {}),
   };
