@@ -96,7 +96,7 @@ describe('junit.xml', () => {
     expect(xml).toContain('<failure message="Deployment name came back changed: &lt;script&gt;');
     expect(xml.match(/<failure /g)).toHaveLength(2);
     expect(xml).toContain('type="MAY"');
-    expect(xml).toContain('<skipped message="not applicable: needs source:gitforge"/>');
+    expect(xml).toContain('<skipped message="not applicable: source gitforge not declared in the profile (sources)"/>');
     expect(xml).toContain('<skipped message="excluded: not observable over HTTP"/>');
     expect(xml).toContain('<property name="apc.verdict" value="not-certified"/>');
     expect(xml).toMatch(/<testsuites name="apc certify apc-sample" tests="8" failures="2" errors="0" skipped="2" time="102.000"/);
