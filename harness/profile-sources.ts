@@ -191,7 +191,12 @@ export function buildProfile(flags: ProfileSettings, env: NodeJS.ProcessEnv, bas
   if (s.tracingUrl) profile.urls['experiment-upload'] = url(flagName('tracingUrl'), s.tracingUrl);
   if (s.apiKey) profile.apiKey = s.apiKey;
   if (s.tenantId) profile.tenantId = s.tenantId;
-  if (s.otherApiKey) profile.otherTenant = { apiKey: s.otherApiKey, ...(s.otherTenantId ? { tenantId: s.otherTenantId } : {}) };
+  // Each names one field of the second tenant: the other field keeps what the file said.
+  const otherKey = s.otherApiKey ?? profile.otherTenant?.apiKey;
+  if (otherKey) {
+    const otherTenantId = s.otherTenantId ?? profile.otherTenant?.tenantId;
+    profile.otherTenant = { apiKey: otherKey, ...(otherTenantId ? { tenantId: otherTenantId } : {}) };
+  }
   if (s.controlPlaneMode) profile.controlPlaneMode = oneOf(flagName('controlPlaneMode'), s.controlPlaneMode, CONTROL_PLANE_MODES);
   if (s.agentServerHosting) profile.agentServerHosting = oneOf(flagName('agentServerHosting'), s.agentServerHosting, AGENT_SERVER_HOSTINGS);
   if (!sourcesNamed) profile.sources = defaultSources(profile.controlPlaneMode);

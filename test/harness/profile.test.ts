@@ -138,4 +138,10 @@ describe('target profile', () => {
     expect(() => buildProfile({ agentServerHosting: 'local' }, {})).toThrow(/--agent-server-hosting: expected "platform" or "self-run", found "local"/);
     expect(buildProfile({ agentServerHosting: 'self-run' }, {}).controlPlaneMode).toBe('hosted');
   });
+
+  test('a second key from the environment keeps the tenant the file names for it, and the reverse', () => {
+    const file = profileFile('otherTenant:\n  apiKeyEnv: MY_OTHER\n  tenantId: t-file\n');
+    expect(buildProfile({ profileFile: file }, { MY_OTHER: 'k-file', APC_OTHER_API_KEY: 'k-env' }).otherTenant).toEqual({ apiKey: 'k-env', tenantId: 't-file' });
+    expect(buildProfile({ profileFile: file, otherTenantId: 't-flag' }, { MY_OTHER: 'k-file' }).otherTenant).toEqual({ apiKey: 'k-file', tenantId: 't-flag' });
+  });
 });
