@@ -5,6 +5,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import { AGENT_SERVER_HOSTINGS } from '../schemas/target-profile.ts';
+import { closest } from './closest.ts';
 import { OPTIONAL_ENDPOINTS, SOURCE_KINDS, type InterfaceName, type TargetProfile } from './profile.ts';
 
 export type Level = 'MUST' | 'SHOULD' | 'MAY';
@@ -60,6 +62,7 @@ const ID_PATTERN = /^(CP|AS|EU)-[A-Z]+(?:-[A-Z]+)*-\d{3}$/;
 const SECTION_PATTERN = /^\d+(?:\.\d+)*$/;
 const CAPABILITY_KINDS: Record<string, readonly string[]> = {
   mode: ['hosted', 'self-hosted'],
+  hosting: AGENT_SERVER_HOSTINGS,
   source: SOURCE_KINDS,
   endpoint: OPTIONAL_ENDPOINTS,
   fixture: ['other-tenant', 'failing-image', 'failing-graph'],
@@ -173,7 +176,7 @@ export function loadCatalogue(dir: string = REQUIREMENTS_DIR): Catalogue {
 
 /** Capabilities a profile gives, in the catalogue's `needs` grammar. */
 export function capabilitiesOf(profile: TargetProfile): Set<string> {
-  const caps = new Set<string>([`mode:${profile.controlPlaneMode}`]);
+  const caps = new Set<string>([`mode:${profile.controlPlaneMode}`, `hosting:${profile.agentServerHosting}`]);
   for (const s of profile.sources) caps.add(`source:${s}`);
   for (const e of profile.endpoints) caps.add(`endpoint:${e}`);
   if (profile.otherTenant) caps.add('fixture:other-tenant');
@@ -186,10 +189,86 @@ export function missingCapabilities(requirement: Requirement, caps: Set<string>)
   return requirement.needs.filter((n) => !caps.has(n));
 }
 
+const FIXTURE_SETTINGS: Record<string, string> = {
+  'other-tenant': 'a second tenant (otherTenant, --other-api-key)',
+  'failing-image': 'fixtures.failingImageUri',
+  'failing-graph': 'fixtures.failingGraphId',
+};
+
+/**
+ * Why a requirement needing `needs` is not applicable, in the profile's words: the profile is
+ * what the run knows, so a capability it does not name is "not declared", never "lacking".
+ */
+export function notApplicableReason(needs: string[]): string {
+  return needs
+    .map((need) => {
+      const [kind, value] = need.split(':') as [string, string];
+      switch (kind) {
+        case 'mode':
+          return `applies to a ${value} control plane; the profile declares controlPlaneMode ${value === 'hosted' ? 'self-hosted' : 'hosted'}`;
+        case 'hosting':
+          return value === 'platform'
+            ? 'applies to a platform-hosted agent server (spec 5 requires authentication of platform-hosted deployments); the profile declares agentServerHosting self-run'
+            : 'applies to a self-run agent server; the profile declares agentServerHosting platform';
+        case 'source':
+          return `source ${value} not declared in the profile (sources)`;
+        case 'endpoint':
+          return `endpoint ${value} not declared in the profile (endpoints)`;
+        default:
+          return `${FIXTURE_SETTINGS[value] ?? need} not declared in the profile`;
+      }
+    })
+    .join('; ');
+}
+
+/**
+ * The selection grammar of `--requirements` (README, `apc help certify`): a comma-separated list
+ * of ids or glob patterns, case-insensitive. `*` is any run of characters, `?` one character,
+ * `[1235]` one of those characters, `[1-5]` one of a range, `[!4]` any character but those.
+ */
+function patternsOf(patterns: string[]): string[] {
+  return patterns.flatMap((p) => p.split(',')).map((p) => p.trim()).filter(Boolean);
+}
+
+export class SelectionError extends Error {}
+
+function globRegex(pattern: string): RegExp {
+  let out = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === '*') out += '.*';
+    else if (c === '?') out += '.';
+    else if (c === '[') {
+      const end = pattern.indexOf(']', i + 2);
+      if (end < 0) throw new SelectionError(`--requirements: "${pattern}" opens a [ class that never closes; write e.g. CP-REVL-00[1235].`);
+      const body = pattern.slice(i + 1, end);
+      const negated = body.startsWith('!');
+      const chars = (negated ? body.slice(1) : body).replace(/[\\\]^]/g, '\\$&');
+      out += `[${negated ? '^' : ''}${chars}]`;
+      i = end;
+    } else out += c.replace(/[.+^${}()|\\]/g, '\\$&');
+  }
+  return new RegExp(`^${out}$`, 'i');
+}
+
 /** `CP-REV-*,AS-SSE-001` → a predicate on ids. An empty selection selects everything. */
 export function selector(patterns: string[]): (id: string) => boolean {
-  const list = patterns.flatMap((p) => p.split(',')).map((p) => p.trim()).filter(Boolean);
+  const list = patternsOf(patterns);
   if (list.length === 0) return () => true;
-  const regexes = list.map((p) => new RegExp(`^${p.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`, 'i'));
+  const regexes = list.map(globRegex);
   return (id) => regexes.some((r) => r.test(id));
+}
+
+/** Every id or pattern must name something in the catalogue; otherwise a SelectionError lists the closest ids. */
+export function checkSelection(patterns: string[], catalogue: Catalogue): void {
+  const ids = catalogue.requirements.map((r) => r.id);
+  const problems = patternsOf(patterns)
+    .filter((p) => !ids.some(selector([p])))
+    .map((p) => {
+      const near = closest(p.replace(/[*?[\]!]/g, ''), ids, 3);
+      return `"${p}" ${/[*?[]/.test(p) ? 'matches no requirement' : 'is not a requirement id'} of catalogue ${catalogue.version}${near.length ? `; closest: ${near.join(', ')}` : ''}.`;
+    });
+  if (problems.length > 0) {
+    throw new SelectionError(`--requirements: ${problems.join(' ')} Patterns: * any characters, ? one character, [1235] one of these, [1-5] a range, [!4] any but these.`);
+  }
 }

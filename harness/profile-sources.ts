@@ -3,18 +3,11 @@
 // the setting, what was expected and what was found.
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import {
-  defaultProfile,
-  defaultSources,
-  INTERFACES,
-  OPTIONAL_ENDPOINTS,
-  SOURCE_KINDS,
-  type ControlPlaneMode,
-  type InterfaceName,
-  type OptionalEndpoint,
-  type SourceKind,
-  type TargetProfile,
-} from './profile.ts';
+import type { ErrorObject } from 'ajv';
+import { compileSchema } from '../schemas/index.ts';
+import { AGENT_SERVER_HOSTINGS, CONTROL_PLANE_MODES, TargetProfileFileSchema, type TargetProfileFile } from '../schemas/target-profile.ts';
+import { closest } from './closest.ts';
+import { defaultProfile, defaultSources, type InterfaceName, type TargetProfile } from './profile.ts';
 
 export class ProfileError extends Error {}
 
@@ -29,6 +22,7 @@ export interface ProfileSettings {
   otherApiKey?: string;
   otherTenantId?: string;
   controlPlaneMode?: string;
+  agentServerHosting?: string;
   runs?: string;
   seed?: string;
   keep?: boolean;
@@ -49,6 +43,7 @@ export const ENV_NAMES: Record<Exclude<keyof ProfileSettings, 'keep'>, string> =
   otherApiKey: 'APC_OTHER_API_KEY',
   otherTenantId: 'APC_OTHER_TENANT_ID',
   controlPlaneMode: 'APC_CONTROL_PLANE_MODE',
+  agentServerHosting: 'APC_AGENT_SERVER_HOSTING',
   runs: 'APC_RUNS',
   seed: 'APC_SEED',
   concurrency: 'APC_CONCURRENCY',
@@ -89,113 +84,106 @@ function url(name: string, text: unknown): string {
   return text.replace(/\/+$/, '');
 }
 
-function mode(name: string, text: unknown): ControlPlaneMode {
-  if (text === 'hosted' || text === 'self-hosted') return text;
-  throw new ProfileError(`${name}: expected "hosted" or "self-hosted", found ${JSON.stringify(text)}.`);
+function oneOf<T extends string>(name: string, text: unknown, allowed: readonly T[]): T {
+  if (allowed.includes(text as T)) return text as T;
+  throw new ProfileError(`${name}: expected ${allowed.map((a) => JSON.stringify(a)).join(' or ')}, found ${JSON.stringify(text)}.`);
 }
 
-function listOf<T extends string>(name: string, value: unknown, allowed: readonly T[]): T[] {
-  if (!Array.isArray(value) || !value.every((v) => allowed.includes(v as T))) {
-    throw new ProfileError(`${name}: expected a list of ${allowed.join(', ')}; found ${JSON.stringify(value)}.`);
+/** `/fixtures/gitforge/repoUrl` → `fixtures.gitforge.repoUrl`, `/sources/1` → `sources[1]`. */
+function keyPath(instancePath: string, key?: string): string {
+  const parts = [...instancePath.split('/').slice(1), ...(key === undefined ? [] : [key])].map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return parts.reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), '');
+}
+
+/** One line per schema problem: the key path, what is wrong, and what is allowed. */
+function problemOf(error: ErrorObject): string {
+  const at = keyPath(error.instancePath);
+  switch (error.keyword) {
+    case 'additionalProperties': {
+      const key = (error.params as { additionalProperty: string }).additionalProperty;
+      const known = Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+      const near = closest(key, known, 1)[0];
+      return `${keyPath(error.instancePath, key)}: unknown setting${near ? `; did you mean ${keyPath(error.instancePath, near)}?` : '.'} Known settings${at ? ` under ${at}` : ''}: ${known.join(', ')}.`;
+    }
+    case 'enum': {
+      const allowed = (error.params as { allowedValues: unknown[] }).allowedValues.map(String);
+      const near = typeof error.data === 'string' ? closest(error.data, allowed, 1)[0] : undefined;
+      return `${at}: ${JSON.stringify(error.data)} is not allowed${near ? `; did you mean ${JSON.stringify(near)}?` : '.'} Allowed: ${allowed.join(', ')}.`;
+    }
+    case 'type':
+      return `${at || 'the profile'}: expected ${(error.params as { type: string }).type === 'object' ? 'a mapping' : `a value of type ${(error.params as { type: string }).type}`}, found ${JSON.stringify(error.data)}.`;
+    default:
+      return `${at || 'the profile'}: ${error.message ?? 'invalid'}, found ${JSON.stringify(error.data)}.`;
   }
-  return value as T[];
 }
 
-function record(name: string, value: unknown): Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new ProfileError(`${name}: expected a mapping, found ${JSON.stringify(value)}.`);
+/** The profile file, parsed and checked against schemas/target-profile.ts. */
+function readProfileFile(file: string): TargetProfileFile {
+  let doc: unknown;
+  try {
+    doc = parse(readFileSync(file, 'utf8')) ?? {};
+  } catch (error) {
+    throw new ProfileError(`profile ${file}: ${(error as Error).message.split('\n')[0]}`);
   }
-  return value as Record<string, unknown>;
+  const check = compileSchema(TargetProfileFileSchema);
+  if (check(doc)) return doc as TargetProfileFile;
+  // An `enum` error inside an array repeats per item; one line per path and problem is enough.
+  const problems = [...new Set((check.errors ?? []).map(problemOf))];
+  throw new ProfileError(`profile ${file} has ${problems.length} problem(s):\n  ${problems.join('\n  ')}\nFix the file (README: "Profile file" lists every setting) and run again.`);
 }
 
-function str(name: string, value: unknown): string {
-  if (typeof value !== 'string' || value.length === 0) throw new ProfileError(`${name}: expected a string, found ${JSON.stringify(value)}.`);
+function secretFrom(where: string, given: { apiKey?: string; apiKeyEnv?: string }, env: NodeJS.ProcessEnv): string | undefined {
+  if (given.apiKeyEnv === undefined) return given.apiKey;
+  const value = env[given.apiKeyEnv];
+  if (!value) throw new ProfileError(`${where}: the environment variable ${given.apiKeyEnv} is not set; export it (the key is never written to the profile).`);
   return value;
 }
 
 /**
  * A YAML profile mirrors TargetProfile. Secrets may be given by environment variable name
- * (`apiKeyEnv: MY_KEY`) so profile files can be committed without them.
+ * (`apiKeyEnv: MY_KEY`) so profile files can be committed without them. Returns whether it
+ * named the sources.
  */
-function applyFile(profile: TargetProfile, file: string, env: NodeJS.ProcessEnv): void {
-  let doc: Record<string, unknown>;
-  try {
-    doc = record(file, parse(readFileSync(file, 'utf8')) ?? {});
-  } catch (error) {
-    if (error instanceof ProfileError) throw error;
-    throw new ProfileError(`profile ${file}: ${(error as Error).message}`);
-  }
+function applyFile(profile: TargetProfile, file: string, env: NodeJS.ProcessEnv): boolean {
+  const doc = readProfileFile(file);
   const at = (key: string) => `${file}: ${key}`;
-  const known = new Set([
-    'urls', 'apiKey', 'apiKeyEnv', 'tenantId', 'otherTenant', 'controlPlaneMode', 'sources', 'endpoints', 'vocabulary',
-    'fixtures', 'timeouts', 'pollIntervalMs', 'concurrency', 'redact', 'runs', 'seed',
-  ]);
-  for (const key of Object.keys(doc)) {
-    if (!known.has(key)) throw new ProfileError(`${at(key)}: unknown setting; known settings are ${[...known].join(', ')}.`);
-  }
-  if (doc.urls !== undefined) {
-    for (const [k, v] of Object.entries(record(at('urls'), doc.urls))) {
-      if (!INTERFACES.includes(k as InterfaceName)) throw new ProfileError(`${at('urls')}: unknown interface "${k}"; use ${INTERFACES.join(', ')}.`);
-      profile.urls[k as InterfaceName] = url(at(`urls.${k}`), v);
-    }
-  }
-  if (doc.apiKey !== undefined) profile.apiKey = str(at('apiKey'), doc.apiKey);
-  if (doc.apiKeyEnv !== undefined) {
-    const name = str(at('apiKeyEnv'), doc.apiKeyEnv);
-    const value = env[name];
-    if (!value) throw new ProfileError(`${at('apiKeyEnv')}: the environment variable ${name} is not set.`);
-    profile.apiKey = value;
-  }
-  if (doc.tenantId !== undefined) profile.tenantId = str(at('tenantId'), doc.tenantId);
+  for (const [k, v] of Object.entries(doc.urls ?? {})) profile.urls[k as InterfaceName] = url(at(`urls.${k}`), v);
+  const key = secretFrom(at('apiKeyEnv'), doc, env);
+  if (key !== undefined) profile.apiKey = key;
+  if (doc.tenantId !== undefined) profile.tenantId = doc.tenantId;
   if (doc.otherTenant !== undefined) {
-    const other = record(at('otherTenant'), doc.otherTenant);
-    const key = other.apiKeyEnv !== undefined ? env[str(at('otherTenant.apiKeyEnv'), other.apiKeyEnv)] : other.apiKey;
-    profile.otherTenant = { apiKey: str(at('otherTenant.apiKey'), key), ...(other.tenantId ? { tenantId: str(at('otherTenant.tenantId'), other.tenantId) } : {}) };
+    const other = secretFrom(at('otherTenant.apiKeyEnv'), doc.otherTenant, env);
+    if (other === undefined) throw new ProfileError(`${at('otherTenant')}: give apiKeyEnv (or apiKey) of the second tenant.`);
+    profile.otherTenant = { apiKey: other, ...(doc.otherTenant.tenantId ? { tenantId: doc.otherTenant.tenantId } : {}) };
   }
-  if (doc.controlPlaneMode !== undefined) {
-    profile.controlPlaneMode = mode(at('controlPlaneMode'), doc.controlPlaneMode);
-    profile.sources = defaultSources(profile.controlPlaneMode);
-  }
-  if (doc.sources !== undefined) profile.sources = listOf<SourceKind>(at('sources'), doc.sources, SOURCE_KINDS);
-  if (doc.endpoints !== undefined) profile.endpoints = listOf<OptionalEndpoint>(at('endpoints'), doc.endpoints, OPTIONAL_ENDPOINTS);
-  if (doc.vocabulary !== undefined) {
-    profile.vocabulary = Object.fromEntries(
-      Object.entries(record(at('vocabulary'), doc.vocabulary)).map(([k, v]) => [k, str(at(`vocabulary.${k}`), v)]),
-    );
-  }
+  if (doc.controlPlaneMode !== undefined) profile.controlPlaneMode = doc.controlPlaneMode;
+  if (doc.agentServerHosting !== undefined) profile.agentServerHosting = doc.agentServerHosting;
+  if (doc.sources !== undefined) profile.sources = doc.sources;
+  if (doc.endpoints !== undefined) profile.endpoints = doc.endpoints;
+  if (doc.vocabulary !== undefined) profile.vocabulary = doc.vocabulary as Record<string, string>;
   if (doc.fixtures !== undefined) {
-    const f = record(at('fixtures'), doc.fixtures);
-    const gitforge = f.gitforge === undefined ? {} : record(at('fixtures.gitforge'), f.gitforge);
-    profile.fixtures = {
-      ...profile.fixtures,
-      ...(f as Partial<TargetProfile['fixtures']>),
-      gitforge: { ...profile.fixtures.gitforge, ...(gitforge as Partial<TargetProfile['fixtures']['gitforge']>) },
-    };
+    const { gitforge, ...rest } = doc.fixtures;
+    profile.fixtures = { ...profile.fixtures, ...rest, gitforge: { ...profile.fixtures.gitforge, ...gitforge } };
   }
-  if (doc.timeouts !== undefined) {
-    const t = record(at('timeouts'), doc.timeouts);
-    for (const key of ['requestMs', 'streamMs', 'deployMs', 'statsMs'] as const) {
-      if (t[key] !== undefined) profile.timeouts[key] = integer(at(`timeouts.${key}`), t[key] as number, 1);
-    }
-  }
-  if (doc.pollIntervalMs !== undefined) profile.pollIntervalMs = integer(at('pollIntervalMs'), doc.pollIntervalMs as number, 1);
-  if (doc.concurrency !== undefined) profile.concurrency = integer(at('concurrency'), doc.concurrency as number, 1, 256);
-  if (doc.redact !== undefined) {
-    if (!Array.isArray(doc.redact) || !doc.redact.every((v) => typeof v === 'string')) {
-      throw new ProfileError(`${at('redact')}: expected a list of strings to redact.`);
-    }
-    profile.redact = doc.redact;
-  }
-  if (doc.runs !== undefined) profile.runs = integer(at('runs'), doc.runs as number, 1, 100_000);
-  if (doc.seed !== undefined) profile.seed = integer(at('seed'), doc.seed as number, -0x80000000, 0x7fffffff);
+  if (doc.timeouts !== undefined) profile.timeouts = { ...profile.timeouts, ...doc.timeouts };
+  if (doc.pollIntervalMs !== undefined) profile.pollIntervalMs = doc.pollIntervalMs;
+  if (doc.concurrency !== undefined) profile.concurrency = doc.concurrency;
+  if (doc.redact !== undefined) profile.redact = doc.redact;
+  if (doc.runs !== undefined) profile.runs = doc.runs;
+  if (doc.seed !== undefined) profile.seed = doc.seed;
+  return doc.sources !== undefined;
 }
+
+const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x) => b.includes(x));
 
 /** Flags win over the environment, which wins over the profile file, which wins over `base`. */
 export function buildProfile(flags: ProfileSettings, env: NodeJS.ProcessEnv, base: TargetProfile = defaultProfile()): TargetProfile {
   const fromEnv = settingsFromEnv(env);
   const s: ProfileSettings = { ...fromEnv, ...Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)) };
   const profile = structuredClone(base);
-  if (s.profileFile) applyFile(profile, s.profileFile, env);
+  // Sources follow the mode unless someone named them: the base (a recorded profile), the file.
+  const fileNamedSources = s.profileFile ? applyFile(profile, s.profileFile, env) : false;
+  const sourcesNamed = fileNamedSources || !sameSet(base.sources, defaultSources(base.controlPlaneMode));
   const flagName = (key: keyof typeof ENV_NAMES) =>
     flags[key] !== undefined ? `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}` : ENV_NAMES[key];
   if (s.controlPlaneUrl) profile.urls['control-plane'] = url(flagName('controlPlaneUrl'), s.controlPlaneUrl);
@@ -203,11 +191,15 @@ export function buildProfile(flags: ProfileSettings, env: NodeJS.ProcessEnv, bas
   if (s.tracingUrl) profile.urls['experiment-upload'] = url(flagName('tracingUrl'), s.tracingUrl);
   if (s.apiKey) profile.apiKey = s.apiKey;
   if (s.tenantId) profile.tenantId = s.tenantId;
-  if (s.otherApiKey) profile.otherTenant = { apiKey: s.otherApiKey, ...(s.otherTenantId ? { tenantId: s.otherTenantId } : {}) };
-  if (s.controlPlaneMode) {
-    profile.controlPlaneMode = mode(flagName('controlPlaneMode'), s.controlPlaneMode);
-    profile.sources = defaultSources(profile.controlPlaneMode);
+  // Each names one field of the second tenant: the other field keeps what the file said.
+  const otherKey = s.otherApiKey ?? profile.otherTenant?.apiKey;
+  if (otherKey) {
+    const otherTenantId = s.otherTenantId ?? profile.otherTenant?.tenantId;
+    profile.otherTenant = { apiKey: otherKey, ...(otherTenantId ? { tenantId: otherTenantId } : {}) };
   }
+  if (s.controlPlaneMode) profile.controlPlaneMode = oneOf(flagName('controlPlaneMode'), s.controlPlaneMode, CONTROL_PLANE_MODES);
+  if (s.agentServerHosting) profile.agentServerHosting = oneOf(flagName('agentServerHosting'), s.agentServerHosting, AGENT_SERVER_HOSTINGS);
+  if (!sourcesNamed) profile.sources = defaultSources(profile.controlPlaneMode);
   if (s.runs) profile.runs = integer(flagName('runs'), s.runs, 1, 100_000);
   if (s.seed) profile.seed = integer(flagName('seed'), s.seed, -0x80000000, 0x7fffffff);
   if (s.concurrency) profile.concurrency = integer(flagName('concurrency'), s.concurrency, 1, 256);

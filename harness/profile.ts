@@ -1,30 +1,21 @@
 // The target profile: everything the harness knows about the implementation under test.
 // Built from (lowest to highest precedence) defaults, a YAML profile file, APC_* environment
-// variables and command-line flags; see harness/profile-sources.ts.
+// variables and command-line flags; see harness/profile-sources.ts. The file's schema, with the
+// lists of allowed words, is schemas/target-profile.ts.
+import { AGENT_SERVER_HOSTINGS, CONTROL_PLANE_MODES, OPTIONAL_ENDPOINT_NAMES, SOURCE_KIND_NAMES } from '../schemas/target-profile.ts';
 
 export type InterfaceName = 'control-plane' | 'agent-server' | 'experiment-upload';
 export const INTERFACES: readonly InterfaceName[] = ['control-plane', 'agent-server', 'experiment-upload'];
 
-export type ControlPlaneMode = 'hosted' | 'self-hosted';
-export type SourceKind = 'gitforge' | 'external_container' | 'internal_container' | 'internal_source';
-export const SOURCE_KINDS: readonly SourceKind[] = ['gitforge', 'external_container', 'internal_container', 'internal_source'];
+export type ControlPlaneMode = (typeof CONTROL_PLANE_MODES)[number];
+/** Who runs the agent server: the platform (its auth rules apply, spec 5) or someone outside it. */
+export type AgentServerHosting = (typeof AGENT_SERVER_HOSTINGS)[number];
+export type SourceKind = (typeof SOURCE_KIND_NAMES)[number];
+export const SOURCE_KINDS: readonly SourceKind[] = SOURCE_KIND_NAMES;
 
 /** Optional endpoints a target may or may not offer; rules that need one are gated on it. */
-export type OptionalEndpoint =
-  | 'upload-url'
-  | 'integrations'
-  | 'listeners'
-  | 'experiment-reads'
-  | 'dataset-create'
-  | 'docs';
-export const OPTIONAL_ENDPOINTS: readonly OptionalEndpoint[] = [
-  'upload-url',
-  'integrations',
-  'listeners',
-  'experiment-reads',
-  'dataset-create',
-  'docs',
-];
+export type OptionalEndpoint = (typeof OPTIONAL_ENDPOINT_NAMES)[number];
+export const OPTIONAL_ENDPOINTS: readonly OptionalEndpoint[] = OPTIONAL_ENDPOINT_NAMES;
 
 export interface Credentials {
   apiKey: string;
@@ -39,6 +30,7 @@ export interface TargetProfile {
   /** A second key and tenant, for tenant-scoping rules (gated on its presence). */
   otherTenant?: Credentials;
   controlPlaneMode: ControlPlaneMode;
+  agentServerHosting: AgentServerHosting;
   /** Source kinds the target offers. Default: every kind valid for the mode. */
   sources: SourceKind[];
   /** Optional endpoints the target offers. */
@@ -100,6 +92,7 @@ export function defaultProfile(): TargetProfile {
   return {
     urls: {},
     controlPlaneMode: 'hosted',
+    agentServerHosting: 'platform',
     sources: defaultSources('hosted'),
     endpoints: ['upload-url', 'integrations', 'docs'],
     vocabulary: {},

@@ -2,8 +2,8 @@
 // machine-readable result of `apc certify`. Every other report format is rendered from a
 // document that validates against it. Bump `schemaVersion` on any incompatible change.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
+import { compileSchema } from './index.ts';
 
 const literals = <T extends string>(values: readonly T[], description: string) =>
   Type.Union(
@@ -193,15 +193,11 @@ export type ComplianceReportDocument = Static<typeof ComplianceReportSchema>;
 
 // Not in the API registry of schemas/index.ts: it describes the harness's own output, not a type
 // of the spec, so it must not appear in the reference implementation's OpenAPI document.
-let validate: ReturnType<Ajv2020['compile']> | undefined;
+let validate: ValidateFunction | undefined;
 
 /** Problems of a document against the schema, as `/path: message` lines; empty when valid. */
 export function complianceReportProblems(value: unknown): string[] {
-  if (!validate) {
-    const ajv = new Ajv2020({ strict: true, allErrors: true });
-    addFormats.default(ajv);
-    validate = ajv.compile(ComplianceReportSchema);
-  }
+  validate ??= compileSchema(ComplianceReportSchema);
   if (validate(value)) return [];
   return (validate.errors ?? []).map((e) => `${e.instancePath || '/'}: ${e.message ?? 'invalid'}`);
 }

@@ -68,6 +68,32 @@ function validator(name: SchemaName): ValidateFunction {
   return fn;
 }
 
+const compiledOther = new WeakMap<object, ValidateFunction>();
+
+/**
+ * A validator for a schema outside the API registry (the harness's own files: the compliance
+ * report, the target profile), compiled once by the same strict loader.
+ */
+export function compileSchema(schema: TSchema): ValidateFunction {
+  let fn = compiledOther.get(schema);
+  if (!fn) {
+    fn = loader().compile(plain(schema));
+    compiledOther.set(schema, fn);
+  }
+  return fn;
+}
+
+let lenient: Ajv2020 | undefined;
+
+/**
+ * A validator for a schema someone else wrote (a graph's context schema): compiled leniently, as
+ * unknown keywords or formats in it are its author's business, not a harness bug.
+ */
+export function compileForeignSchema(schema: object): ValidateFunction {
+  lenient ??= new Ajv2020({ allErrors: true, strict: false, validateSchema: false });
+  return lenient.compile(schema);
+}
+
 /** Checks `value` against the named schema; issues follow the spec's ValidationError shape. */
 export function validate(name: SchemaName, value: unknown): ValidationResult {
   const fn = validator(name);

@@ -5,6 +5,7 @@ import { validate, type Source } from '../../schemas/index.ts';
 import { BOUNDED_CPU_FIELDS, cpuVerdict } from './cpu.ts';
 import { sourceAllowed, type Mode } from './context.ts';
 import { FIELD_RULES, GRAPH_RULE, IMMUTABLE_FIELDS, isSet, isTagRef, SOURCES, TRIGGER_SOURCES, valueAt } from './source-rules.ts';
+import { isObject } from '../../schemas/is-object.ts';
 
 export interface Classification {
   /** No rule broken and no reading-dependent value: the server must accept it. */
@@ -27,7 +28,6 @@ export interface PatchClassification extends Classification {
 const REQUIRED_CREATE_FIELDS = ['name', 'source', 'source_config', 'source_revision_config', 'secrets'] as const;
 
 type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 function finish(breaks: string[], either: string[]): Classification {
   const b = [...new Set(breaks)];

@@ -11,6 +11,7 @@ import { validCreateFor, type CreateBody } from './create-payloads.ts';
 import { ControlPlaneModel, type ModelDeployment } from './model.ts';
 import { combinedTriggerPatch, invalidPatch, nonTriggerPatch, triggerPatch, triggersFor, type PatchBody } from './patches.ts';
 import { TRIGGERS } from './source-rules.ts';
+import { isObject } from '../../schemas/is-object.ts';
 
 /** What came back: the status (undefined when nothing did) and the parsed JSON body. */
 export interface Answer {
@@ -41,7 +42,6 @@ type Json = Record<string, unknown>;
 /** At most this many live deployments per sequence: each one costs the target a build. */
 const MAX_LIVE = 2;
 
-const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 const field = (body: unknown, key: string): unknown => (isObject(body) ? body[key] : undefined);
 
 function expectStatus(requirement: string, what: string, answer: Answer, allowed: number[]): void {

@@ -6,6 +6,7 @@
 import type { Source } from '../../schemas/index.ts';
 import { expectedRevisionDelta, type DeploymentView } from './classify.ts';
 import { isSet, REVISION_MEMBERS } from './source-rules.ts';
+import { isObject } from '../../schemas/is-object.ts';
 
 type Json = Record<string, unknown>;
 
@@ -20,7 +21,6 @@ export interface ModelDeployment {
   deleted: boolean;
 }
 
-const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The non-null revision members of a create or PATCH body. */
 export function revisionMembersSet(body: Json): Json {

@@ -1,6 +1,7 @@
 // The required fields of section 2.8 and bodies lacking one of them. `missingRequired` is the
 // classification: the required fields a body lacks, so a shrunk case can be re-checked.
 import type { JsonObject } from './upload.ts';
+import { isObject } from '../../schemas/is-object.ts';
 
 export const TOP_LEVEL_REQUIRED = ['experiment_name', 'experiment_start_time', 'experiment_end_time', 'results'] as const;
 export const ROW_REQUIRED = ['row_id', 'inputs', 'start_time', 'end_time'] as const;
@@ -17,9 +18,6 @@ export const REQUIRED_FIELDS: RequiredField[] = [
   ...FEEDBACK_REQUIRED.map((f) => `feedback.${f}` as const),
 ];
 
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function rowsOf(body: JsonObject): JsonObject[] {
   return Array.isArray(body.results) ? body.results.filter(isObject) : [];

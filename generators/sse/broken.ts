@@ -2,6 +2,7 @@
 // `stillBroken`, which re-checks on the model that a (shrunk) case still has its defect.
 import fc from 'fast-check';
 import { jsonText, updatesBlock, validRunStream, type SseBlock, type StreamModel } from './stream-model.ts';
+import { isObject } from '../../schemas/is-object.ts';
 
 export const BROKEN_KINDS = [
   'missing-data-line',
@@ -35,9 +36,6 @@ function parses(text: string | undefined): { ok: boolean; value?: unknown } {
   }
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 const notJson = fc
   .tuple(fc.constantFrom('{', "{'run_id': 'r'}", 'run_id=r', '{"a": }', 'undefined', '', 'NaN', '{"a":1}}'), fc.constantFrom('', ' x', '\n{'))

@@ -5,7 +5,7 @@ import { mkdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { CatalogueError, loadCatalogue, selector, type Requirement } from '../catalogue.ts';
+import { CatalogueError, checkSelection, loadCatalogue, SelectionError, selector, type Requirement } from '../catalogue.ts';
 import type { RunContext } from '../conformance/run-context.ts';
 import { DEFAULT_PACT_DIR } from '../contracts/pact-files.ts';
 import { addConsumerCounts } from '../contracts/reliance.ts';
@@ -18,11 +18,14 @@ import { buildResults, countsOf, exitCodeOf, universeOf, verdictOf, type Baselin
 import { ReportError } from '../report/read.ts';
 import { replayPlan } from '../report/replay.ts';
 import { writeReports } from '../report/write.ts';
-import { checkReachable } from '../run/preflight.ts';
+import { applyDiscovery, discover } from '../discovery.ts';
+import { assumptionLines } from '../profile-writer.ts';
+import { checkSetup } from '../run/preflight.ts';
+import { writeRunErrorReport } from '../report/run-error-report.ts';
 import { Progress, type Output } from '../run/progress.ts';
 import { referenceProfileBase, startReferenceTarget, type ReferenceTarget } from '../run/reference-target.ts';
-import { ROOT } from '../root.ts';
 import { runSuites } from '../run/run-suites.ts';
+import { unknownFaultMessage } from './fault-names.ts';
 import { harnessVersion } from './version.ts';
 import { UsageError } from './usage-error.ts';
 import { targetSettings, TARGET_OPTIONS } from './target-options.ts';
@@ -84,8 +87,13 @@ function reproFlags(profile: TargetProfile, reference: boolean, profileFile: str
   };
   for (const i of INTERFACES) if (profile.urls[i]) flags.push(`${names[i]} ${profile.urls[i]}`);
   if (profile.tenantId) flags.push(`--tenant-id ${profile.tenantId}`);
+  if (profile.agentServerHosting === 'self-run') flags.push('--agent-server-hosting self-run');
   if (profile.apiKey) flags.push('--api-key "$APC_API_KEY"');
   return flags.join(' ');
+}
+
+function shownDir(given: string | undefined, dir: string): string {
+  return isAbsolute(given ?? '') ? dir : relative(process.cwd(), dir) || '.';
 }
 
 export interface CertifyIo {
@@ -112,23 +120,28 @@ export async function certify(argv: string[], io: CertifyIo): Promise<number> {
       throw new UsageError('--replay runs exactly the failed requirements of a report: leave out --requirements, --interfaces and --shard.');
     }
     const catalogue = loadCatalogue();
+    checkSelection(v.requirements ?? [], catalogue);
     const replay = v.replay === undefined ? undefined : replayPlan(v.replay, catalogue);
     if (replay && replay.ids.length === 0) {
       io.out.write(`apc certify: the report in ${v.replay} has no failed requirement; nothing to replay.\n`);
       return 0;
     }
-    const given: ProfileSettings = targetSettings(v);
-    // A replay names the recorded target, seed and runs; flags given again win.
-    const settings = { ...replay?.settings, ...Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)) };
-    let profile = buildProfile(settings, io.env);
+    const given: ProfileSettings = { ...targetSettings(v), otherTenantId: v['other-tenant-id'] ?? replay?.otherTenantId };
+    // A replay starts from the recorded profile as it was; flags given again win.
+    let profile = buildProfile(given, io.env, replay?.profile);
+    if (replay?.otherTenantId !== undefined && !profile.otherTenant) {
+      throw new UsageError(`--replay: the run ${replay.runId} had a second tenant (${replay.otherTenantId}); give its key again with --other-api-key or APC_OTHER_API_KEY (keys are never written to a report).`);
+    }
     const shard = parseShard(v.shard);
     const baseline: Baseline | undefined = v['expected-failures'] ? loadBaseline(v['expected-failures'], catalogue) : undefined;
     const progress = new Progress(io.out, v.quiet ?? false);
 
     const usesReference = INTERFACES.every((i) => !profile.urls[i]);
+    const faultProblem = unknownFaultMessage('--reference-fault', v['reference-fault'] ?? []);
+    if (faultProblem) throw new UsageError(faultProblem);
     if (usesReference) {
       progress.line('No target URL given: starting the in-repo reference implementation.');
-      profile = buildProfile(settings, io.env, referenceProfileBase());
+      profile = buildProfile(given, io.env, replay?.profile ?? referenceProfileBase());
       reference = await startReferenceTarget(profile.controlPlaneMode, v['reference-fault'] ?? []);
       reference.apply(profile);
     } else if (v['reference-fault']) {
@@ -136,22 +149,31 @@ export async function certify(argv: string[], io: CertifyIo): Promise<number> {
     }
     redactor.add(...profileSecrets(profile));
     const interfaces = parseInterfaces(replay ? replay.interfaces.join(',') : v.interfaces, profile);
-    const unreachable = await checkReachable(Object.fromEntries(interfaces.map((i) => [i, profile.urls[i]])));
-    if (unreachable.length > 0) {
-      for (const u of unreachable) io.err.write(`apc: cannot reach the ${u.interface} at ${u.url}: ${u.problem}.\n`);
-      io.err.write('Check the URL and that the server is running, then try again.\n');
-      return 2;
-    }
-
-    const wanted = selector(replay ? replay.ids : (v.requirements ?? []));
+    const patterns = replay ? replay.ids : (v.requirements ?? []);
+    const wanted = selector(patterns);
     const selected = shardOf(
       catalogue.requirements.filter((r) => interfaces.includes(r.interface) && wanted(r.id)),
       shard,
     );
     if (selected.length === 0) throw new UsageError('No requirement matches --requirements/--interfaces/--shard; nothing to certify.');
     const runId = `apc-${randomBytes(4).toString('hex').slice(0, 6)}`;
-    const reportDir = resolve(v.reports ?? join(ROOT, 'reports', runId));
+    const reportDir = resolve(v.reports ?? join('reports', runId));
+    const startedAt = new Date().toISOString();
+    const setup = await checkSetup(profile, interfaces.filter((i) => selected.some((r) => r.interface === i)));
+    if (setup.length > 0) {
+      const reason = `The harness could not run: ${setup.length === 1 ? setup[0] : 'the setup has problems (see errors).'}`;
+      writeRunErrorReport(reportDir, { catalogue, runId, profile, reference: usesReference, startedAt, reason, details: setup.length === 1 ? [] : setup });
+      io.err.write(redactor.text(`apc certify: cannot certify; nothing was judged.\n${setup.map((s) => `  - ${s}\n`).join('')}Report (verdict error): ${shownDir(v.reports, reportDir)}\n`));
+      return 2;
+    }
     mkdirSync(reportDir, { recursive: true });
+    // URLs without a profile: probe what the target offers, as `apc init` does, and say so.
+    if (!usesReference && !replay && !(v.profile ?? io.env.APC_PROFILE)) {
+      const found = await discover({ profile, runId, modeGiven: v['control-plane-mode'] !== undefined || io.env.APC_CONTROL_PLANE_MODE !== undefined });
+      profile = applyDiscovery(profile, found);
+      progress.line('No profile given: probed the target (`apc init` writes these findings to a profile you can keep). Assumed:');
+      for (const line of assumptionLines(profile, found)) progress.line(`  ${line}`);
+    }
     const workers = Math.max(1, Math.min(2, availableParallelism(), profile.concurrency));
     const context: RunContext = {
       profile,
@@ -167,7 +189,6 @@ export async function certify(argv: string[], io: CertifyIo): Promise<number> {
     if (replay) progress.line(`  replay of ${replay.runId} (${v.replay}): its ${replay.ids.length} failed requirement(s) with its seed`);
     progress.line();
 
-    const startedAt = new Date().toISOString();
     const { outcomes, errors } = await runSuites({
       context,
       // Only suite files of interfaces with selected requirements are loaded.
@@ -205,11 +226,10 @@ export async function certify(argv: string[], io: CertifyIo): Promise<number> {
       errors: runErrors,
     });
     writeReports(reportDir, report);
-    const shown = isAbsolute(v.reports ?? '') ? reportDir : relative(process.cwd(), reportDir) || '.';
-    progress.summary(report, shown);
+    progress.summary(report, shownDir(v.reports, reportDir));
     return exitCodeOf(verdict);
   } catch (error) {
-    if (error instanceof UsageError || error instanceof ProfileError || error instanceof CatalogueError || error instanceof BaselineError || error instanceof ReportError) {
+    if (error instanceof UsageError || error instanceof ProfileError || error instanceof CatalogueError || error instanceof SelectionError || error instanceof BaselineError || error instanceof ReportError) {
       io.err.write(`apc certify: ${redactor.text(error.message)}\n`);
       return 2;
     }

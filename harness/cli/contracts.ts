@@ -14,7 +14,7 @@ import { ContractsError, providerOf, verifiable, verifyPact, type InteractionRes
 import { INTERFACES, profileSecrets, type InterfaceName } from '../profile.ts';
 import { buildProfile, ProfileError } from '../profile-sources.ts';
 import { redactor } from '../redact.ts';
-import { checkReachable } from '../run/preflight.ts';
+import { checkSetup } from '../run/preflight.ts';
 import { referenceProfileBase, startReferenceTarget, type ReferenceTarget } from '../run/reference-target.ts';
 import { ROOT } from '../root.ts';
 import type { CertifyIo } from './certify.ts';
@@ -80,9 +80,10 @@ async function verify(v: ReturnType<typeof parse>['values'], io: CertifyIo): Pro
       );
     }
     const ifaces = [...new Set(selected.map((p) => providerOf(p).iface))];
-    const unreachable = await checkReachable(Object.fromEntries(ifaces.map((i): [InterfaceName, string] => [i, profile.urls[i]!])));
-    if (unreachable.length > 0) {
-      for (const u of unreachable) io.err.write(`apc contracts: cannot reach the ${u.interface} at ${u.url}: ${u.problem}.\n`);
+    // The same preflight as certify: a wrong URL, key or tenant is the user's setup, exit 2.
+    const problems = await checkSetup(profile, ifaces);
+    if (problems.length > 0) {
+      for (const problem of problems) io.err.write(`apc contracts: ${redactor.text(problem)}\n`);
       return 2;
     }
     const publish = v['publish-results'] ? publishResults(v, io.env) : undefined;

@@ -1,7 +1,7 @@
 // Entry point of the `apc` command. Each command's module is imported when it runs, so
 // `apc help` or `apc --version` loads neither vitest nor the reference implementation.
 import type { CertifyIo } from './certify.ts';
-import { CERTIFY_USAGE, CONTRACTS_USAGE, MAIN_USAGE, REPORT_USAGE, SERVE_USAGE } from './usage.ts';
+import { CERTIFY_USAGE, CONTRACTS_USAGE, INIT_USAGE, MAIN_USAGE, REPORT_USAGE, SERVE_USAGE } from './usage.ts';
 import { harnessVersion } from './version.ts';
 
 function stopSignal(): Promise<void> {
@@ -16,6 +16,8 @@ export async function main(argv: string[], io: CertifyIo = defaultIo()): Promise
   switch (command) {
     case 'certify':
       return (await import('./certify.ts')).certify(rest, io);
+    case 'init':
+      return (await import('./init.ts')).init(rest, io);
     case 'serve':
       return (await import('./serve.ts')).serve(rest, io, stopSignal());
     case 'report':
@@ -30,7 +32,7 @@ export async function main(argv: string[], io: CertifyIo = defaultIo()): Promise
     case 'help':
     case '--help':
     case '-h': {
-      const topics: Record<string, string> = { certify: CERTIFY_USAGE, serve: SERVE_USAGE, report: REPORT_USAGE, contracts: CONTRACTS_USAGE };
+      const topics: Record<string, string> = { certify: CERTIFY_USAGE, init: INIT_USAGE, serve: SERVE_USAGE, report: REPORT_USAGE, contracts: CONTRACTS_USAGE };
       io.out.write(topics[rest[0] ?? ''] ?? MAIN_USAGE);
       return 0;
     }

@@ -11,7 +11,6 @@ import { exitCodeOf, universeOf } from '../report/compliance.ts';
 import { mergeReports, writeMerged } from '../report/merge.ts';
 import { readReport, ReportError } from '../report/read.ts';
 import { Progress } from '../run/progress.ts';
-import { ROOT } from '../root.ts';
 import type { CertifyIo } from './certify.ts';
 import { REPORT_USAGE } from './usage.ts';
 
@@ -29,7 +28,7 @@ async function merge(argv: string[], io: CertifyIo): Promise<number> {
   const sameCatalogue = folders[0]!.report.catalogue.hash === catalogue.hash;
   const runId = `merge-${randomBytes(3).toString('hex')}`;
   const report = mergeReports(folders, { runId, ...(sameCatalogue ? { order: catalogue.requirements.map((r) => r.id), universe: universeOf(catalogue) } : {}) });
-  const out = resolve(values.reports ?? join(ROOT, 'reports', runId));
+  const out = resolve(values.reports ?? join('reports', runId));
   writeMerged(out, folders, report);
   const progress = new Progress(io.out);
   progress.line(`apc report merge · ${folders.length} report(s): ${report.mergedFrom!.join(', ')} · seed ${report.seed} · catalogue ${report.catalogue.version}`);
@@ -37,9 +36,9 @@ async function merge(argv: string[], io: CertifyIo): Promise<number> {
   return exitCodeOf(report.verdict);
 }
 
-/** The report folder written last under reports/ that has Allure results. */
+/** The report folder written last under ./reports/ that has Allure results. */
 function newestReport(): string {
-  const base = join(ROOT, 'reports');
+  const base = resolve('reports');
   const candidates = existsSync(base)
     ? readdirSync(base)
         .map((name) => join(base, name))

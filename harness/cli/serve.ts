@@ -1,7 +1,9 @@
 // `apc serve`: runs the reference implementation until interrupted.
 import { parseArgs } from 'node:util';
 import type { ApiKeyGrant, ReferenceOptions } from '../../reference-impl/options.ts';
+import { redactor } from '../redact.ts';
 import type { CertifyIo } from './certify.ts';
+import { unknownFaultMessage } from './fault-names.ts';
 import { UsageError } from './usage-error.ts';
 import { SERVE_USAGE } from './usage.ts';
 
@@ -40,6 +42,28 @@ function grant(text: string): ApiKeyGrant {
   return { key, tenants: tenants.split(',').filter(Boolean) };
 }
 
+/** The one line a person needs when the reference cannot start for a reason of the machine's setup. */
+function startProblem(error: unknown, options: ReferenceOptions): string | undefined {
+  const e = error as { code?: string; port?: number; address?: string; message?: string };
+  if (e.code === 'EADDRINUSE' || e.code === 'EACCES') {
+    const names: [number | undefined, string][] = [
+      [options.ports?.controlPlane, '--control-plane-port'],
+      [options.ports?.agentServer, '--agent-server-port'],
+      [options.ports?.tracing, '--tracing-port'],
+    ];
+    const flag = names.find(([p]) => p === e.port)?.[1] ?? 'the port flags';
+    const why = e.code === 'EADDRINUSE' ? 'is already in use by another process' : 'may not be opened by this user';
+    return `port ${e.port ?? '?'} on ${e.address ?? options.host} ${why}; stop that process or choose another port with ${flag} (0 picks a free one).`;
+  }
+  // Network errors (ECONNREFUSED, ENOTFOUND, ...) and PostgreSQL's SQLSTATE codes (28P01: wrong password, ...).
+  const fromDatabase = typeof e.code === 'string' && (/^E[A-Z]+$/.test(e.code) || /^[0-9A-Z]{5}$/.test(e.code));
+  if (options.databaseUrl && fromDatabase) {
+    const where = redactor.text(options.databaseUrl.replace(/\/\/[^@/]*@/, '//[credentials]@'));
+    return `cannot use the database at ${where}: ${e.code ? `${e.code} ` : ''}${e.message ?? String(error)}. Check --database-url (or DATABASE_URL) and that PostgreSQL is running and reachable.`;
+  }
+  return undefined;
+}
+
 export async function serve(argv: string[], io: CertifyIo, untilStopped: Promise<unknown>): Promise<number> {
   let parsed;
   try {
@@ -56,6 +80,8 @@ export async function serve(argv: string[], io: CertifyIo, untilStopped: Promise
   const env = io.env;
   let options: ReferenceOptions;
   try {
+    const faultProblem = unknownFaultMessage('--fault', v.fault ?? []);
+    if (faultProblem) throw new UsageError(faultProblem);
     const mode = v.mode ?? env.APC_REF_MODE ?? 'hosted';
     if (mode !== 'hosted' && mode !== 'self-hosted') throw new UsageError(`--mode: expected hosted or self-hosted, found ${JSON.stringify(mode)}.`);
     const keys = v['api-key'] ?? (env.APC_REF_API_KEYS ? env.APC_REF_API_KEYS.split(/\s+/).filter(Boolean) : []);
@@ -85,7 +111,15 @@ export async function serve(argv: string[], io: CertifyIo, untilStopped: Promise
     throw error;
   }
   const { startReference } = await import('../../reference-impl/index.ts');
-  const server = await startReference(options);
+  let server;
+  try {
+    server = await startReference(options);
+  } catch (error) {
+    const problem = startProblem(error, options);
+    if (!problem) throw error;
+    io.err.write(`apc serve: ${problem}\n`);
+    return 2;
+  }
   const generated = (options.apiKeys ?? []).length === 0;
   io.out.write(
     [

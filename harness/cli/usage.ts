@@ -1,7 +1,27 @@
 // Help texts of the `apc` command.
+import { FAULTS_BY_INTERFACE } from '../../reference-impl/faults.ts';
+
+/** The reference implementation's fault switches, wrapped, one block per interface. */
+function faultList(indent: string): string {
+  return Object.entries(FAULTS_BY_INTERFACE)
+    .map(([iface, names]) => {
+      const lines: string[] = [];
+      let line = `${indent}${iface}:`;
+      for (const name of names) {
+        if (line.length + name.length + 1 > 100) {
+          lines.push(line);
+          line = `${indent}  `;
+        }
+        line += ` ${name}`;
+      }
+      return [...lines, line].join('\n');
+    })
+    .join('\n');
+}
 export const MAIN_USAGE = `apc — conformance harness for the agent deployment platform interfaces
 
 Usage:
+  apc init [options]         probe a target and write a commented profile for it
   apc certify [options]      certify an implementation (no URL: the in-repo reference implementation)
   apc serve [options]        start the reference implementation
   apc report merge DIR...    combine shard reports into one report
@@ -10,7 +30,7 @@ Usage:
   apc help [command]         show help
   apc --version
 
-Run \`apc help certify\`, \`apc help serve\`, \`apc help report\` or \`apc help contracts\` for their options.
+Run \`apc help init\`, \`apc help certify\`, \`apc help serve\`, \`apc help report\` or \`apc help contracts\` for their options.
 `;
 
 export const CERTIFY_USAGE = `Usage: apc certify [options]
@@ -24,12 +44,21 @@ Target (flags win over APC_* environment variables, which win over the profile f
   --other-api-key KEY         a key of a second tenant, for the tenant-scoping rules (APC_OTHER_API_KEY)
   --other-tenant-id ID        that second tenant's id            (APC_OTHER_TENANT_ID)
   --control-plane-mode MODE   hosted | self-hosted               (APC_CONTROL_PLANE_MODE)
+  --agent-server-hosting H    platform (default): the platform runs the agent server, its
+                              authentication rules (spec 5) apply and a key is required;
+                              self-run: run outside the platform, AS-AUTH-* not applicable
+                                                                 (APC_AGENT_SERVER_HOSTING)
   --profile FILE              YAML profile (see README: vocabulary, fixtures, timeouts, ...) (APC_PROFILE)
   With no URL at all, the in-repo reference implementation is started and certified.
+  With URLs and no profile, the target is probed as \`apc init\` does, and what was assumed
+  is printed (write a profile with \`apc init\` to review and keep it).
 
 Selection:
   --interfaces LIST           control-plane,agent-server,experiment-upload (default: those with a URL)
-  --requirements LIST         ids or globs, e.g. 'CP-REV-*,AS-SSE-001' (repeatable)
+  --requirements LIST         ids or patterns, comma-separated, case-insensitive (repeatable):
+                              * any characters, ? one character, [1235] one of these,
+                              [1-5] a range, [!4] any but these; e.g. 'CP-REV-*,CP-REVL-00[1235]'.
+                              An id or pattern that names nothing is an error (exit 2).
   --shard I/N                 run the I-th of N deterministic slices (1-based); combine the
                               slices' reports with \`apc report merge\`
   --replay DIR                run again exactly the failed requirements of the report in DIR,
@@ -47,14 +76,45 @@ Generation and timing:
   --deploy-timeout-ms N       a revision reaching DEPLOYED (default 1800000)       (APC_DEPLOY_TIMEOUT_MS)
 
 Output:
-  --reports DIR               where the report is written (default reports/<run id>):
+  --reports DIR               where the report is written (default ./reports/<run id> under
+                              the current directory):
                               compliance.json, compliance.md, compliance.html, junit.xml,
                               badge.svg and allure-results/ (see docs/reports.md)
   --expected-failures FILE    YAML baseline of known failures (see README)
   --keep                      leave created resources in place (default: delete them)
   --quiet                     print only the summary
 
+Reference implementation (no URL given):
+  --reference-fault NAME      certify the reference with a deliberate deviation switched on
+                              (repeatable; for the harness's negative self-tests). Names
+                              (described in reference-impl/*/faults.md):
+${faultList('                              ')}
+
+Before any suite, each interface gets one request the spec defines for it (control plane
+GET /v2/deployments, agent server POST /assistants/search, experiment upload an empty POST
+/api/v1/datasets/upload-experiment). Nothing listening, a URL serving something else, or a
+refused key or tenant stops the run with exit 2 and a report with verdict error.
+
 Exit codes: 0 certified (every applicable MUST passed), 1 not certified, 2 the harness could not run.
+`;
+
+export const INIT_USAGE = `Usage: apc init --control-plane-url URL [--agent-server-url URL] [--tracing-url URL] [options]
+
+Probes the target with cheap requests and writes a profile YAML in which each setting says how
+it was found: the source kinds the control plane accepts (a deployment of each is made and
+deleted), the optional endpoints that answer (upload-url, integrations, listeners,
+experiment-reads, dataset-create, docs), whether the agent server demands a key, whether the
+fixture graphs (echo, fail) exist, and whether a second key works. Every resource it makes is
+named apc-<run id>-init-... and deleted again. Keys are never written to the file.
+
+  --api-key KEY, --tenant-id ID             the key and workspace (APC_API_KEY, APC_TENANT_ID)
+  --other-api-key KEY, --other-tenant-id ID a second tenant (APC_OTHER_API_KEY, APC_OTHER_TENANT_ID)
+  --control-plane-mode MODE                 hosted | self-hosted (default: inferred from the sources)
+  --request-timeout-ms N                    deadline of each probe (default 30000)
+  --out FILE                                where to write (default ./apc-profile.yaml)
+  --force                                   overwrite FILE
+
+Exit codes: 0 written, 2 the target could not be probed (with what to fix).
 `;
 
 export const SERVE_USAGE = `Usage: apc serve [options]
@@ -69,17 +129,21 @@ export const SERVE_USAGE = `Usage: apc serve [options]
   --phase-ms N                duration of each revision phase (default 20) (APC_REF_PHASE_MS)
   --stats-delay-ms N          delay before experiment statistics are filled (default 2000)
   --graphs FILE               graph.json registering extra graphs
-  --fault NAME                enable a documented deviation, for negative tests (repeatable)
+  --fault NAME                enable a documented deviation, for negative tests (repeatable);
+                              names (described in reference-impl/*/faults.md):
+${faultList('                              ')}
   --log                       structured JSON logs on stderr (keys and secrets redacted)
+
+A busy port or a database that cannot be reached is reported in one line, with exit code 2.
 `;
 
 export const REPORT_USAGE = `Usage:
   apc report merge DIR... [--reports OUT]
       Combine the report folders of \`apc certify --shard I/N\` runs into one report with one
-      verdict, written in every format to OUT (default reports/<merge id>). The folders must come
+      verdict, written in every format to OUT (default ./reports/<merge id>). The folders must come
       from the same catalogue and seed; a requirement in several folders keeps its worst status.
   apc report allure [DIR]
-      Render the Allure results of the report in DIR (default: the newest under reports/) to
+      Render the Allure results of the report in DIR (default: the newest under ./reports/) to
       DIR/allure-report/index.html. No Java needed.
 
 Exit codes of merge: 0 certified, 1 not certified, 2 the folders could not be merged.

@@ -4,7 +4,7 @@
 // compliance reporter.
 import { createHash } from 'node:crypto';
 import { inject, test } from 'vitest';
-import { capabilitiesOf, loadCatalogue, missingCapabilities, type Requirement } from '../catalogue.ts';
+import { capabilitiesOf, loadCatalogue, missingCapabilities, notApplicableReason, type Requirement } from '../catalogue.ts';
 import { toCurl, describeResponse } from '../http/curl.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { redactor } from '../redact.ts';
@@ -106,7 +106,7 @@ export function requirement(ids: string | string[], body: (t: Check) => Promise<
     const missing = [...new Set(entries.flatMap((e) => missingCapabilities(e, caps)))];
     if (missing.length > 0) {
       ctx.task.meta.notApplicable = missing;
-      ctx.skip(`not applicable: the target lacks ${missing.join(', ')}`);
+      ctx.skip(`not applicable: ${notApplicableReason(missing)}`);
       return;
     }
     const check = new Check(runCtx, seedFor(runCtx, title), list);

@@ -28,8 +28,3 @@ export interface Exchange {
   startedAt: string;
   durationMs: number;
 }
-
-/** The JSON body of a response, or undefined. */
-export function jsonOf(exchange: Exchange): unknown {
-  return exchange.response?.json;
-}

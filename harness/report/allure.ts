@@ -5,7 +5,7 @@
 // input, replay line and exchanges go into its details, and every string passes the redactor.
 import AllureVitestReporter, { type AllureVitestReporterConfig } from 'allure-vitest/reporter';
 import type { Reporter, TestCase } from 'vitest/node';
-import { LEVELS, type Catalogue, type Level, type Requirement } from '../catalogue.ts';
+import { LEVELS, notApplicableReason, type Catalogue, type Level, type Requirement } from '../catalogue.ts';
 import type { FailureRecord } from '../conformance/failure.ts';
 import { redactor } from '../redact.ts';
 
@@ -67,7 +67,7 @@ export function allureReporter(resultsDir: string, catalogue: Catalogue, environ
         ...(failure.seen !== undefined ? { actual: failure.seen } : {}),
       };
     }
-    if (recorded?.notApplicable) result.statusDetails = { message: `not applicable: the target lacks ${recorded.notApplicable.join(', ')}` };
+    if (recorded?.notApplicable) result.statusDetails = { message: `not applicable: ${notApplicableReason(recorded.notApplicable)}` };
     Object.assign(result, redactor.value({ ...result }));
   };
   const allure = new AllureVitestReporter({ resultsDir, environmentInfo: environment, listeners: [{ beforeTestResultWrite: enrich }] });

@@ -1,7 +1,7 @@
 // The compliance model: one status per requirement, counts, and the verdict. Built from the
 // outcomes of the conformance tests; written as compliance.json (schema:
 // schemas/compliance-report.ts) and rendered into the other report formats.
-import type { Catalogue, Level, Requirement } from '../catalogue.ts';
+import { notApplicableReason, type Catalogue, type Level, type Requirement } from '../catalogue.ts';
 import type { CheckTally, PropertyTally } from '../conformance/check.ts';
 import type { FailureRecord } from '../conformance/failure.ts';
 import type { InterfaceName, TargetProfile } from '../profile.ts';
@@ -132,7 +132,7 @@ function statusOf(requirement: Requirement, outcomes: TestOutcome[], excluded: s
   if (outcomes.length > 0 && na.length === outcomes.length) {
     const needs = [...new Set(na.flatMap((o) => o.notApplicable!))];
     const why = na.map((o) => o.notJudged).find(Boolean);
-    return { status: 'not-applicable', needs, reason: why ?? `needs ${needs.join(', ')}`, failures: [] };
+    return { status: 'not-applicable', needs, reason: why ?? notApplicableReason(needs), failures: [] };
   }
   if (excluded) return { status: 'skipped', reason: `excluded: ${excluded}`, failures: [] };
   if (outcomes.some((o) => o.state === 'passed')) {

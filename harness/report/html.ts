@@ -102,7 +102,7 @@ function details(r: RequirementResult): string {
     const reason = `<div class="note">Expected failure (baseline): ${h(r.reason ?? '')}</div>`;
     return reason + r.failures.map((f) => `<details class="failure expected"><summary>${h(f.message)}</summary>${failureBody(f)}</details>`).join('');
   }
-  if (r.status === 'not-applicable') return `<div class="note">Not applicable: needs ${h((r.needs ?? []).join(', '))}</div>`;
+  if (r.status === 'not-applicable') return `<div class="note">Not applicable: ${h(r.reason ?? `needs ${(r.needs ?? []).join(', ')}`)}</div>`;
   if (r.status === 'blocked') return `<div class="note">Blocked: not judged, its test stopped at a failed check of ${h((r.blockedBy ?? []).join(', '))}</div>`;
   if (r.reason) return `<div class="note">${h(r.reason)}</div>`;
   return '';

@@ -5,7 +5,7 @@
 //   blocked           → <skipped message="blocked: …">: never judged; the blocking requirement fails
 //   expected-failure  → <skipped message="expected failure (baseline): …"> with the failure text in
 //                       <system-out>: the run does not fail on it, and it does not count as passed
-//   not-applicable    → <skipped message="not applicable: needs …">
+//   not-applicable    → <skipped message="not applicable: <what the profile does not declare>">
 //   skipped           → <skipped message="excluded: …">
 //   untested          → <error type="untested">: a MUST without a test fails the verdict
 // Problems of the run itself (a stale baseline entry, a suite that did not load) are <error>s
@@ -43,7 +43,7 @@ function outcome(r: RequirementResult): string {
     case 'expected-failure':
       return `      <skipped message="${attr(`expected failure (baseline): ${r.reason ?? ''}`)}"/>\n      <system-out>${escapeXml(all)}</system-out>`;
     case 'not-applicable':
-      return `      <skipped message="${attr(`not applicable: needs ${(r.needs ?? []).join(', ')}`)}"/>`;
+      return `      <skipped message="${attr(`not applicable: ${r.reason ?? `needs ${(r.needs ?? []).join(', ')}`}`)}"/>`;
     case 'skipped':
       return `      <skipped message="${attr(r.reason ?? 'skipped')}"/>`;
     case 'untested':

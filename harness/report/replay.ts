@@ -1,10 +1,10 @@
 // `apc certify --replay DIR`: what to run again from a report folder. Exactly its failed
 // requirements, with its seed and runs (so every property generates the same inputs), against
-// the target it certified. Keys are never in a report: they come from the usual flags and
-// variables again.
+// the target it certified, described by the profile recorded in the report as it was (sources,
+// endpoints, fixtures, mode, hosting). Keys are never in a report: they come from the usual flags
+// and variables again.
 import type { Catalogue } from '../catalogue.ts';
-import { INTERFACES, type InterfaceName } from '../profile.ts';
-import type { ProfileSettings } from '../profile-sources.ts';
+import { defaultProfile, INTERFACES, type InterfaceName, type TargetProfile } from '../profile.ts';
 import { readReport, ReportError } from './read.ts';
 
 export interface ReplayPlan {
@@ -13,8 +13,13 @@ export interface ReplayPlan {
   interfaces: InterfaceName[];
   /** True when the report certified the in-repo reference implementation: start it again. */
   reference: boolean;
-  /** Profile settings recorded in the report; flags given on the command line win over them. */
-  settings: ProfileSettings;
+  /**
+   * The recorded profile without its secrets (and without URLs for the reference, which starts on
+   * new ports): the base that flags and APC_* variables given again are applied to.
+   */
+  profile: TargetProfile;
+  /** The recorded run had a second tenant: its key must be given again. */
+  otherTenantId?: string;
 }
 
 export function replayPlan(dir: string, catalogue: Catalogue): ReplayPlan {
@@ -26,26 +31,17 @@ export function replayPlan(dir: string, catalogue: Catalogue): ReplayPlan {
       `${dir} was made with catalogue ${report.catalogue.version}; ${gone.join(', ')} no longer exist in catalogue ${catalogue.version}. Replay it with the harness version that made it (${report.harness.version}).`,
     );
   }
-  const { profile, urls, reference, controlPlaneMode } = report.target;
-  const settings: ProfileSettings = {
-    seed: String(report.seed),
-    runs: String(profile.runs),
-    controlPlaneMode,
-    ...(reference
-      ? {}
-      : {
-          controlPlaneUrl: urls['control-plane'],
-          agentServerUrl: urls['agent-server'],
-          tracingUrl: urls['experiment-upload'],
-          tenantId: profile.tenantId,
-          otherTenantId: profile.otherTenant?.tenantId,
-        }),
-  };
+  const { reference } = report.target;
+  // Settings added after the report was written take their defaults.
+  const recorded = { ...defaultProfile(), ...(report.target.profile as Partial<TargetProfile>) };
+  const { apiKey: _key, otherTenant, ...rest } = recorded;
+  const profile: TargetProfile = { ...rest, seed: report.seed, redact: [], ...(reference ? { urls: {}, tenantId: undefined } : {}) };
   return {
     runId: report.runId,
     ids: failed.map((r) => r.id),
     interfaces: INTERFACES.filter((i) => failed.some((r) => r.interface === i)),
     reference,
-    settings,
+    profile,
+    ...(otherTenant && !reference ? { otherTenantId: otherTenant.tenantId } : {}),
   };
 }

@@ -82,7 +82,7 @@ export class Progress {
     const expected = report.requirements.filter((r) => r.status === 'expected-failure');
     if (expected.length > 0) this.print(`expected failures: ${expected.map((r) => r.id).join(', ')}`);
     const na = report.counts.total['not-applicable'];
-    if (na > 0) this.print(dim(`not applicable: ${na} requirement(s) need capabilities the target lacks (see the report)`));
+    if (na > 0) this.print(dim(`not applicable: ${na} requirement(s) need capabilities not declared in the profile (see the report)`));
     for (const error of report.errors) this.print(red(`error:   ${error}`));
     this.print(`report:  ${reportDir}`);
   }

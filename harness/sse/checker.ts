@@ -4,6 +4,7 @@
 // and heartbeats, `data:` with or without a space, multi-line data, `id:` and `retry:` fields,
 // a byte order mark, events split across chunks anywhere).
 import type { SseEvent, SseResult } from './reader.ts';
+import { isObject } from '../../schemas/is-object.ts';
 
 export type SseFailureKind =
   | 'content-type'
@@ -58,9 +59,6 @@ function parseJson(text: string): Parsed {
   }
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function notJson(event: SseEvent, what: string): SseFailure {
   return {

@@ -4,7 +4,8 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Ajv, type ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
+import { compileForeignSchema } from '../../schemas/index.ts';
 import type { ValidationIssue } from '../http-errors.ts';
 import type { Graph, RegisteredGraph } from './graph.ts';
 import { echo } from './graphs/echo.ts';
@@ -28,9 +29,8 @@ export class GraphRegistry {
   private readonly contextValidators = new Map<string, ValidateFunction>();
 
   constructor(private readonly graphs: ReadonlyMap<string, RegisteredGraph>) {
-    const ajv = new Ajv({ allErrors: true, strict: false });
     for (const [id, { graph }] of graphs) {
-      if (graph.contextSchema) this.contextValidators.set(id, ajv.compile(graph.contextSchema));
+      if (graph.contextSchema) this.contextValidators.set(id, compileForeignSchema(graph.contextSchema));
     }
   }
 

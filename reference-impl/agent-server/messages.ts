@@ -2,6 +2,7 @@
 // (`{type, content, id, ...}`), and the default `messages` reducer.
 import { randomUUID } from 'node:crypto';
 import type { ValidationIssue } from '../http-errors.ts';
+import { isObject } from '../../schemas/is-object.ts';
 
 export interface Message {
   type: string;
@@ -13,9 +14,6 @@ export interface Message {
 /** `role` spellings of chat APIs mapped to message `type`s. */
 const ROLE_TO_TYPE: Record<string, string> = { user: 'human', human: 'human', assistant: 'ai', ai: 'ai', system: 'system', tool: 'tool' };
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Problems with a `messages` value (a message, a string, or a list of them); empty when fine. */
 export function messageIssues(value: unknown, loc: (string | number)[]): ValidationIssue[] {

@@ -13,9 +13,8 @@ describe('apc certify: harness errors exit 2', () => {
     const run = await certify({ args: ['--control-plane-url', 'http://127.0.0.1:1'] });
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('cannot reach the control-plane at http://127.0.0.1:1');
-    expect(run.stderr).toContain('connection refused');
-    expect(run.stderr).toContain('Check the URL');
+    expect(run.stderr).toContain('the control-plane at http://127.0.0.1:1: GET /v2/deployments answered nothing: connection refused');
+    expect(run.stderr).toContain('check --control-plane-url and that the server is running');
   });
 
   test('an unknown flag exits 2 and points at the help', () => {

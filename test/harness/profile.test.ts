@@ -71,7 +71,7 @@ describe('target profile', () => {
     expect(() => buildProfile({ profileFile: profileFile('urlz: {}\n') }, {})).toThrow(ProfileError);
     expect(() => buildProfile({ profileFile: profileFile('urlz: {}\n') }, {})).toThrow(/urlz: unknown setting/);
     expect(() => buildProfile({ profileFile: profileFile('apiKeyEnv: NOPE_NOT_SET\n') }, {})).toThrow(/NOPE_NOT_SET is not set/);
-    expect(() => buildProfile({ profileFile: profileFile('urls:\n  control: http://x\n') }, {})).toThrow(/unknown interface "control"/);
+    expect(() => buildProfile({ profileFile: profileFile('urls:\n  control: http://x\n') }, {})).toThrow(/urls\.control: unknown setting; did you mean urls\.control-plane\?/);
   });
 
   test('a missing profile file is a clear error', () => {
@@ -83,5 +83,65 @@ describe('target profile', () => {
     const text = JSON.stringify(redactedProfile(p));
     expect(text).not.toContain('k-123456789');
     expect(text).not.toContain('k-other-987654');
+  });
+
+  test.each([
+    ['fixtures:\n  graphID: echo\n', /fixtures\.graphID: unknown setting; did you mean fixtures\.graphId\? Known settings under fixtures: graphId, failingGraphId/],
+    ['timeouts:\n  deployMS: 60000\n', /timeouts\.deployMS: unknown setting; did you mean timeouts\.deployMs\?/],
+    ['vocabulary:\n  gitfroge: github\n', /vocabulary\.gitfroge: unknown setting; did you mean vocabulary\.gitforge\?/],
+    ['fixtures:\n  gitforge:\n    repoURL: https://x\n', /fixtures\.gitforge\.repoURL: unknown setting; did you mean fixtures\.gitforge\.repoUrl\?/],
+    ['otherTenant:\n  tenantID: x\n', /otherTenant\.tenantID: unknown setting; did you mean otherTenant\.tenantId\?/],
+  ])('a typo in a nested key (%j) is refused with its path and the closest key', (text, message) => {
+    expect(() => buildProfile({ profileFile: profileFile(text) }, {})).toThrow(message);
+  });
+
+  test.each([
+    ['runs: many\n', /runs: expected a value of type integer, found "many"/],
+    ['timeouts: 5\n', /timeouts: expected a mapping, found 5/],
+    ['controlPlaneMode: cloud\n', /controlPlaneMode: "cloud" is not allowed\. Allowed: hosted, self-hosted/],
+    ['sources: [gitfroge]\n', /sources\[0\]: "gitfroge" is not allowed; did you mean "gitforge"\? Allowed: gitforge, external_container/],
+    ['agentServerHosting: local\n', /agentServerHosting: "local" is not allowed\. Allowed: platform, self-run/],
+    ['concurrency: 0\n', /concurrency: must be >= 1/],
+  ])('a wrong type or value (%j) is refused with the key path and what is allowed', (text, message) => {
+    expect(() => buildProfile({ profileFile: profileFile(text) }, {})).toThrow(message);
+  });
+
+  test('every problem of a file is listed at once', () => {
+    const error = (() => {
+      try {
+        buildProfile({ profileFile: profileFile('runs: x\nfixtures:\n  graphID: echo\n') }, {});
+      } catch (e) {
+        return e as Error;
+      }
+    })();
+    expect(error?.message).toMatch(/2 problem\(s\)/);
+  });
+
+  test('--control-plane-mode overrides only the mode: the sources the file names stay', () => {
+    const file = profileFile('sources: [internal_source]\ncontrolPlaneMode: hosted\n');
+    const p = buildProfile({ profileFile: file, controlPlaneMode: 'self-hosted' }, {});
+    expect(p.controlPlaneMode).toBe('self-hosted');
+    expect(p.sources).toEqual(['internal_source']);
+  });
+
+  test('a recorded profile given as the base keeps its sources whatever mode is named', () => {
+    const base = buildProfile({}, {});
+    base.sources = ['internal_source'];
+    expect(buildProfile({ controlPlaneMode: 'hosted' }, {}, base).sources).toEqual(['internal_source']);
+  });
+
+  test('agent-server hosting: platform by default, set by the file, APC_AGENT_SERVER_HOSTING or --agent-server-hosting', () => {
+    expect(buildProfile({}, {}).agentServerHosting).toBe('platform');
+    expect(buildProfile({ profileFile: profileFile('agentServerHosting: self-run\n') }, {}).agentServerHosting).toBe('self-run');
+    expect(buildProfile({}, { APC_AGENT_SERVER_HOSTING: 'self-run' }).agentServerHosting).toBe('self-run');
+    expect(buildProfile({ agentServerHosting: 'platform' }, { APC_AGENT_SERVER_HOSTING: 'self-run' }).agentServerHosting).toBe('platform');
+    expect(() => buildProfile({ agentServerHosting: 'local' }, {})).toThrow(/--agent-server-hosting: expected "platform" or "self-run", found "local"/);
+    expect(buildProfile({ agentServerHosting: 'self-run' }, {}).controlPlaneMode).toBe('hosted');
+  });
+
+  test('a second key from the environment keeps the tenant the file names for it, and the reverse', () => {
+    const file = profileFile('otherTenant:\n  apiKeyEnv: MY_OTHER\n  tenantId: t-file\n');
+    expect(buildProfile({ profileFile: file }, { MY_OTHER: 'k-file', APC_OTHER_API_KEY: 'k-env' }).otherTenant).toEqual({ apiKey: 'k-env', tenantId: 't-file' });
+    expect(buildProfile({ profileFile: file, otherTenantId: 't-flag' }, { MY_OTHER: 'k-file' }).otherTenant).toEqual({ apiKey: 'k-file', tenantId: 't-flag' });
   });
 });

@@ -96,7 +96,7 @@ describe('junit.xml', () => {
     expect(xml).toContain('<failure message="Deployment name came back changed: &lt;script&gt;');
     expect(xml.match(/<failure /g)).toHaveLength(2);
     expect(xml).toContain('type="MAY"');
-    expect(xml).toContain('<skipped message="not applicable: needs source:gitforge"/>');
+    expect(xml).toContain('<skipped message="not applicable: source gitforge not declared in the profile (sources)"/>');
     expect(xml).toContain('<skipped message="excluded: not observable over HTTP"/>');
     expect(xml).toContain('<property name="apc.verdict" value="not-certified"/>');
     expect(xml).toMatch(/<testsuites name="apc certify apc-sample" tests="8" failures="2" errors="0" skipped="2" time="102.000"/);
@@ -195,7 +195,8 @@ describe('replay plan', () => {
     writeReports(dir, sampleReport({ seed: 99 }));
     const plan = replayPlan(dir, CATALOGUE);
     expect(plan).toMatchObject({ runId: 'apc-sample', ids: ['CP-DEP-002', 'AS-RUN-002'], interfaces: ['control-plane', 'agent-server'], reference: false });
-    expect(plan.settings).toMatchObject({ seed: '99', runs: '25', controlPlaneUrl: 'http://127.0.0.1:8100', agentServerUrl: 'http://127.0.0.1:8123' });
+    expect(plan.profile).toMatchObject({ seed: 99, runs: 25, urls: { 'control-plane': 'http://127.0.0.1:8100', 'agent-server': 'http://127.0.0.1:8123' } });
+    expect(plan.profile.apiKey).toBeUndefined();
   });
 
   test('a folder without compliance.json, or with a broken one, is refused with what to do', () => {

@@ -5,6 +5,7 @@ import type { AssistantDraft, JsonObject } from '../../../generators/agent-serve
 import type { Check, Exchange } from '../../../harness/conformance/index.ts';
 import { describeResponse } from '../../../harness/http/curl.ts';
 import { runEcho } from './runs.ts';
+import { isObject } from '../../../schemas/is-object.ts';
 
 /** Metadata key holding the run's prefix on everything a run creates, so leftovers can be found. */
 export const RUN_TAG = 'apc_run';
@@ -15,9 +16,6 @@ export interface CreatedAssistant {
   body: JsonObject;
 }
 
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 export function is2xx(exchange: Exchange): boolean {
   const status = exchange.response?.status;

@@ -2,9 +2,9 @@
 // except CPU values of a resource_spec, which are reported rounded (spec 2.4).
 import { CPU_FIELDS, isRoundedFrom } from '../../../generators/control-plane/cpu.ts';
 import { isSet } from '../../../generators/control-plane/source-rules.ts';
+import { isObject } from '../../../schemas/is-object.ts';
 
 type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** JSON equality regardless of key order. */
 export function sameJson(a: unknown, b: unknown): boolean {

@@ -7,6 +7,8 @@ import { describeResponse } from '../../../harness/http/curl.ts';
 import type { Deployment, Source } from '../../../schemas/index.ts';
 import { sourceAllowed, type GeneratorContext } from '../../../generators/control-plane/context.ts';
 import { baseCreate, type CreateBody } from '../../../generators/control-plane/create-payloads.ts';
+import { isObject } from '../../../schemas/is-object.ts';
+export { isObject };
 
 import { triggerRule } from '../../../generators/control-plane/commands.ts';
 import type { PatchBody } from '../../../generators/control-plane/patches.ts';
@@ -19,7 +21,6 @@ export const revisionsPath = (id: string) => `${DEPLOYMENTS}/${id}/revisions`;
 export const revisionPath = (id: string, revisionId: string) => `${revisionsPath(id)}/${revisionId}`;
 
 type Json = Record<string, unknown>;
-export const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 export const field = (body: unknown, key: string): unknown => (isObject(body) ? body[key] : undefined);
 export const statusOf = (exchange: Exchange): number | undefined => exchange.response?.status;
 export const is2xx = (exchange: Exchange) => (statusOf(exchange) ?? 0) >= 200 && (statusOf(exchange) ?? 0) < 300;

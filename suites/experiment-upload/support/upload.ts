@@ -6,6 +6,7 @@ import { uploadBody, type UploadCase, type UploadIds } from '../../../generators
 import type { Check, Exchange } from '../../../harness/conformance/index.ts';
 import type { Auth } from '../../../harness/http/client.ts';
 import { describeResponse } from '../../../harness/http/curl.ts';
+import { isObject } from '../../../schemas/is-object.ts';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -36,9 +37,6 @@ export interface Uploaded {
   experiment: JsonObject;
 }
 
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function status(exchange: Exchange): number | undefined {
   return exchange.response?.status;

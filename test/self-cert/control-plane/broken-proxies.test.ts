@@ -6,6 +6,7 @@ import { afterAll, describe, test } from 'vitest';
 import { expectFailed } from '../../support/report-expectations.ts';
 import { startBrokenProxy, type Breakage, type BrokenProxy } from './support/broken-proxy.ts';
 import { certifyControlPlane, startControlPlane, type ControlPlaneTarget } from './support/url-target.ts';
+import { isObject } from '../../../schemas/is-object.ts';
 
 const started: (BrokenProxy | ControlPlaneTarget)[] = [];
 afterAll(async () => {
@@ -20,7 +21,6 @@ async function certifyBroken(breakage: Breakage, requirements: string[]) {
   return certifyControlPlane(proxy.url, target, 'hosted', requirements);
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 describe('control-plane suites fail a target that breaks their rule', () => {
   test('create answers 200 instead of 201; failed builds reported DEPLOYED', async () => {

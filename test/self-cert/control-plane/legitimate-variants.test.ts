@@ -7,6 +7,7 @@ import { afterAll, expect, test } from 'vitest';
 import { expectCertified } from '../../support/report-expectations.ts';
 import { startBrokenProxy, type Answer, type BrokenProxy } from './support/broken-proxy.ts';
 import { certifyControlPlane, startControlPlane, type ControlPlaneTarget } from './support/url-target.ts';
+import { isObject } from '../../../schemas/is-object.ts';
 
 const started: (BrokenProxy | ControlPlaneTarget)[] = [];
 afterAll(async () => {
@@ -14,7 +15,6 @@ afterAll(async () => {
 });
 
 type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** A revision with its SourceRevisionConfig members at the top level. */
 const flat = (revision: unknown): unknown => {

@@ -1,0 +1,187 @@
+// Discovery of what a target offers, with cheap requests: which source kinds the control plane
+// accepts, which optional endpoints answer, whether the agent server demands a key, whether the
+// fixture graphs exist, whether a second key works. Everything created is named with the run's
+// prefix and deleted again. `apc init` writes the findings as a commented profile; `apc certify`
+// without a profile applies them and prints them.
+//
+// A capability is left out only on a clear "no" (404/405 for an endpoint, a 4xx for a source kind):
+// no answer, or a 5xx, keeps the default, so a broken target is judged by the suites, not hidden.
+import { baseCreate } from '../generators/control-plane/create-payloads.ts';
+import { isObject } from '../schemas/is-object.ts';
+import { InterfaceClient, Recorder } from './http/client.ts';
+import type { Exchange } from './http/exchange.ts';
+import { Limiter } from './http/limiter.ts';
+import { SOURCE_KINDS, type AgentServerHosting, type ControlPlaneMode, type OptionalEndpoint, type SourceKind, type TargetProfile } from './profile.ts';
+
+/** One discovered setting and how it was found. */
+export interface Finding {
+  /** Profile key path, e.g. `sources`, `endpoints`, `fixtures.failingGraphId`. */
+  key: string;
+  how: string;
+}
+
+export interface Discovery {
+  controlPlaneMode?: ControlPlaneMode;
+  agentServerHosting?: AgentServerHosting;
+  sources?: SourceKind[];
+  /** Per source kind: why it is in or out. */
+  sourceNotes: Partial<Record<SourceKind, string>>;
+  endpoints: OptionalEndpoint[];
+  endpointNotes: Partial<Record<OptionalEndpoint, string>>;
+  fixtures: Partial<Omit<TargetProfile['fixtures'], 'gitforge'>> & { gitforge?: { integrationId?: string } };
+  /** The second key was accepted (undefined: none given). */
+  otherTenant?: boolean;
+  notes: Finding[];
+}
+
+const status = (e: Exchange) => e.response?.status;
+const ok = (e: Exchange) => (status(e) ?? 0) >= 200 && (status(e) ?? 0) < 300;
+const clearNo = (e: Exchange) => status(e) === 404 || status(e) === 405;
+const seen = (e: Exchange) => (e.response ? `${e.response.status}` : `no answer (${e.error ?? 'unknown'})`);
+const firstOf = (body: unknown): Record<string, unknown> | undefined => {
+  const list = Array.isArray(body) ? body : isObject(body) && Array.isArray(body.resources) ? body.resources : isObject(body) ? [body] : [];
+  const first: unknown = list[0];
+  return isObject(first) ? first : undefined;
+};
+
+export interface DiscoverOptions {
+  profile: TargetProfile;
+  /** Every resource made is named with this prefix (`apc-xxxxxx`). */
+  runId: string;
+  /** The mode was given: keep it rather than infer it. */
+  modeGiven: boolean;
+}
+
+export async function discover({ profile, runId, modeGiven }: DiscoverOptions): Promise<Discovery> {
+  const recorder = new Recorder();
+  const limiter = new Limiter(4);
+  const client = (iface: 'control-plane' | 'agent-server' | 'experiment-upload') =>
+    profile.urls[iface] ? new InterfaceClient(iface, profile.urls[iface]!, profile, recorder, limiter) : undefined;
+  const found: Discovery = { sourceNotes: {}, endpoints: [], endpointNotes: {}, fixtures: {}, notes: [] };
+  const endpoint = (name: OptionalEndpoint, exchange: Exchange, what: string) => {
+    if (clearNo(exchange)) found.endpointNotes[name] = `${what} answered ${seen(exchange)}: not offered`;
+    else {
+      found.endpoints.push(name);
+      found.endpointNotes[name] = ok(exchange) ? `${what} answered ${seen(exchange)}` : `${what} answered ${seen(exchange)}; kept, as only 404/405 says it is absent`;
+    }
+  };
+
+  const cp = client('control-plane');
+  if (cp) await discoverControlPlane(cp, profile, runId, modeGiven, found, endpoint);
+  const as = client('agent-server');
+  if (as) await discoverAgentServer(as, profile, runId, found, endpoint);
+  const tracing = client('experiment-upload');
+  if (tracing) {
+    endpoint('experiment-reads', await tracing.get('/api/v1/sessions', { query: { limit: 1 } }), 'GET /api/v1/sessions?limit=1');
+    const created = await tracing.post('/api/v1/datasets', { name: `${runId}-init-dataset`, description: 'made by apc init; deleted at once' });
+    endpoint('dataset-create', created, 'POST /api/v1/datasets');
+    const id = isObject(created.response?.json) ? created.response.json.id : undefined;
+    if (ok(created) && typeof id === 'string') await tracing.delete(`/api/v1/datasets/${id}`);
+  }
+  return found;
+}
+
+type Endpoint = (name: OptionalEndpoint, exchange: Exchange, what: string) => void;
+
+async function discoverControlPlane(cp: InterfaceClient, profile: TargetProfile, runId: string, modeGiven: boolean, found: Discovery, endpoint: Endpoint): Promise<void> {
+  const integrations = await cp.get('/v1/integrations/gitforge/install');
+  endpoint('integrations', integrations, 'GET /v1/integrations/gitforge/install');
+  const integrationId = firstOf(integrations.response?.json)?.id;
+  if (typeof integrationId === 'string') found.fixtures.gitforge = { integrationId };
+  const listeners = await cp.get('/v2/listeners');
+  endpoint('listeners', listeners, 'GET /v2/listeners');
+  const listener = firstOf(listeners.response?.json);
+  if (typeof listener?.id === 'string') found.fixtures.listenerId = listener.id;
+  const namespaces = isObject(listener?.compute_config) ? listener.compute_config.cluster_namespaces : undefined;
+  if (Array.isArray(namespaces) && typeof namespaces[0] === 'string') found.fixtures.clusterNamespace = namespaces[0];
+
+  const fixtures = {
+    ...profile.fixtures,
+    ...found.fixtures,
+    gitforge: { ...profile.fixtures.gitforge, ...found.fixtures.gitforge },
+  };
+  const created: string[] = [];
+  const accepted: SourceKind[] = [];
+  for (const source of SOURCE_KINDS) {
+    const body = baseCreate({ mode: profile.controlPlaneMode, sources: SOURCE_KINDS, fixtures, namePrefix: runId }, source, `${runId}-init-${source.replace(/_/g, '-')}`);
+    const answer = await cp.post('/v2/deployments', body);
+    const id = isObject(answer.response?.json) ? answer.response.json.id : undefined;
+    if (ok(answer) && typeof id === 'string') created.push(id);
+    const refused = (status(answer) ?? 0) >= 400 && (status(answer) ?? 0) < 500;
+    if (!refused) {
+      accepted.push(source);
+      found.sourceNotes[source] = ok(answer) ? `POST /v2/deployments of a deployment with source ${source} answered ${seen(answer)}` : `POST /v2/deployments answered ${seen(answer)}; kept, as only a 4xx says it is refused`;
+    } else found.sourceNotes[source] = `POST /v2/deployments of a deployment with source ${source} answered ${seen(answer)}: refused`;
+  }
+  found.sources = accepted;
+  const uploadTo = created[0];
+  if (uploadTo) endpoint('upload-url', await cp.post(`/deployments/${uploadTo}/upload-url`, {}), 'POST /deployments/{id}/upload-url');
+  else found.notes.push({ key: 'endpoints', how: 'upload-url not probed (no deployment could be made to ask for one): kept as the profile had it' });
+  for (const id of created) {
+    const gone = await cp.delete(`/v2/deployments/${id}`, { query: { delete_tracing_project: true } });
+    if (!ok(gone) && status(gone) !== 404) await cp.delete(`/v2/deployments/${id}`);
+  }
+  if (modeGiven) found.notes.push({ key: 'controlPlaneMode', how: 'given' });
+  else {
+    // gitforge is hosted only, external_container self-hosted only (spec 2.1).
+    const selfHosted = accepted.includes('external_container') && !accepted.includes('gitforge');
+    found.controlPlaneMode = selfHosted ? 'self-hosted' : 'hosted';
+    found.notes.push({
+      key: 'controlPlaneMode',
+      how: selfHosted ? 'external_container accepted and gitforge refused (spec 2.1: these are self-hosted and hosted only)' : 'external_container not accepted alone (spec 2.1: gitforge is hosted only, external_container self-hosted only)',
+    });
+  }
+  if (profile.otherTenant) {
+    const other = await cp.get('/v2/deployments', { auth: profile.otherTenant });
+    found.otherTenant = ok(other);
+    found.notes.push({ key: 'otherTenant', how: `GET /v2/deployments with the second key answered ${seen(other)}${ok(other) ? '' : ': left out'}` });
+  }
+}
+
+async function discoverAgentServer(as: InterfaceClient, profile: TargetProfile, runId: string, found: Discovery, endpoint: Endpoint): Promise<void> {
+  const anonymous = await as.post('/assistants/search', { limit: 1 }, { auth: 'none' });
+  const demands = status(anonymous) === 401 || status(anonymous) === 403;
+  found.agentServerHosting = ok(anonymous) ? 'self-run' : 'platform';
+  found.notes.push({
+    key: 'agentServerHosting',
+    how: demands
+      ? `POST /assistants/search without a key answered ${seen(anonymous)}: it demands a key, as a platform-hosted agent server must (spec 5)`
+      : ok(anonymous)
+        ? `POST /assistants/search without a key answered ${seen(anonymous)}: it needs no key, so it runs outside the platform (the auth rules are not applicable)`
+        : `POST /assistants/search without a key answered ${seen(anonymous)}; assumed platform-hosted`,
+  });
+  const auth = found.agentServerHosting === 'self-run' && !profile.apiKey ? ('none' as const) : ('default' as const);
+  const graphExists = async (graphId: string): Promise<Exchange> => {
+    const made = await as.post('/assistants', { graph_id: graphId, name: `${runId}-init-${graphId}`, context: {} }, { auth });
+    const id = isObject(made.response?.json) ? made.response.json.assistant_id : undefined;
+    if (ok(made) && typeof id === 'string') await as.delete(`/assistants/${id}`, { auth });
+    return made;
+  };
+  const echo = await graphExists(profile.fixtures.graphId);
+  found.notes.push({
+    key: 'fixtures.graphId',
+    how: ok(echo)
+      ? `POST /assistants with graph_id ${profile.fixtures.graphId} answered ${seen(echo)}`
+      : `POST /assistants with graph_id ${profile.fixtures.graphId} answered ${seen(echo)}: the fixture graph seems missing; serve it (README, "The echo fixture graph")`,
+  });
+  const failing = profile.fixtures.failingGraphId ?? 'fail';
+  const fail = await graphExists(failing);
+  if (ok(fail)) found.fixtures.failingGraphId = failing;
+  found.notes.push({ key: 'fixtures.failingGraphId', how: `POST /assistants with graph_id ${failing} answered ${seen(fail)}${ok(fail) ? '' : ': no failing graph, its rules are not applicable'}` });
+  endpoint('docs', await as.get('/docs', { auth, headers: { Accept: 'text/html, application/json;q=0.9, */*;q=0.8' } }), 'GET /docs');
+}
+
+/** The profile with the discovery applied: what was found replaces the defaults. */
+export function applyDiscovery(profile: TargetProfile, found: Discovery): TargetProfile {
+  // Endpoints of an interface that was not probed keep what the profile said.
+  const keptEndpoints = profile.endpoints.filter((e) => !(e in found.endpointNotes));
+  return {
+    ...profile,
+    ...(found.controlPlaneMode ? { controlPlaneMode: found.controlPlaneMode } : {}),
+    ...(found.agentServerHosting ? { agentServerHosting: found.agentServerHosting } : {}),
+    ...(found.sources ? { sources: found.sources } : {}),
+    endpoints: [...new Set([...keptEndpoints, ...found.endpoints])],
+    fixtures: { ...profile.fixtures, ...found.fixtures, gitforge: { ...profile.fixtures.gitforge, ...found.fixtures.gitforge } },
+    ...(found.otherTenant === false ? { otherTenant: undefined } : {}),
+  };
+}

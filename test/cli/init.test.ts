@@ -1,0 +1,124 @@
+// `apc init` discovers what a target offers and writes a profile with which `apc certify`
+// certifies it; against a target with capabilities removed, the profile leaves them out.
+import { spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { describe, expect, test } from 'vitest';
+import { startReference } from '../../reference-impl/index.ts';
+import { certify, ROOT } from '../support/certify.ts';
+import { startProxy } from '../support/rewriting-proxy.ts';
+
+function apc(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'apc.mjs'), ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', ...env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((done) => child.on('close', (code) => done({ code, stdout, stderr })));
+}
+
+async function reference(mode: 'hosted' | 'self-hosted') {
+  const keys = [0, 1].map(() => ({ key: `apc-init-${randomBytes(9).toString('hex')}`, tenants: [randomUUID()] }));
+  const server = await startReference({ mode, apiKeys: keys, phaseMs: 5, statsDelayMs: 300 });
+  return { server, keys };
+}
+
+describe('apc init', () => {
+  test.each(['hosted', 'self-hosted'] as const)('against the %s reference writes a profile that certifies it', async (mode) => {
+    const { server, keys } = await reference(mode);
+    try {
+      const out = join(mkdtempSync(join(tmpdir(), 'apc-init-')), 'target.yaml');
+      const init = await apc(
+        ['init', '--control-plane-url', server.urls.controlPlane, '--agent-server-url', server.urls.agentServer, '--tracing-url', server.urls.tracing, '--tenant-id', keys[0]!.tenants[0]!, '--other-tenant-id', keys[1]!.tenants[0]!, '--out', out],
+        { APC_API_KEY: keys[0]!.key, APC_OTHER_API_KEY: keys[1]!.key },
+      );
+      expect(init.code, init.stderr).toBe(0);
+      const text = readFileSync(out, 'utf8');
+      expect(text).not.toContain(keys[0]!.key);
+      expect(text).toMatch(/agentServerHosting: platform {3}# POST \/assistants\/search without a key answered 401/);
+      const written = parse(text) as { controlPlaneMode: string; sources: string[]; otherTenant?: unknown; fixtures: { failingGraphId?: string } };
+      expect(written.controlPlaneMode).toBe(mode);
+      expect(written.sources).toContain(mode === 'hosted' ? 'gitforge' : 'external_container');
+      expect(written.otherTenant).toBeDefined();
+      expect(written.fixtures.failingGraphId).toBe('fail');
+      const run = await certify({
+        args: ['--profile', out, '--poll-interval-ms', '20', '--request-timeout-ms', '10000', '--stream-timeout-ms', '10000', '--deploy-timeout-ms', '30000', '--runs', '5'],
+        env: { APC_API_KEY: keys[0]!.key, APC_OTHER_API_KEY: keys[1]!.key },
+        timeoutMs: 280_000,
+      });
+      const report = run.report!;
+      expect(report.requirements.filter((r) => r.status === 'failed' || r.status === 'blocked').map((r) => r.id)).toEqual([]);
+      // What init discovers is declared: nothing is not-applicable for an endpoint, the second
+      // tenant, the failing graph or the hosting. Only what it cannot discover (a failing image)
+      // and the other mode's rules remain.
+      const needs = new Set(report.requirements.filter((r) => r.status === 'not-applicable').flatMap((r) => r.needs ?? []));
+      expect([...needs].filter((n) => /^(endpoint|hosting):|other-tenant|failing-graph/.test(n))).toEqual([]);
+      // CP-RES-004 is "not judged" on the in-repo self-hosted reference run as well (`apc certify
+      // --control-plane-mode self-hosted`): a gap of the suite, not of the profile.
+      const unjudged = report.requirements.filter((r) => r.level === 'MUST' && r.status === 'skipped' && !r.reason?.startsWith('excluded:'));
+      expect(unjudged.map((r) => r.id).filter((id) => id !== 'CP-RES-004')).toEqual([]);
+      if (unjudged.length === 0) {
+        expect(run.code, run.stdout + run.stderr).toBe(0);
+        expect(['certified', 'passed']).toContain(report.verdict);
+      }
+      // Nothing init made is left behind.
+      const left = await fetch(`${server.urls.controlPlane}/v2/deployments`, { headers: { 'X-Api-Key': keys[0]!.key, 'X-Tenant-Id': keys[0]!.tenants[0]! } });
+      expect(JSON.stringify(await left.json())).not.toContain('-init-');
+    } finally {
+      await server.close();
+    }
+  }, 300_000);
+
+  test('against a target with capabilities removed, the profile leaves them out and says why', async () => {
+    const { server, keys } = await reference('hosted');
+    const gone = new Set(['/v2/listeners', '/v1/integrations/gitforge/install']);
+    const cp = await startProxy(server.urls.controlPlane, {
+      request: (r) => {
+        if (gone.has(r.path.split('?')[0]!)) return { status: 404, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"detail":"Not Found"}') };
+        if (r.method === 'POST' && r.path === '/v2/deployments' && r.body.toString().includes('"internal_container"')) {
+          return { status: 422, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"detail":[{"loc":["body","source"],"msg":"not offered","type":"enum"}]}') };
+        }
+        return r;
+      },
+    });
+    const as = await startProxy(server.urls.agentServer, {
+      request: (r) => (r.path === '/docs' || r.body.toString().includes('"graph_id":"fail"') ? { status: 404, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"detail":"Not Found"}') } : r),
+    });
+    try {
+      const out = join(mkdtempSync(join(tmpdir(), 'apc-init-')), 'target.yaml');
+      const init = await apc(['init', '--control-plane-url', cp.url, '--agent-server-url', as.url, '--tenant-id', keys[0]!.tenants[0]!, '--out', out], { APC_API_KEY: keys[0]!.key });
+      expect(init.code, init.stderr).toBe(0);
+      const text = readFileSync(out, 'utf8');
+      const written = parse(text) as { sources: string[]; endpoints: string[]; fixtures: { failingGraphId?: string }; otherTenant?: unknown };
+      expect(written.sources).toEqual(['gitforge', 'internal_source']);
+      expect(written.endpoints).toEqual(['upload-url']);
+      expect(written.fixtures.failingGraphId).toBeUndefined();
+      expect(written.otherTenant).toBeUndefined();
+      expect(text).toContain('# - listeners   (GET /v2/listeners answered 404: not offered)');
+      expect(text).toContain('# - internal_container   (POST /v2/deployments of a deployment with source internal_container answered 422: refused)');
+    } finally {
+      await cp.close();
+      await as.close();
+      await server.close();
+    }
+  }, 120_000);
+
+  test('apc certify on URLs without a profile probes the target and prints what it assumed', async () => {
+    const { server, keys } = await reference('hosted');
+    try {
+      const run = await apc(
+        ['certify', '--agent-server-url', server.urls.agentServer, '--requirements', 'AS-DOCS-001', '--reports', mkdtempSync(join(tmpdir(), 'apc-r-'))],
+        { APC_API_KEY: keys[0]!.key },
+      );
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain('No profile given: probed the target');
+      expect(run.stdout).toContain('endpoints docs: GET /docs answered 200');
+      expect(run.stdout).toContain('agentServerHosting: POST /assistants/search without a key answered 401');
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
+});
