@@ -125,8 +125,10 @@ function statusOf(requirement: Requirement, outcomes: TestOutcome[], excluded: s
   }
   if (outcomes.some((o) => o.state === 'passed' && (o.checks[id]?.held ?? 0) > 0)) return { status: 'passed', failures: [] };
   if (failed.length > 0) {
-    const blockedBy = [...new Set(failed.flatMap((o) => o.failures.flatMap((f) => f.requirements)))].filter((r) => r !== id);
-    return { status: 'blocked', blockedBy, reason: `not judged: its test stopped at a failed check of ${blockedBy.join(', ')}`, failures: [] };
+    // The blocking failures stay with it: with --requirements the blocking requirement may not be in the report.
+    const blocking = failed.flatMap((o) => o.failures);
+    const blockedBy = [...new Set(blocking.flatMap((f) => f.requirements))].filter((r) => r !== id);
+    return { status: 'blocked', blockedBy, reason: `not judged: its test stopped at a failed check of ${blockedBy.join(', ')}: ${blocking[0]?.message ?? ''}`, failures: blocking };
   }
   const na = outcomes.filter((o) => o.notApplicable && o.notApplicable.length > 0);
   if (outcomes.length > 0 && na.length === outcomes.length) {

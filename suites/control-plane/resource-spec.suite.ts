@@ -27,6 +27,7 @@ import {
   simpleBody,
   statusOf,
   tryCreate,
+  expectAccepted,
 } from './support/steps.ts';
 
 function withSpec(t: Check, spec: ResourceSpec, hint = 'res'): CreateBody {
@@ -53,9 +54,9 @@ requirement('CP-RES-004', async (t: Check) => {
     { cpu: 8, cpu_limit: 16, queue_cpu: 0.1, queue_cpu_limit: 0.1, cache_cpu: 0.1, cache_cpu_limit: 16 },
     { cpu: 0.1, cpu_limit: 0.1, queue_cpu: 8, queue_cpu_limit: 16, cache_cpu: 8, cache_cpu_limit: 8 },
   ];
-  for (const spec of onBounds) await createDeployment(t, withSpec(t, spec));
+  for (const spec of onBounds) expectAccepted(t, await tryCreate(t, withSpec(t, spec)), 'CP-RES-004', `a resource_spec on its bounds ${JSON.stringify(spec)}`);
   await t.property(validResourceSpec, async (spec) => {
-    await createDeployment(t, withSpec(t, spec));
+    expectAccepted(t, await tryCreate(t, withSpec(t, spec)), 'CP-RES-004', `a valid resource_spec ${JSON.stringify(spec)}`);
   }, { numRuns: createRuns(t) });
 });
 

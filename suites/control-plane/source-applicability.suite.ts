@@ -6,8 +6,7 @@ import { classifyCreate, classifyPatch } from '../../generators/control-plane/cl
 import { invalidCreate, type CreateBody } from '../../generators/control-plane/create-payloads.ts';
 import { invalidPatch } from '../../generators/control-plane/patches.ts';
 import { tagRef } from '../../generators/control-plane/values.ts';
-import { requirement, type Check, type Exchange } from '../../harness/conformance/index.ts';
-import { describeResponse } from '../../harness/http/curl.ts';
+import { requirement, type Check } from '../../harness/conformance/index.ts';
 import type { Source } from '../../schemas/index.ts';
 import {
   createDeployment,
@@ -20,14 +19,8 @@ import {
   revisionCount,
   simpleBody,
   tryCreate,
-  is2xx,
-  statusOf,
+  expectAccepted,
 } from './support/steps.ts';
-
-/** Checks `rule`: the create answered a success (the exact 201 is CP-CREATE-001's rule). */
-function expectAccepted(t: Check, exchange: Exchange, rule: string, what: string): void {
-  t.expect(is2xx(exchange), { requirement: rule, message: `A create of ${what} answered ${statusOf(exchange) ?? 'nothing'}; expected it accepted.`, expected: 'HTTP 2xx', seen: describeResponse(exchange) });
-}
 
 /** A create of the simplest valid body of `source` is accepted. */
 function accepts(id: string, source: Source): void {

@@ -102,6 +102,11 @@ export async function createDeployment(t: Check, body: CreateBody): Promise<Depl
   return json as Deployment;
 }
 
+/** Checks `rule`: a create the rule says is valid answered a success (the exact 201 is CP-CREATE-001's rule). */
+export function expectAccepted(t: Check, exchange: Exchange, rule: string, what: string): void {
+  t.expect(is2xx(exchange), { requirement: rule, message: `A create of ${what} answered ${statusOf(exchange) ?? 'nothing'}; expected it accepted.`, expected: 'HTTP 2xx', seen: describeResponse(exchange) });
+}
+
 /** Creates the simplest deployment of `source`. */
 export async function createSimple(t: Check, source: Source, hint = 'd'): Promise<Deployment> {
   return createDeployment(t, simpleBody(t, source, hint));
