@@ -58,7 +58,7 @@ export function installErrorHandling(app: FastifyInstance): void {
  * as the headers allow: a long id is then judged by its route like any other bad id.
  */
 export const FRAMEWORK_OPTIONS = {
-  maxParamLength: 16 * 1024,
+  routerOptions: { maxParamLength: 16 * 1024 },
   frameworkErrors: (error: FastifyError, _request: unknown, reply: FastifyReply) => {
     const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
     return sendError(reply, new HttpError(error.code === 'FST_ERR_BAD_URL' ? 400 : status, frameworkMessage(error)));
