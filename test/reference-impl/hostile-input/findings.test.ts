@@ -1,7 +1,6 @@
 // The findings of the hostile-input review of the reference implementation, each reproduced with
 // the request that found it, on both stores: every one now gets a documented 4xx (and the same
 // answer on memory and PostgreSQL), and a refused request leaves nothing behind.
-import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ISSUES } from '../../../schemas/issues.ts';
 import { MAX_VALUES_FULLY_CHECKED, validate } from '../../../schemas/index.ts';
@@ -9,7 +8,7 @@ import { MAX_NAME_CHARS } from '../../../reference-impl/names.ts';
 import { DEFAULT_JSON_LIMITS } from '../../../reference-impl/json-body.ts';
 import { createBodies, uniqueName } from '../control-plane/control-plane-server.ts';
 import { row, upload } from '../tracing/bodies.ts';
-import { BACKENDS, LISTENERS, referenceOn, type Reply, type RunningReference } from './reference-on.ts';
+import { BACKENDS, getWithOversizedHeaders, LISTENERS, referenceOn, type Reply, type RunningReference } from './reference-on.ts';
 
 const UPLOAD = '/api/v1/datasets/upload-experiment';
 
@@ -152,7 +151,7 @@ describe.each(BACKENDS)('findings 1–5 over HTTP on %s', (backend) => {
       expectSpecError(await ref.call(listener, 'POST', jsonRoute[listener], '{"name": '), 400);
       expectSpecError(await ref.call(listener, 'POST', jsonRoute[listener], '{}', { 'content-type': 'application/xml' }), 415);
       expectSpecError(await ref.call(listener, 'POST', jsonRoute[listener], Buffer.from([0x7b, 0xff, 0x7d])), 400);
-      const headers = await rawRequest(ref.server.urls[listener], { 'x-big': 'h'.repeat(20_000) });
+      const headers = await getWithOversizedHeaders(ref.server.urls[listener]);
       expect(headers.status).toBe(431);
       expect(JSON.parse(headers.text)).toEqual({ detail: expect.any(String) });
     }
@@ -160,20 +159,6 @@ describe.each(BACKENDS)('findings 1–5 over HTTP on %s', (backend) => {
     expect(patch.body.detail).toMatch(/percent-encoding/);
   });
 });
-
-/** A GET sent with node:http, which (unlike fetch) sends headers larger than the server accepts. */
-function rawRequest(base: string, headers: Record<string, string>): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(`${base}/ok`, { headers }, (response) => {
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (text += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
-    });
-    request.on('error', reject);
-    request.end();
-  });
-}
 
 describe.each(BACKENDS)('finding 7: expired upload grants on %s', (backend) => {
   let ref: RunningReference;

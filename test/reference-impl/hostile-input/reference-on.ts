@@ -1,6 +1,7 @@
 // The whole reference implementation (all three listeners) on one backend for the hostile-input
 // tests, with a request helper per listener and a snapshot of everything a request could change.
 import { randomUUID } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { startReference, type ReferenceOptions, type ReferenceServer } from '../../../reference-impl/index.ts';
 import { databaseFor, sendRequest, type Backend, type Reply } from '../../support/reference-listener.ts';
 
@@ -55,4 +56,18 @@ export async function referenceOn(backend: Backend, overrides: Partial<Reference
       await database.drop();
     },
   };
+}
+
+/** GET /ok with 20 KB of headers, sent with node:http (fetch refuses to send such headers). */
+export function getWithOversizedHeaders(base: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(`${base}/ok`, { headers: { 'x-padding': 'h'.repeat(20_000) } }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+    });
+    request.on('error', reject);
+    request.end();
+  });
 }
