@@ -97,11 +97,9 @@ class Parser {
 
   private attach(frame: Frame, value: unknown): void {
     frame.count += 1;
+    // Plain assignment is safe: key() refuses "__proto__", which would set the prototype instead.
     if (Array.isArray(frame.container)) frame.container.push(value);
-    else {
-      // A data property even for "__proto__": assignment would set the prototype instead.
-      Object.defineProperty(frame.container, frame.at, { value, enumerable: true, writable: true, configurable: true });
-    }
+    else frame.container[frame.at] = value;
     if (frame.count > this.limits.items) {
       throw limitIssue(this.loc().slice(0, -1), `More than ${this.limits.items} items in one array or object; send fewer`, 'too_long');
     }

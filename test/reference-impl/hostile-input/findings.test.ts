@@ -62,15 +62,20 @@ describe('finding 2: validation is bounded and linear', () => {
 
   it('takes time in proportion to the input, whatever the number of problems (a ratio, not a clock bound)', () => {
     // Valid rows with problems after them: the most work a body of that size can cause.
+    // The fastest of several tries: a shared machine only ever makes a try slower.
     const timeOf = (n: number) => {
       const body = upload({ results: [...Array.from({ length: n }, () => row()), ...Array.from({ length: n }, (_, i) => i)] });
-      const started = performance.now();
-      for (let i = 0; i < 3; i += 1) validate('ExperimentUploadRequest', body);
-      return performance.now() - started;
+      let fastest = Infinity;
+      for (let i = 0; i < 7; i += 1) {
+        const started = performance.now();
+        validate('ExperimentUploadRequest', body);
+        fastest = Math.min(fastest, performance.now() - started);
+      }
+      return fastest;
     };
     timeOf(2_000);
     // Quadratic work would take 16 times as long for 4 times the input; linear takes 4.
-    expect(timeOf(40_000) / timeOf(10_000)).toBeLessThan(9);
+    expect(timeOf(20_000) / timeOf(5_000)).toBeLessThan(9);
   });
 });
 
