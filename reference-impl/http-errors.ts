@@ -63,14 +63,15 @@ export const FRAMEWORK_OPTIONS = {
     const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
     return sendError(reply, new HttpError(error.code === 'FST_ERR_BAD_URL' ? 400 : status, frameworkMessage(error)));
   },
+  // As Fastify's own handler (write, then destroy the socket), with a `{detail}` body.
   clientErrorHandler: (error: NodeJS.ErrnoException, socket: Socket) => {
-    if (!socket.writable || error.code === 'ECONNRESET') {
-      socket.destroy();
-      return;
-    }
-    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'HPE_URI_TOO_LONG' ? 414 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
     const body = JSON.stringify({ detail: status === 431 ? 'Request headers are too large.' : `The request could not be read (${error.code ?? 'malformed'}).` });
-    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    if (socket.writable) {
+      socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\n\r\n${body}`);
+    }
+    socket.destroy(error);
   },
 } satisfies Partial<FastifyServerOptions>;
 
