@@ -2,7 +2,7 @@
 // database pool (when PostgreSQL is used), the fault switches and things to stop on close.
 import type { FastifyServerOptions } from 'fastify';
 import { resolveAuth, type AuthConfig } from './auth.ts';
-import { openPool, type Pool } from './db.ts';
+import { openPool, type Pool, type PoolClient } from './db.ts';
 import type { ControlPlaneMode, ReferenceOptions } from './options.ts';
 
 export interface ReferenceContext {
@@ -25,8 +25,11 @@ export interface ReferenceContext {
 }
 
 export interface TracingProjects {
-  /** Throws the 409 `conflict(...)` HttpError when the tenant has a project of that name. */
-  createProject(tenantId: string, name: string): Promise<void>;
+  /**
+   * Throws the 409 `conflict(...)` HttpError when the tenant has a project of that name. With
+   * `tx`, the project is written in that PostgreSQL transaction and commits or rolls back with it.
+   */
+  createProject(tenantId: string, name: string, tx?: PoolClient): Promise<void>;
   deleteProject(tenantId: string, name: string): Promise<void>;
 }
 

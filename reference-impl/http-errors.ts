@@ -1,6 +1,8 @@
 // Error bodies in the spec's shapes (section 7), shared by every listener of the reference
 // implementation: 4xx `{detail: string}`, 422 HTTPValidationError `{detail: [{loc, msg, type}]}`.
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyServerOptions } from 'fastify';
 
 export interface ValidationIssue {
   loc: (string | number)[];
@@ -49,8 +51,34 @@ export function installErrorHandling(app: FastifyInstance): void {
   );
 }
 
+/**
+ * Fastify options every listener shares, so that errors raised before any route runs get the
+ * documented shape too: a URL that is not valid percent-encoding (400), a request Node's HTTP
+ * parser refuses (oversized headers 431, a malformed request 400). Path parameters may be as long
+ * as the headers allow: a long id is then judged by its route like any other bad id.
+ */
+export const FRAMEWORK_OPTIONS = {
+  routerOptions: { maxParamLength: 16 * 1024 },
+  frameworkErrors: (error: FastifyError, _request: unknown, reply: FastifyReply) => {
+    const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+    return sendError(reply, new HttpError(error.code === 'FST_ERR_BAD_URL' ? 400 : status, frameworkMessage(error)));
+  },
+  // As Fastify's own handler (write, then destroy the socket), with a `{detail}` body.
+  clientErrorHandler: (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    const body = JSON.stringify({ detail: status === 431 ? 'Request headers are too large.' : `The request could not be read (${error.code ?? 'malformed'}).` });
+    if (socket.writable) {
+      socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\n\r\n${body}`);
+    }
+    socket.destroy(error);
+  },
+} satisfies Partial<FastifyServerOptions>;
+
 function frameworkMessage(error: FastifyError): string {
   switch (error.code) {
+    case 'FST_ERR_BAD_URL':
+      return 'The URL is not valid: a path segment has a malformed percent-encoding.';
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return 'Request body is empty; a JSON object was expected.';
     case 'FST_ERR_CTP_INVALID_JSON_BODY':

@@ -28,14 +28,18 @@ export type ValidationResult = { ok: true } | { ok: false; issues: ValidationIss
 
 type JsonObject = Record<string, unknown>;
 
-let ajv: Ajv2020 | undefined;
-const compiled = new Map<SchemaName, ValidateFunction>();
+/** Every problem (`all`), or only the first (`first`: it stops there, so it costs little on any input). */
+type Mode = 'all' | 'first';
 
-function loader(): Ajv2020 {
-  if (ajv) return ajv;
+const loaders = new Map<Mode, Ajv2020>();
+const compiled = new Map<string, ValidateFunction>();
+
+function loader(mode: Mode): Ajv2020 {
+  const existing = loaders.get(mode);
+  if (existing) return existing;
   const instance = new Ajv2020({
     strict: true,
-    allErrors: true,
+    allErrors: mode === 'all',
     verbose: true,
     // Strict mode warnings are schema bugs: fail loudly instead of logging.
     logger: {
@@ -51,19 +55,19 @@ function loader(): Ajv2020 {
   formats.default(instance, ['uuid']);
   instance.addFormat('date-time', { type: 'string', validate: isDateTime });
   for (const schema of Object.values(schemas)) instance.addSchema(plain(schema));
-  ajv = instance;
+  loaders.set(mode, instance);
   return instance;
 }
 
 /** The compiled validator of a schema, compiled on first use. */
-function validator(name: SchemaName): ValidateFunction {
-  let fn = compiled.get(name);
+function validator(name: SchemaName, mode: Mode): ValidateFunction {
+  let fn = compiled.get(`${mode}:${name}`);
   if (!fn) {
     const schema = schemas[name] as TSchema | undefined;
     if (!schema) throw new Error(`Unknown schema ${JSON.stringify(name)}; expected one of ${schemaNames.join(', ')}.`);
-    fn = loader().getSchema(schema.$id as string);
+    fn = loader(mode).getSchema(schema.$id as string);
     if (!fn) throw new Error(`Schema ${name} was not registered with the loader.`);
-    compiled.set(name, fn);
+    compiled.set(`${mode}:${name}`, fn);
   }
   return fn;
 }
@@ -77,7 +81,7 @@ const compiledOther = new WeakMap<object, ValidateFunction>();
 export function compileSchema(schema: TSchema): ValidateFunction {
   let fn = compiledOther.get(schema);
   if (!fn) {
-    fn = loader().compile(plain(schema));
+    fn = loader('all').compile(plain(schema));
     compiledOther.set(schema, fn);
   }
   return fn;
@@ -94,11 +98,38 @@ export function compileForeignSchema(schema: object): ValidateFunction {
   return lenient.compile(schema);
 }
 
+/**
+ * Values (of any nesting) up to which every problem is looked for. Beyond it, only the first
+ * problem is reported. Ajv appends the problems found under a `$ref` by copying the list so
+ * far, so looking for all of them costs time in the square of their number: bounded by this
+ * limit, and the single-problem pass is linear, validation stays linear in the input.
+ */
+export const MAX_VALUES_FULLY_CHECKED = 2_000;
+
+/** True when `value` holds more than `limit` values (counted without recursion, stopping early). */
+function holdsMoreThan(value: unknown, limit: number): boolean {
+  const pending: unknown[] = [value];
+  let count = 0;
+  while (pending.length > 0) {
+    const next = pending.pop();
+    count += 1;
+    if (count > limit) return true;
+    if (next !== null && typeof next === 'object') for (const child of Object.values(next)) pending.push(child);
+  }
+  return false;
+}
+
 /** Checks `value` against the named schema; issues follow the spec's ValidationError shape. */
 export function validate(name: SchemaName, value: unknown): ValidationResult {
-  const fn = validator(name);
-  if (fn(value)) return { ok: true };
-  return { ok: false, issues: issuesOf(fn.errors ?? [], value) };
+  const first = validator(name, 'first');
+  if (first(value)) return { ok: true };
+  if (holdsMoreThan(value, MAX_VALUES_FULLY_CHECKED)) {
+    const more = { loc: [], msg: `Only the first problem is listed for a value of more than ${MAX_VALUES_FULLY_CHECKED} items; fix it and send again`, type: 'too_many_errors' };
+    return { ok: false, issues: [...issuesOf(first.errors ?? [], value), more] };
+  }
+  const all = validator(name, 'all');
+  all(value);
+  return { ok: false, issues: issuesOf(all.errors ?? [], value) };
 }
 
 /** A deep copy without TypeBox's symbol-keyed markers: plain JSON. */

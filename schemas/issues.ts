@@ -120,16 +120,25 @@ const within = (path: string, parent: string) => path === parent || path.startsW
  */
 function collapseAnyOf(pending: Pending[], error: ErrorObject, value: unknown): void {
   const branches: Pending[] = [];
-  while (pending.length > 0 && within((pending.at(-1) as Pending).path, error.instancePath)) branches.unshift(pending.pop() as Pending);
+  while (pending.length > 0 && within((pending.at(-1) as Pending).path, error.instancePath)) branches.push(pending.pop() as Pending);
+  branches.reverse();
   const applying = branches.filter((b) => !(b.types && b.path === error.instancePath));
   if (applying.length > 0) {
-    pending.push(...applying);
+    // One at a time: spreading a huge list into push() overflows the stack.
+    for (const branch of applying) pending.push(branch);
     return;
   }
   const types = branches.flatMap((b) => b.types ?? []);
   pending.push({ path: error.instancePath, types, issue: typeIssue(locOf(error.instancePath, value), types) });
 }
 
+/** Most issues one answer lists; the rest are counted in one closing issue. */
+export const MAX_ISSUES = 100;
+
+/**
+ * The issues of Ajv's errors, in linear time: at most MAX_ISSUES of them, and when there are
+ * more, a last issue (loc []) that says how many were left out.
+ */
 export function issuesOf(errors: ErrorObject[], value: unknown): ValidationIssue[] {
   const pending: Pending[] = [];
   for (const error of errors) {
@@ -144,12 +153,15 @@ export function issuesOf(errors: ErrorObject[], value: unknown): ValidationIssue
     }
   }
   const seen = new Set<string>();
-  return pending
-    .map((p) => p.issue)
-    .filter((issue) => {
-      const key = JSON.stringify(issue);
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    });
+  const issues: ValidationIssue[] = [];
+  let omitted = 0;
+  for (const { issue } of pending) {
+    const key = JSON.stringify(issue);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    if (issues.length < MAX_ISSUES) issues.push(issue);
+    else omitted += 1;
+  }
+  if (omitted > 0) issues.push({ loc: [], msg: `${omitted} more problem${omitted === 1 ? '' : 's'} not listed; fix the ones above and send again`, type: 'too_many_errors' });
+  return issues;
 }

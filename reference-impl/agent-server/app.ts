@@ -3,18 +3,21 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { authenticate } from '../auth.ts';
 import type { ReferenceContext } from '../context.ts';
-import { installErrorHandling, unprocessable } from '../http-errors.ts';
+import { FRAMEWORK_OPTIONS, installErrorHandling } from '../http-errors.ts';
+import { DEFAULT_JSON_LIMITS, installJsonBody } from '../json-body.ts';
 import type { AgentServerDeps } from './deps.ts';
 import { loadGraphs, type GraphRegistry } from './graph-registry.ts';
 import { MemoryStore } from './memory-store.ts';
 import { PUBLIC_PATHS } from './openapi.ts';
 import { PostgresStore } from './postgres-store.ts';
-import { unstorableIssues } from './request-checks.ts';
 import { registerAssistantRoutes } from './routes/assistants.ts';
 import { registerRunRoutes } from './routes/runs.ts';
 import { registerSystemRoutes } from './routes/system.ts';
 import { registerThreadRoutes } from './routes/threads.ts';
 import type { AgentStore } from './store.ts';
+
+/** Largest accepted request body; a larger one is answered 413. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** Each graph's default assistant, created by the system when missing. */
 async function ensureDefaultAssistants(store: AgentStore, graphs: GraphRegistry): Promise<void> {
@@ -38,27 +41,16 @@ export async function buildAgentServerApp(ctx: ReferenceContext): Promise<Fastif
 
   // Closing drops every connection, open streams included: a fault may keep a stream open
   // forever, and a client may leave a connection without a request that would hold it too.
-  const app = Fastify({ logger: ctx.logger, forceCloseConnections: true });
+  const app = Fastify({ ...FRAMEWORK_OPTIONS, logger: ctx.logger, forceCloseConnections: true, bodyLimit: BODY_LIMIT_BYTES });
   installErrorHandling(app);
 
-  // An empty body labelled JSON counts as no body (some clients label bodiless requests so): a
-  // route that needs a body then answers 422 "Field required", one that does not just works.
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = body.toString();
-    if (text === '') done(null, undefined);
-    else parseJson(request, text, done);
-  });
+  // An empty body labelled JSON counts as no body: a route that needs a body then answers 422
+  // "Field required", one that does not just works.
+  installJsonBody(app, { ...DEFAULT_JSON_LIMITS, bodyBytes: BODY_LIMIT_BYTES });
 
   // Every route but the public system ones needs a valid X-Api-Key (README: "Authentication").
   app.addHook('onRequest', async (request) => {
     if (!PUBLIC_PATHS.has(request.routeOptions.url ?? '')) authenticate(ctx.auth, request);
-  });
-  // Bodies PostgreSQL could not store are refused on both backends before any handler runs.
-  app.addHook('preHandler', async (request) => {
-    const issues = unstorableIssues(request.body);
-    if (issues.length > 0) throw unprocessable(issues);
   });
   registerSystemRoutes(app, deps);
   registerAssistantRoutes(app, deps);

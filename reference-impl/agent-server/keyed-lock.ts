@@ -1,4 +1,4 @@
-// Runs on one thread take turns, so each starts from the state the previous one saved.
+// Work under one key takes turns within this process (runs of one thread, say).
 export class KeyedLock {
   private readonly tails = new Map<string, Promise<void>>();
 

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { GraphState } from './graph.ts';
 import { jsonContains } from './json-contains.ts';
+import { KeyedLock } from './keyed-lock.ts';
 import type { AgentStore, AssistantConfig, AssistantQuery, AssistantRecord, AssistantVersion, Page, ThreadRecord, ThreadStatus } from './store.ts';
 
 interface StoredAssistant {
@@ -29,6 +30,7 @@ export class MemoryStore implements AgentStore {
   private seq = 0;
   private readonly assistants = new Map<string, StoredAssistant>();
   private readonly threads = new Map<string, ThreadRecord & { seq: number }>();
+  private readonly threadLocks = new KeyedLock();
 
   private view(assistantId: string, stored: StoredAssistant): AssistantRecord {
     const active = stored.versions.find((v) => v.version === stored.active)!;
@@ -131,6 +133,10 @@ export class MemoryStore implements AgentStore {
 
   async deleteThread(threadId: string) {
     return this.threads.delete(threadId);
+  }
+
+  withThreadLock<T>(threadId: string, work: () => Promise<T>): Promise<T> {
+    return this.threadLocks.run(threadId, work);
   }
 
   async saveThreadState(threadId: string, values: GraphState, status: ThreadStatus) {

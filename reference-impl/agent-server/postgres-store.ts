@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { withTransaction, type Pool, type PoolClient } from '../db.ts';
 import type { GraphState } from './graph.ts';
+import { KeyedLock } from './keyed-lock.ts';
 import type { AgentStore, AssistantConfig, AssistantQuery, AssistantRecord, AssistantVersion, Page, ThreadRecord, ThreadStatus } from './store.ts';
 
 const SCHEMA = `
@@ -35,6 +36,9 @@ CREATE TABLE IF NOT EXISTS agent_threads (
   state jsonb,
   checkpoint_id uuid
 );`;
+
+/** First key of the two-key advisory lock a thread's runs take ('THRD'). */
+const THREAD_LOCK_NAMESPACE = 0x54485244;
 
 /** Serializes concurrent schema creation by several servers opening one database. */
 const SCHEMA_LOCK = 'SELECT pg_advisory_xact_lock(hashtext($1))';
@@ -99,6 +103,8 @@ async function insertVersion(client: PoolClient, assistantId: string, version: n
 
 export class PostgresStore implements AgentStore {
   readonly kind = 'postgres';
+
+  private readonly threadLocks = new KeyedLock();
 
   private constructor(private readonly pool: Pool) {}
 
@@ -208,6 +214,24 @@ export class PostgresStore implements AgentStore {
   async deleteThread(threadId: string) {
     const { rowCount } = await this.pool.query('DELETE FROM agent_threads WHERE thread_id = $1', [threadId]);
     return rowCount === 1;
+  }
+
+  async withThreadLock<T>(threadId: string, work: () => Promise<T>): Promise<T> {
+    // Runs of this process queue here first, so waiting never takes more than one connection;
+    // the advisory lock then orders them with the runs of other processes.
+    return this.threadLocks.run(threadId, async () => {
+      const client = await this.pool.connect();
+      try {
+        await client.query('SELECT pg_advisory_lock($1, hashtext($2))', [THREAD_LOCK_NAMESPACE, threadId]);
+        try {
+          return await work();
+        } finally {
+          await client.query('SELECT pg_advisory_unlock($1, hashtext($2))', [THREAD_LOCK_NAMESPACE, threadId]);
+        }
+      } finally {
+        client.release();
+      }
+    });
   }
 
   async saveThreadState(threadId: string, values: GraphState, status: ThreadStatus) {

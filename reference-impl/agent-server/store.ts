@@ -74,5 +74,10 @@ export interface AgentStore {
   searchThreads(query: Page & { metadata?: Record<string, unknown> }): Promise<ThreadRecord[]>;
   deleteThread(threadId: string): Promise<boolean>;
   saveThreadState(threadId: string, values: GraphState, status: ThreadStatus): Promise<void>;
+  /**
+   * Runs `work` while no other run of the thread runs, in this process or in any other process
+   * on the same database, so each run starts from the state the previous one saved.
+   */
+  withThreadLock<T>(threadId: string, work: () => Promise<T>): Promise<T>;
   setThreadStatus(threadId: string, status: ThreadStatus): Promise<void>;
 }

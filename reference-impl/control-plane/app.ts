@@ -3,7 +3,8 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { ReferenceContext } from '../context.ts';
 import { registerDocs } from '../docs.ts';
-import { installErrorHandling } from '../http-errors.ts';
+import { FRAMEWORK_OPTIONS, installErrorHandling } from '../http-errors.ts';
+import { DEFAULT_JSON_LIMITS, installJsonBody } from '../json-body.ts';
 import { registerCatalogRoutes } from './catalog-routes.ts';
 import { registerDeploymentRoutes } from './deployment-routes.ts';
 import { installFaultResponses } from './fault-responses.ts';
@@ -41,7 +42,7 @@ function loggerOf(ctx: ReferenceContext): FastifyServerOptions['logger'] {
 export async function buildControlPlaneApp(ctx: ReferenceContext): Promise<FastifyInstance> {
   const faults = faultsOf(ctx);
   const store = await openStore(ctx, { faults });
-  const app = Fastify({ logger: loggerOf(ctx), bodyLimit: JSON_BODY_LIMIT });
+  const app = Fastify({ ...FRAMEWORK_OPTIONS, logger: loggerOf(ctx), bodyLimit: JSON_BODY_LIMIT });
   installErrorHandling(app);
   installFaultResponses(app, faults);
   const prefix = ctx.mode === 'self-hosted' ? SELF_HOSTED_PREFIX : '';
@@ -49,14 +50,7 @@ export async function buildControlPlaneApp(ctx: ReferenceContext): Promise<Fasti
 
   await app.register(
     async (scope) => {
-      // An empty JSON body counts as no body (a client may declare the type on a bodiless POST).
-      const parseJson = scope.getDefaultJsonParser('error', 'error');
-      scope.removeContentTypeParser('application/json');
-      scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-        const text = body.toString();
-        if (text.trim() === '') return done(null, undefined);
-        return parseJson(request, text, done);
-      });
+      installJsonBody(scope, { ...DEFAULT_JSON_LIMITS, bodyBytes: JSON_BODY_LIMIT });
       registerDocs(scope, openApiDocument(prefix));
       registerUploadTarget(scope, deps);
       await scope.register(async (api) => {

@@ -1,6 +1,8 @@
 // Deployments: create, list, read, patch, delete (spec 4.1).
 import type { FastifyInstance } from 'fastify';
-import { conflict, HttpError } from '../http-errors.ts';
+import type { PoolClient } from '../db.ts';
+import { conflict, HttpError, unprocessable } from '../http-errors.ts';
+import { nameLengthIssue } from '../names.ts';
 import type { DeploymentCreateRequest } from './api-types.ts';
 import { planCreate } from './deployment-create.ts';
 import { planPatch, type PatchBody } from './deployment-patch.ts';
@@ -25,14 +27,13 @@ export function registerDeploymentRoutes(app: FastifyInstance, deps: RouteDeps):
   app.post('/v2/deployments', async (request, reply) => {
     const tenantId = tenantOfRequest(deps, request);
     const body = validBody<DeploymentCreateRequest>('DeploymentCreateRequest', request.body);
+    const tooLong = nameLengthIssue(body.name, ['body', 'name']);
+    if (tooLong.length > 0) throw unprocessable(tooLong);
     const { deployment, firstRevision } = planCreate(tenantId, body, deps.changeContext);
     if (await store.hasDeploymentNamed(tenantId, body.name)) throw nameTaken(body.name);
-    await ctx.tracingProjects?.createProject(tenantId, body.name);
-    if ((await store.createDeployment(deployment, firstRevision)) === 'name-taken') {
-      // Another request created the name meanwhile: undo the tracing project this one made.
-      await ctx.tracingProjects?.deleteProject(tenantId, body.name);
-      throw nameTaken(body.name);
-    }
+    // The tracing project (spec 1.A) is created with the deployment, all or nothing.
+    const withProject = async (tx: PoolClient | undefined) => ctx.tracingProjects?.createProject(tenantId, body.name, tx);
+    if ((await store.createDeployment(deployment, firstRevision, withProject)) === 'name-taken') throw nameTaken(body.name);
     return reply.code(201).send(deployment);
   });
 

@@ -3,7 +3,7 @@
 // time behind a per-deployment mutex.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Deployment, DeploymentChange, StoredRevision, UploadGrant } from './records.ts';
-import type { ChangePlan, ControlPlaneStore, CreateOutcome, StoreOptions } from './store.ts';
+import type { ChangePlan, ControlPlaneStore, CreateCompanion, CreateOutcome, StoreOptions } from './store.ts';
 
 const copy = <T>(value: T): T => structuredClone(value);
 const nameKey = (d: Pick<Deployment, 'tenant_id' | 'name'>) => `${d.tenant_id}\0${d.name}`;
@@ -24,7 +24,11 @@ export class MemoryStore implements ControlPlaneStore {
 
   constructor(private readonly options: StoreOptions) {}
 
-  async createDeployment(deployment: Deployment, firstRevision: StoredRevision): Promise<CreateOutcome> {
+  async createDeployment(deployment: Deployment, firstRevision: StoredRevision, companion?: CreateCompanion): Promise<CreateOutcome> {
+    if (this.names.has(nameKey(deployment))) return 'name-taken';
+    // Nothing is written before the companion succeeds; a create of the same name that got in
+    // meanwhile would have been refused by the companion's own name check.
+    await companion?.(undefined);
     if (this.names.has(nameKey(deployment))) return 'name-taken';
     this.names.set(nameKey(deployment), deployment.id);
     this.deployments.set(deployment.id, copy(deployment));
@@ -108,6 +112,17 @@ export class MemoryStore implements ControlPlaneStore {
 
   async saveUploadGrant(grant: UploadGrant): Promise<void> {
     this.grants.set(grant.token, copy(grant));
+  }
+
+  async purgeExpiredGrants(now: number): Promise<number> {
+    let purged = 0;
+    for (const [token, grant] of this.grants) {
+      if (grant.expiresAt < now && !grant.uploaded) {
+        this.grants.delete(token);
+        purged += 1;
+      }
+    }
+    return purged;
   }
 
   async findUploadGrant(token: string): Promise<UploadGrant | undefined> {

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { withTransaction, type Pool, type PoolClient } from '../db.ts';
 import type { Deployment, DeploymentChange, StoredRevision, UploadGrant } from './records.ts';
-import type { ChangePlan, ControlPlaneStore, CreateOutcome, StoreOptions } from './store.ts';
+import type { ChangePlan, ControlPlaneStore, CreateCompanion, CreateOutcome, StoreOptions } from './store.ts';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS cp_deployments (
@@ -38,6 +38,7 @@ CREATE TABLE IF NOT EXISTS cp_uploads (
   tarball bytea
 );
 CREATE INDEX IF NOT EXISTS cp_uploads_by_path ON cp_uploads (deployment_id, object_path);
+CREATE INDEX IF NOT EXISTS cp_uploads_unused_by_expiry ON cp_uploads (expires_at) WHERE tarball IS NULL;
 `;
 
 /** Deployments one worker transaction takes at most; the rest wait for the next round. */
@@ -69,7 +70,7 @@ export class PostgresStore implements ControlPlaneStore {
     return new PostgresStore(pool, options);
   }
 
-  async createDeployment(deployment: Deployment, firstRevision: StoredRevision): Promise<CreateOutcome> {
+  async createDeployment(deployment: Deployment, firstRevision: StoredRevision, companion?: CreateCompanion): Promise<CreateOutcome> {
     return withTransaction(this.pool, async (client) => {
       const inserted = await client.query(
         `INSERT INTO cp_deployments (id, tenant_id, name_key, doc) VALUES ($1, $2, $3, $4)
@@ -78,6 +79,7 @@ export class PostgresStore implements ControlPlaneStore {
       );
       if (inserted.rowCount === 0) return 'name-taken';
       await this.insertRevision(client, firstRevision, false);
+      await companion?.(client);
       return 'created';
     });
   }
@@ -175,6 +177,11 @@ export class PostgresStore implements ControlPlaneStore {
       'INSERT INTO cp_uploads (token, tenant_id, deployment_id, object_path, expires_at) VALUES ($1, $2, $3, $4, $5)',
       [grant.token, grant.tenantId, grant.deploymentId, grant.objectPath, grant.expiresAt],
     );
+  }
+
+  async purgeExpiredGrants(now: number): Promise<number> {
+    const { rowCount } = await this.pool.query('DELETE FROM cp_uploads WHERE expires_at < $1 AND tarball IS NULL', [now]);
+    return rowCount ?? 0;
   }
 
   async findUploadGrant(token: string): Promise<UploadGrant | undefined> {

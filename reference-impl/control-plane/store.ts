@@ -2,6 +2,7 @@
 // (when the context has a pool). Every change of one deployment is serialized (a per-deployment
 // mutex in memory, a row lock in PostgreSQL), so concurrent changes never lose one another.
 import type { ReferenceContext } from '../context.ts';
+import type { PoolClient } from '../db.ts';
 import type { FaultCheck } from './faults.ts';
 import { MemoryStore } from './memory-store.ts';
 import { PostgresStore } from './pg-store.ts';
@@ -15,9 +16,18 @@ export type ChangePlan<T> = (
 
 export type CreateOutcome = 'created' | 'name-taken';
 
+/**
+ * Work that succeeds or fails with a create (the deployment's tracing project): on PostgreSQL it
+ * runs in the create's transaction (`tx`), so a failure anywhere leaves nothing behind.
+ */
+export type CreateCompanion = (tx: PoolClient | undefined) => Promise<void>;
+
 export interface ControlPlaneStore {
-  /** Inserts a deployment with its first revision, unless the tenant has a deployment of that name. */
-  createDeployment(deployment: Deployment, firstRevision: StoredRevision): Promise<CreateOutcome>;
+  /**
+   * Inserts a deployment with its first revision and runs `companion`, all or nothing, unless the
+   * tenant has a deployment of that name.
+   */
+  createDeployment(deployment: Deployment, firstRevision: StoredRevision, companion?: CreateCompanion): Promise<CreateOutcome>;
   /** The deployment when it belongs to `tenantId` (any tenant when `tenantId` is undefined). */
   findDeployment(tenantId: string | undefined, id: string): Promise<Deployment | undefined>;
   /** Whether the tenant has a deployment of exactly this name. */
@@ -42,6 +52,8 @@ export interface ControlPlaneStore {
    */
   advanceDue(now: number, plan: ChangePlan<void>): Promise<number>;
   saveUploadGrant(grant: UploadGrant): Promise<void>;
+  /** Deletes the grants that expired before `now` unused (no tarball arrived); returns how many. */
+  purgeExpiredGrants(now: number): Promise<number>;
   findUploadGrant(token: string): Promise<UploadGrant | undefined>;
   findUploadByPath(deploymentId: string, objectPath: string): Promise<UploadGrant | undefined>;
   /** Stores the tarball of a grant; false when the grant is gone (its deployment was deleted). */

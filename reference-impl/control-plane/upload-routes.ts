@@ -25,6 +25,8 @@ export function registerUploadUrlRoutes(app: FastifyInstance, deps: RouteDeps): 
     const tenantId = tenantOfRequest(deps, request);
     const deploymentId = pathUuid(request.params, 'deployment_id');
     await requireDeployment(deps, tenantId, deploymentId);
+    // Each hand-out clears the grants that expired unused, so they never pile up.
+    await deps.store.purgeExpiredGrants(Date.now());
     const token = randomBytes(32).toString('base64url');
     const objectPath = `deployments/${deploymentId}/source-tarballs/${randomUUID()}.tar.gz`;
     await deps.store.saveUploadGrant({

@@ -5,7 +5,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { tenantOf } from '../auth.ts';
 import type { ReferenceContext } from '../context.ts';
 import { registerDocs } from '../docs.ts';
-import { installErrorHandling } from '../http-errors.ts';
+import { FRAMEWORK_OPTIONS, installErrorHandling } from '../http-errors.ts';
+import { DEFAULT_JSON_LIMITS, installJsonBody } from '../json-body.ts';
 import { faultsOf } from './faults.ts';
 import { memoryStore } from './memory.ts';
 import { openApiDocument } from './openapi.ts';
@@ -19,8 +20,9 @@ export const BODY_LIMIT_BYTES = 10 * 1024 * 1024;
 export async function buildTracingApp(ctx: ReferenceContext): Promise<FastifyInstance> {
   const store = ctx.pool ? await postgresStore(ctx.pool) : memoryStore();
   ctx.tracingProjects = tracingProjects(store);
-  const app = Fastify({ logger: ctx.logger, bodyLimit: BODY_LIMIT_BYTES });
+  const app = Fastify({ ...FRAMEWORK_OPTIONS, logger: ctx.logger, bodyLimit: BODY_LIMIT_BYTES });
   installErrorHandling(app);
+  installJsonBody(app, { ...DEFAULT_JSON_LIMITS, bodyBytes: BODY_LIMIT_BYTES, refuseEmpty: true });
   registerDocs(app, openApiDocument());
   await app.register(async (api) => {
     // Checked before the body is read, so an unauthenticated client gets 401 whatever it sends.

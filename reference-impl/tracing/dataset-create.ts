@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { conflict, unprocessable, type ValidationIssue } from '../http-errors.ts';
 import { formatMicros, nowMicros } from './datetime.ts';
-import { unstorableJson } from './json-limits.ts';
+import { nameLengthIssue } from '../names.ts';
 import type { DatasetRow } from './records.ts';
 import type { DatasetWithCounts, TracingStore } from './store.ts';
 
@@ -24,7 +24,7 @@ export function readDatasetCreate(body: unknown): DatasetCreateInput {
   if (description !== undefined && description !== null && typeof description !== 'string') {
     issues.push({ loc: ['body', 'description'], msg: 'Input should be a string or null', type: 'string_type' });
   }
-  issues.push(...unstorableJson({ name, description }, ['body']));
+  issues.push(...nameLengthIssue(name, ['body', 'name']));
   if (issues.length > 0) throw unprocessable(issues);
   return { name: name as string, description: (description as string | null | undefined) ?? null };
 }

@@ -1,6 +1,7 @@
-// Limits on free-form JSON that the stores must be able to keep. PostgreSQL refuses U+0000 and
-// unpaired surrogates in text and JSONB, and deep nesting overflows the stack of JSON.stringify,
-// so such input is refused up front with a 422, by both backends alike.
+// Limits on JSON given in query parameters, which the stores must be able to keep. PostgreSQL
+// refuses U+0000 and unpaired surrogates in text and JSONB, and deep nesting overflows the stack
+// of JSON.stringify, so such input is refused up front with a 422, by both backends alike.
+// (Request bodies get the same limits from json-body.ts while they are parsed.)
 import type { ValidationIssue } from '../http-errors.ts';
 
 export const MAX_NESTING = 100;

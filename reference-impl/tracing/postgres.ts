@@ -244,11 +244,13 @@ export async function postgresStore(pool: Pool): Promise<TracingStore> {
     await client.query(SCHEMA);
   });
   return {
-    transaction: (tenantId, work) =>
-      withTransaction(pool, async (client) => {
+    transaction: (tenantId, work, within) => {
+      const locked = async (client: PoolClient) => {
         await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_NAMESPACE, tenantId]);
         return work(openTx(client, tenantId));
-      }),
+      };
+      return within ? locked(within) : withTransaction(pool, locked);
+    },
     async getDataset(tenantId, id) {
       const { rows } = await pool.query(`SELECT d.*, ${DATASET_COUNTS} FROM tracing_datasets d WHERE d.tenant_id = $1 AND d.id = $2`, [tenantId, id]);
       return rows[0] && withCounts(rows[0]);

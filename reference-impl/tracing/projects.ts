@@ -10,7 +10,7 @@ import type { TracingStore } from './store.ts';
 
 export function tracingProjects(store: TracingStore): TracingProjects {
   return {
-    async createProject(tenantId, name) {
+    async createProject(tenantId, name, within) {
       await store.transaction(tenantId, async (tx) => {
         const existing = await tx.sessionByName(name);
         if (existing) {
@@ -33,7 +33,7 @@ export function tracingProjects(store: TracingStore): TracingProjects {
           statsDueAtMs: 0,
           createdAt: formatMicros(start),
         });
-      });
+      }, within);
     },
     async deleteProject(tenantId, name) {
       await store.transaction(tenantId, async (tx) => {

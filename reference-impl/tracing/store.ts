@@ -1,6 +1,7 @@
 // The tracing store: one interface, two backends (memory.ts, postgres.ts) that behave the same.
 // Everything a request changes happens inside one `transaction`, so a refused request stores
 // nothing; transactions of one tenant run one at a time, so check-then-write is safe.
+import type { PoolClient } from '../db.ts';
 import type { DatasetCounts, DatasetRow, ExampleRow, RunRow, SessionRow } from './records.ts';
 
 export interface DatasetWithCounts {
@@ -46,7 +47,8 @@ export interface TracingTx {
 }
 
 export interface TracingStore {
-  transaction<T>(tenantId: string, work: (tx: TracingTx) => Promise<T>): Promise<T>;
+  /** With `within` (PostgreSQL only), the work joins that open transaction instead of its own. */
+  transaction<T>(tenantId: string, work: (tx: TracingTx) => Promise<T>, within?: PoolClient): Promise<T>;
   getDataset(tenantId: string, id: string): Promise<DatasetWithCounts | undefined>;
   listDatasets(tenantId: string, filter: DatasetFilter): Promise<DatasetWithCounts[]>;
   getSession(tenantId: string, id: string): Promise<SessionRow | undefined>;

@@ -7,7 +7,7 @@ import { validate } from '../../schemas/index.ts';
 import { unprocessable, type ValidationIssue } from '../http-errors.ts';
 import { formatMicros, parseDatetime, type Micros } from './datetime.ts';
 import type { FaultCheck } from './faults.ts';
-import { unstorableJson } from './json-limits.ts';
+import { nameLengthIssue } from '../names.ts';
 import type { FeedbackRecord, JsonObject } from './records.ts';
 
 export interface UploadRow {
@@ -79,9 +79,9 @@ const lowerUuid = (id: string | null | undefined): string | null => (id == null 
 export function readUpload(body: unknown, faults: FaultCheck, now: string): UploadInput {
   const shape = validate('ExperimentUploadRequest', body);
   if (!shape.ok) throw unprocessable(shape.issues.map((issue) => ({ ...issue, loc: ['body', ...issue.loc] })));
-  const storable = unstorableJson(body, ['body']);
-  if (storable.length > 0) throw unprocessable(storable);
   const request = body as ExperimentUploadRequest;
+  const tooLong = [...nameLengthIssue(request.experiment_name, ['body', 'experiment_name']), ...nameLengthIssue(request.dataset_name, ['body', 'dataset_name'])];
+  if (tooLong.length > 0) throw unprocessable(tooLong);
 
   const read = new Reader();
   const start = read.datetime(request.experiment_start_time, ['body', 'experiment_start_time']);

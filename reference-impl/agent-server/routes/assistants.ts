@@ -61,6 +61,9 @@ function mergedConfig(current: AssistantRecord, body: ConfigFields): AssistantCo
   };
 }
 
+/** Highest version number a store can hold (PostgreSQL `integer`). */
+const MAX_VERSION = 2 ** 31 - 1;
+
 export function registerAssistantRoutes(app: FastifyInstance, deps: AgentServerDeps): void {
   const { store, faults } = deps;
 
@@ -102,7 +105,9 @@ export function registerAssistantRoutes(app: FastifyInstance, deps: AgentServerD
     const current = await resolveAssistant(deps, request.params.assistant_id);
     // fault: the request is answered but the active version stays as it was.
     if (faults.has(FAULTS.setLatestIgnored)) return assistantView(current, faults);
-    const result = await store.setActiveVersion(current.assistant_id, body.version - versionShift(faults));
+    const version = body.version - versionShift(faults);
+    // Versions count from 1 and are stored as 32-bit integers: any other number names no version.
+    const result = version >= 1 && version <= MAX_VERSION ? await store.setActiveVersion(current.assistant_id, version) : 'no-version';
     if (result === 'no-assistant') throw assistantNotFound(deps, request.params.assistant_id);
     if (result === 'no-version') {
       throw notFound(`Version ${body.version} of assistant ${current.assistant_id} not found. List its versions with POST /assistants/${current.assistant_id}/versions.`);

@@ -9,7 +9,6 @@ import { resolveAssistant } from '../assistant-resolver.ts';
 import type { AgentServerDeps } from '../deps.ts';
 import { FAULTS } from '../faults.ts';
 import type { GraphState, RegisteredGraph } from '../graph.ts';
-import { KeyedLock } from '../keyed-lock.ts';
 import { messageIssues } from '../messages.ts';
 import { checkBody } from '../request-checks.ts';
 import { runGraph, type RunOutcome } from '../run-graph.ts';
@@ -67,8 +66,6 @@ async function prepareRun(deps: AgentServerDeps, rawBody: unknown): Promise<Prep
 }
 
 export function registerRunRoutes(app: FastifyInstance, deps: AgentServerDeps): void {
-  const threadLocks = new KeyedLock();
-
   /**
    * Opens the stream and runs the graph. `threadId` set: the run starts from the thread's state
    * and saves its end state there. `persistAs` is only set by the stateless-run fault.
@@ -103,7 +100,7 @@ export function registerRunRoutes(app: FastifyInstance, deps: AgentServerDeps): 
     try {
       let outcome: RunOutcome;
       if (threadId !== undefined) {
-        outcome = await threadLocks.run(threadId, async () => {
+        outcome = await deps.store.withThreadLock(threadId, async () => {
           await deps.store.setThreadStatus(threadId, 'busy');
           const thread = await deps.store.getThread(threadId);
           const result = await execute(thread?.values ?? {});
