@@ -47,16 +47,20 @@ export interface SuiteRunOptions {
   /** Extra vitest reporters (Allure). */
   reporters?: unknown[];
   setupFiles?: string[];
+  /** Settles when the run must stop (an interrupt, --max-time): the suites end where they are. */
+  stop?: Promise<unknown>;
 }
 
 export interface SuiteRunResult {
   outcomes: TestOutcome[];
   errors: string[];
+  /** The suites were stopped before they finished; `outcomes` holds the tests that ended. */
+  stopped: boolean;
 }
 
 export async function runSuites(options: SuiteRunOptions): Promise<SuiteRunResult> {
   const files = suiteFilesNaming(suiteFiles(options.interfaces), options.ids);
-  if (files.length === 0 || options.ids.length === 0) return { outcomes: [], errors: [] };
+  if (files.length === 0 || options.ids.length === 0) return { outcomes: [], errors: [], stopped: false };
   // A worker beyond one per file would start for nothing.
   const workers = Math.max(1, Math.min(options.workers, files.length));
   const collector = new OutcomeCollector(options.listener);
@@ -92,10 +96,17 @@ export async function runSuites(options: SuiteRunOptions): Promise<SuiteRunResul
     {},
     {},
   );
+  let endedBeforeStop: TestOutcome[] | undefined;
+  const stop = options.stop?.then(() => {
+    endedBeforeStop = [...collector.outcomes];
+  });
   try {
-    await vitest.start(files);
+    await Promise.race([vitest.start(files), ...(stop ? [stop] : [])]);
   } finally {
+    // Closing the pool ends the worker processes, also in the middle of a test.
     await vitest.close();
   }
-  return { outcomes: collector.outcomes, errors: collector.errors };
+  // After a stop, only the tests that ended before it count: those cut short judged nothing.
+  if (endedBeforeStop) return { outcomes: endedBeforeStop, errors: [], stopped: true };
+  return { outcomes: collector.outcomes, errors: collector.errors, stopped: false };
 }
