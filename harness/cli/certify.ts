@@ -267,9 +267,9 @@ export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest)
   }
 }
 
-/** After an interrupt: deletes what the run created (as its tests would have), bounded by the request deadline. */
+/** After an interrupt: deletes what the run created (as its tests would have), each request bounded. */
 async function deleteRunLeftovers(profile: TargetProfile, runId: string): Promise<string[]> {
-  const sweep = new LeftoverSweep(profile);
+  const sweep = new LeftoverSweep(profile, Math.min(profile.timeouts.requestMs, 10_000));
   const { found, problems } = await sweep.scan(runId);
   return [...problems, ...(await sweep.deleteAll(found))].map((p) => `cleanup after the interrupt: ${p}`);
 }

@@ -50,7 +50,7 @@ Generation and timing:
   --max-time DURATION         stop the whole run after this long (e.g. 900, 90s, 30m, 2h): the
                               report is written with verdict interrupted (default: no limit)
   --max-rps N                 at most N requests per second against the target (a shared staging)
-  After 3 requests in a row to one URL get no answer, or 3 streams from it pass their deadline,
+  After 2 requests in a row to one URL get no answer, or 2 streams from it pass their deadline,
   the rest of the run fails such calls at once, naming the URL.
 
 Output:

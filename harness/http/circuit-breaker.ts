@@ -55,9 +55,9 @@ export class CircuitBreaker {
 }
 
 /** Requests to one base URL that got no answer (refused, reset, past the request deadline). */
-export const requestBreaker = new CircuitBreaker('requests', 'got no complete answer', 3);
+export const requestBreaker = new CircuitBreaker('requests', 'got no complete answer', 2);
 /** Event streams from one base URL that passed the stream deadline. */
-export const streamBreaker = new CircuitBreaker('streams', 'passed their deadline', 3);
+export const streamBreaker = new CircuitBreaker('streams', 'passed their deadline', 2);
 
 export function shareBreakersThrough(dir: string | undefined): void {
   requestBreaker.shareThrough(dir);

@@ -53,7 +53,11 @@ export class LeftoverSweep {
   private readonly limiter: Limiter;
   readonly recorder = new Recorder();
 
-  constructor(private readonly profile: TargetProfile) {
+  private readonly profile: TargetProfile;
+
+  /** `requestMs` bounds each request, so cleanup after an interrupt ends even on a hanging target. */
+  constructor(profile: TargetProfile, requestMs = profile.timeouts.requestMs) {
+    this.profile = { ...profile, timeouts: { ...profile.timeouts, requestMs } };
     this.limiter = new Limiter(profile.concurrency);
   }
 

@@ -64,6 +64,7 @@ export async function runSuites(options: SuiteRunOptions): Promise<SuiteRunResul
   // A worker beyond one per file would start for nothing.
   const workers = Math.max(1, Math.min(options.workers, files.length));
   const collector = new OutcomeCollector(options.listener);
+  const signalListeners = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
   // Test titles start with the ids they cover, separated by spaces.
   const pattern = `(?:^|\\s)(?:${options.ids.map(escape).join('|')})(?:\\s|$)`;
   const vitest = await createVitest(
@@ -96,6 +97,11 @@ export async function runSuites(options: SuiteRunOptions): Promise<SuiteRunResul
     {},
     {},
   );
+  // vitest's logger exits the process on SIGINT/SIGTERM; the run handles them itself (run-stop.ts)
+  // so that it can delete what it created and write the partial report first.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    for (const listener of process.listeners(signal)) if (!signalListeners[signal].includes(listener)) process.off(signal, listener);
+  }
   let endedBeforeStop: TestOutcome[] | undefined;
   const stop = options.stop?.then(() => {
     endedBeforeStop = [...collector.outcomes];
@@ -103,7 +109,9 @@ export async function runSuites(options: SuiteRunOptions): Promise<SuiteRunResul
   try {
     await Promise.race([vitest.start(files), ...(stop ? [stop] : [])]);
   } finally {
-    // Closing the pool ends the worker processes, also in the middle of a test.
+    // After a stop, the cancel asks the workers to end, and the pool's second cancel (in close)
+    // forces them: a test waiting on a hanging target is cut short, not awaited.
+    if (endedBeforeStop) void vitest.cancelCurrentRun('keyboard-input');
     await vitest.close();
   }
   // After a stop, only the tests that ended before it count: those cut short judged nothing.
