@@ -102,15 +102,15 @@ export interface CertifyIo {
 export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest): Promise<number> {
   let reference: ReferenceTarget | undefined;
   // Known once the options are read: where a report goes even when the run cannot judge the target.
-  let failed: { dir: string; runId: string; startedAt: string; profile?: TargetProfile; reference: boolean } | undefined;
+  let runInfo: { dir: string; runId: string; startedAt: string; profile?: TargetProfile; reference: boolean } | undefined;
   const errorReport = (reason: string) => {
-    if (!failed) return;
+    if (!runInfo) return;
     try {
       const catalogue = loadCatalogue();
-      writeRunErrorReport(failed.dir, { catalogue, runId: failed.runId, profile: failed.profile ?? defaultProfile(), reference: failed.reference, startedAt: failed.startedAt, reason });
-      io.err.write(`report:  ${failed.dir}\n`);
+      writeRunErrorReport(runInfo.dir, { catalogue, runId: runInfo.runId, profile: runInfo.profile ?? defaultProfile(), reference: runInfo.reference, startedAt: runInfo.startedAt, reason });
+      io.err.write(`report:  ${runInfo.dir}\n`);
     } catch (error) {
-      io.err.write(`apc certify: no report could be written to ${failed.dir}: ${redactor.text(String(error))}\n`);
+      io.err.write(`apc certify: no report could be written to ${runInfo.dir}: ${redactor.text(String(error))}\n`);
     }
   };
   try {
@@ -127,7 +127,7 @@ export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest)
     }
     const runId = `apc-${randomBytes(4).toString('hex').slice(0, 6)}`;
     const reportDir = resolve(v.reports ?? join(ROOT, 'reports', runId));
-    failed = { dir: reportDir, runId, startedAt: new Date().toISOString(), reference: false };
+    runInfo = { dir: reportDir, runId, startedAt: new Date().toISOString(), reference: false };
     const maxTimeMs = v['max-time'] === undefined ? undefined : parseDuration(v['max-time']);
     if (v['max-time'] !== undefined && maxTimeMs === undefined) throw new UsageError(`--max-time: expected seconds or a duration such as 90s, 30m or 2h, found ${JSON.stringify(v['max-time'])}.`);
     const maxRps = v['max-rps'] === undefined ? undefined : Number(v['max-rps']);
@@ -145,7 +145,7 @@ export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest)
     // A replay names the recorded target, seed and runs; flags given again win.
     const settings = { ...replay?.settings, ...Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)) };
     let profile = buildProfile(settings, io.env);
-    failed.profile = profile;
+    runInfo.profile = profile;
     const shard = parseShard(v.shard);
     const baseline: Baseline | undefined = v['expected-failures'] ? loadBaseline(v['expected-failures'], catalogue) : undefined;
     const progress = new Progress(io.out, v.quiet ?? false);
@@ -156,7 +156,7 @@ export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest)
       profile = buildProfile(settings, io.env, referenceProfileBase());
       reference = await startReferenceTarget(profile.controlPlaneMode, v['reference-fault'] ?? []);
       reference.apply(profile);
-      failed = { ...failed, profile, reference: true };
+      runInfo = { ...runInfo, profile, reference: true };
     } else if (v['reference-fault']) {
       throw new UsageError('--reference-fault applies only when certifying the in-repo reference implementation (no URL).');
     }
