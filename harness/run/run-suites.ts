@@ -106,13 +106,16 @@ export async function runSuites(options: SuiteRunOptions): Promise<SuiteRunResul
   const stop = options.stop?.then(() => {
     endedBeforeStop = [...collector.outcomes];
   });
+  const running = vitest.start(files);
   try {
-    await Promise.race([vitest.start(files), ...(stop ? [stop] : [])]);
+    await Promise.race([running, ...(stop ? [stop] : [])]);
   } finally {
     // After a stop, the cancel asks the workers to end, and the pool's second cancel (in close)
     // forces them: a test waiting on a hanging target is cut short, not awaited.
     if (endedBeforeStop) void vitest.cancelCurrentRun('keyboard-input');
     await vitest.close();
+    // The cut-short run settles now, so nothing of it (such as vitest setting process.exitCode) comes after the report.
+    await running.catch(() => undefined);
   }
   // After a stop, only the tests that ended before it count: those cut short judged nothing.
   if (endedBeforeStop) return { outcomes: endedBeforeStop, errors: [], stopped: true };
