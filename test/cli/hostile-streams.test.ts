@@ -57,7 +57,8 @@ describe('hostile streams and random errors', { timeout: 4 * BOUND_MS }, () => {
     expect(result.ms).toBeLessThan(BOUND_MS);
     const text = JSON.stringify(result.report!.requirements);
     expect(text).toContain(`stream still open after ${streamMs} ms`);
-    expect(text).toContain(`not sent: the last 2 streams to ${url} passed their deadline`);
+    expect(text).toContain(`streams to ${url} passed their deadline`);
+    expect(text).toMatch(/not sent: the last \d+ streams to/);
     // Rules that read no stream are still judged on their merits.
     expect(result.status('AS-ASST-001')).toBe('passed');
   });
@@ -77,7 +78,7 @@ describe('hostile streams and random errors', { timeout: 4 * BOUND_MS }, () => {
     expect(result.ms).toBeLessThan(BOUND_MS);
     const text = JSON.stringify(result.report!.requirements);
     expect(text).toContain(`stream still open after ${streamMs} ms`);
-    expect(text).toMatch(/not sent: the last 2 streams to .* passed their deadline/);
+    expect(text).toMatch(/not sent: the last \d+ streams to .* passed their deadline/);
   });
 
   test('500 at random: failures where the target failed, a verdict within the bound', async () => {

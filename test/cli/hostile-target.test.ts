@@ -108,7 +108,8 @@ describe('targets that answer badly: a verdict within the bound', { timeout: 4 *
         pump();
       }),
     );
-    const run = await timedCertify(['--control-plane-url', url, '--api-key', 'k-hostile', '--requirements', 'CP-READ-001']);
+    // CP-CREATE-* holds the check the cut-off body fails (CP-READ-001 is blocked by it).
+    const run = await timedCertify(['--control-plane-url', url, '--api-key', 'k-hostile', '--requirements', 'CP-CREATE-*,CP-READ-001']);
     expect(run.code, run.stderr).toBe(1);
     const text = JSON.stringify(run.report?.requirements);
     expectReport(run, 'not-certified');
