@@ -15,7 +15,7 @@ export class Limiter {
     if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
     this.active++;
     try {
-      await this.spaceOut();
+      if (this.perSecond) await this.spaceOut();
       return await work();
     } finally {
       this.active--;
@@ -24,10 +24,10 @@ export class Limiter {
   }
 
   private async spaceOut(): Promise<void> {
-    if (!this.perSecond) return;
+    const perSecond = this.perSecond!;
     const now = performance.now();
     const start = Math.max(now, this.nextStart);
-    this.nextStart = start + 1000 / this.perSecond;
+    this.nextStart = start + 1000 / perSecond;
     if (start > now) await new Promise((resolve) => setTimeout(resolve, start - now));
   }
 }
