@@ -1,19 +1,16 @@
 // `apc cleanup`: lists what earlier runs left on a target (every resource whose name carries a run
-// prefix) and, with --yes, deletes it. Same target options as `apc certify`.
+// prefix) and, with --yes, deletes it. Same target options as `apc certify` (target-options.ts).
 import { parseArgs } from 'node:util';
 import { INTERFACES, profileSecrets } from '../profile.ts';
 import { buildProfile, ProfileError } from '../profile-sources.ts';
 import { redactor } from '../redact.ts';
 import { LeftoverSweep, runIdIn } from '../run/leftovers.ts';
 import type { CertifyIo } from './certify.ts';
+import { targetSettings, TARGET_OPTIONS } from './target-options.ts';
 import { CLEANUP_USAGE } from './usage.ts';
 
 const OPTIONS = {
-  'control-plane-url': { type: 'string' },
-  'agent-server-url': { type: 'string' },
-  'api-key': { type: 'string' },
-  'tenant-id': { type: 'string' },
-  profile: { type: 'string' },
+  ...TARGET_OPTIONS,
   run: { type: 'string' },
   yes: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -34,16 +31,7 @@ export async function cleanup(argv: string[], io: CertifyIo): Promise<number> {
     if (values.run !== undefined && runIdIn(values.run) !== values.run) {
       throw new ProfileError(`--run: expected a run id such as apc-3f9a1c (the prefix of the run's resources), found ${JSON.stringify(values.run)}.`);
     }
-    const profile = buildProfile(
-      {
-        profileFile: values.profile,
-        controlPlaneUrl: values['control-plane-url'],
-        agentServerUrl: values['agent-server-url'],
-        apiKey: values['api-key'],
-        tenantId: values['tenant-id'],
-      },
-      io.env,
-    );
+    const profile = buildProfile(targetSettings(values), io.env);
     redactor.add(...profileSecrets(profile));
     const targets = INTERFACES.filter((i) => i !== 'experiment-upload' && profile.urls[i]);
     if (targets.length === 0) throw new ProfileError('no control plane or agent server URL was given (see `apc help cleanup`).');

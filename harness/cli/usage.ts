@@ -108,11 +108,8 @@ assistant, its apc_run metadata) carries a run prefix such as apc-3f9a1c. A dry 
 
   --run ID                    only the resources of this run (default: every apc- prefixed one)
   --yes                       delete what is listed
-  --control-plane-url URL     (APC_CONTROL_PLANE_URL)
-  --agent-server-url URL      (APC_AGENT_SERVER_URL)
-  --api-key KEY               never printed (APC_API_KEY)
-  --tenant-id ID              (APC_TENANT_ID)
-  --profile FILE              the YAML profile of \`apc certify\` (APC_PROFILE)
+  --control-plane-url, --agent-server-url, --api-key, --tenant-id, --profile, ...
+                              the target options of \`apc certify\` (and its APC_* variables)
 
 Threads carry no name and the experiment upload interface offers no delete: neither is covered.
 Exit codes: 0 done (or nothing left), 1 a listing or a deletion failed, 2 a setup problem.
