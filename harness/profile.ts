@@ -101,7 +101,7 @@ export function defaultProfile(): TargetProfile {
       gitforge: { repoUrl: 'https://example.com/acme/agent', repoRef: 'main', graphConfigPath: 'graph.json' },
       imageUri: 'docker.io/acme/agent:1.0.0',
     },
-    timeouts: { requestMs: 30_000, streamMs: 30_000, deployMs: 1_800_000, statsMs: 60_000 },
+    timeouts: { requestMs: 10_000, streamMs: 15_000, deployMs: 1_800_000, statsMs: 60_000 },
     pollIntervalMs: 5_000,
     concurrency: 4,
     redact: [],

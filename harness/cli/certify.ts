@@ -1,15 +1,15 @@
 // `apc certify`: build the profile, start the reference implementation when no target is given,
 // check the target answers, run the selected suites, write the report, print the verdict.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CatalogueError, checkSelection, loadCatalogue, SelectionError, selector, type Requirement } from '../catalogue.ts';
 import type { RunContext } from '../conformance/run-context.ts';
 import { DEFAULT_PACT_DIR } from '../contracts/pact-files.ts';
 import { addConsumerCounts } from '../contracts/reliance.ts';
-import { INTERFACES, profileSecrets, redactedProfile, type InterfaceName, type TargetProfile } from '../profile.ts';
+import { defaultProfile, INTERFACES, profileSecrets, redactedProfile, type InterfaceName, type TargetProfile } from '../profile.ts';
 import { buildProfile, ProfileError, type ProfileSettings } from '../profile-sources.ts';
 import { redactor } from '../redact.ts';
 import { allureReporter } from '../report/allure.ts';
@@ -17,14 +17,16 @@ import { BaselineError, loadBaseline } from '../report/baseline.ts';
 import { buildResults, countsOf, exitCodeOf, universeOf, verdictOf, type Baseline, type ComplianceReport } from '../report/compliance.ts';
 import { ReportError } from '../report/read.ts';
 import { replayPlan } from '../report/replay.ts';
+import { writeRunErrorReport } from '../report/run-error-report.ts';
 import { writeReports } from '../report/write.ts';
 import { applyDiscovery, discover } from '../discovery.ts';
 import { assumptionLines } from '../profile-writer.ts';
 import { checkSetup } from '../run/preflight.ts';
-import { writeRunErrorReport } from '../report/run-error-report.ts';
+import { LeftoverSweep } from '../run/leftovers.ts';
 import { Progress, type Output } from '../run/progress.ts';
 import { referenceProfileBase, startReferenceTarget, type ReferenceTarget } from '../run/reference-target.ts';
 import { runSuites } from '../run/run-suites.ts';
+import { markNotRun, parseDuration, withDeadline, type StopRequest } from '../run/run-stop.ts';
 import { unknownFaultMessage } from './fault-names.ts';
 import { harnessVersion } from './version.ts';
 import { UsageError } from './usage-error.ts';
@@ -37,6 +39,8 @@ const OPTIONS = {
   requirements: { type: 'string', multiple: true },
   shard: { type: 'string' },
   replay: { type: 'string' },
+  'max-time': { type: 'string' },
+  'max-rps': { type: 'string' },
   reports: { type: 'string' },
   'expected-failures': { type: 'string' },
   quiet: { type: 'boolean' },
@@ -102,8 +106,20 @@ export interface CertifyIo {
   env: NodeJS.ProcessEnv;
 }
 
-export async function certify(argv: string[], io: CertifyIo): Promise<number> {
+export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest): Promise<number> {
   let reference: ReferenceTarget | undefined;
+  // Known once the options are read: where a report goes even when the run cannot judge the target.
+  let runInfo: { dir: string; runId: string; startedAt: string; profile?: TargetProfile; reference: boolean } | undefined;
+  const errorReport = (reason: string) => {
+    if (!runInfo) return;
+    try {
+      const catalogue = loadCatalogue();
+      writeRunErrorReport(runInfo.dir, { catalogue, runId: runInfo.runId, profile: runInfo.profile ?? defaultProfile(), reference: runInfo.reference, startedAt: runInfo.startedAt, reason });
+      io.err.write(`report:  ${runInfo.dir}\n`);
+    } catch (error) {
+      io.err.write(`apc certify: no report could be written to ${runInfo.dir}: ${redactor.text(String(error))}\n`);
+    }
+  };
   try {
     let parsed;
     try {
@@ -116,6 +132,13 @@ export async function certify(argv: string[], io: CertifyIo): Promise<number> {
       io.out.write(CERTIFY_USAGE);
       return 0;
     }
+    const runId = `apc-${randomBytes(4).toString('hex').slice(0, 6)}`;
+    const reportDir = resolve(v.reports ?? join('reports', runId));
+    runInfo = { dir: reportDir, runId, startedAt: new Date().toISOString(), reference: false };
+    const maxTimeMs = v['max-time'] === undefined ? undefined : parseDuration(v['max-time']);
+    if (v['max-time'] !== undefined && maxTimeMs === undefined) throw new UsageError(`--max-time: expected seconds or a duration such as 90s, 30m or 2h, found ${JSON.stringify(v['max-time'])}.`);
+    const maxRps = v['max-rps'] === undefined ? undefined : Number(v['max-rps']);
+    if (maxRps !== undefined && !(maxRps > 0)) throw new UsageError(`--max-rps: expected a number of requests per second above 0, found ${JSON.stringify(v['max-rps'])}.`);
     if (v.replay !== undefined && (v.requirements || v.interfaces || v.shard)) {
       throw new UsageError('--replay runs exactly the failed requirements of a report: leave out --requirements, --interfaces and --shard.');
     }
@@ -129,6 +152,7 @@ export async function certify(argv: string[], io: CertifyIo): Promise<number> {
     const given: ProfileSettings = { ...targetSettings(v), otherTenantId: v['other-tenant-id'] ?? replay?.otherTenantId };
     // A replay starts from the recorded profile as it was; flags given again win.
     let profile = buildProfile(given, io.env, replay?.profile);
+    runInfo.profile = profile;
     if (replay?.otherTenantId !== undefined && !profile.otherTenant) {
       throw new UsageError(`--replay: the run ${replay.runId} had a second tenant (${replay.otherTenantId}); give its key again with --other-api-key or APC_OTHER_API_KEY (keys are never written to a report).`);
     }
@@ -144,6 +168,7 @@ export async function certify(argv: string[], io: CertifyIo): Promise<number> {
       profile = buildProfile(given, io.env, replay?.profile ?? referenceProfileBase());
       reference = await startReferenceTarget(profile.controlPlaneMode, v['reference-fault'] ?? []);
       reference.apply(profile);
+      runInfo = { ...runInfo, profile, reference: true };
     } else if (v['reference-fault']) {
       throw new UsageError('--reference-fault applies only when certifying the in-repo reference implementation (no URL).');
     }
@@ -156,13 +181,10 @@ export async function certify(argv: string[], io: CertifyIo): Promise<number> {
       shard,
     );
     if (selected.length === 0) throw new UsageError('No requirement matches --requirements/--interfaces/--shard; nothing to certify.');
-    const runId = `apc-${randomBytes(4).toString('hex').slice(0, 6)}`;
-    const reportDir = resolve(v.reports ?? join('reports', runId));
-    const startedAt = new Date().toISOString();
     const setup = await checkSetup(profile, interfaces.filter((i) => selected.some((r) => r.interface === i)));
     if (setup.length > 0) {
       const reason = `The harness could not run: ${setup.length === 1 ? setup[0] : 'the setup has problems (see errors).'}`;
-      writeRunErrorReport(reportDir, { catalogue, runId, profile, reference: usesReference, startedAt, reason, details: setup.length === 1 ? [] : setup });
+      writeRunErrorReport(reportDir, { catalogue, runId, profile, reference: usesReference, startedAt: runInfo.startedAt, reason, details: setup.length === 1 ? [] : setup });
       io.err.write(redactor.text(`apc certify: cannot certify; nothing was judged.\n${setup.map((s) => `  - ${s}\n`).join('')}Report (verdict error): ${shownDir(v.reports, reportDir)}\n`));
       return 2;
     }
@@ -175,11 +197,14 @@ export async function certify(argv: string[], io: CertifyIo): Promise<number> {
       for (const line of assumptionLines(profile, found)) progress.line(`  ${line}`);
     }
     const workers = Math.max(1, Math.min(2, availableParallelism(), profile.concurrency));
+    const stateDir = mkdtempSync(join(tmpdir(), `${runId}-state-`));
     const context: RunContext = {
       profile,
       runId,
       reproFlags: reproFlags(profile, usesReference, v.profile),
       workerConcurrency: Math.max(1, Math.floor(profile.concurrency / workers)),
+      ...(maxRps ? { workerMaxRps: maxRps / workers } : {}),
+      stateDir,
     };
     progress.line(`apc certify · run ${runId} · seed ${profile.seed} · harness ${harnessVersion()} · catalogue ${catalogue.version}`);
     for (const i of interfaces) progress.line(`  ${i.padEnd(18)} ${profile.urls[i]}`);
@@ -189,7 +214,15 @@ export async function certify(argv: string[], io: CertifyIo): Promise<number> {
     if (replay) progress.line(`  replay of ${replay.runId} (${v.replay}): its ${replay.ids.length} failed requirement(s) with its seed`);
     progress.line();
 
+    const startedAt = new Date().toISOString();
+    const deadline = withDeadline(stop, maxTimeMs, `--max-time ${v['max-time']}`);
+    let stopReason: string | undefined;
+    const stopped = deadline.requested?.then((reason) => {
+      stopReason = reason;
+      io.err.write(`\napc: ${reason}: stopping the suites${profile.keep ? '' : ' and deleting what the run created'}; press Ctrl-C again to exit at once.\n`);
+    });
     const { outcomes, errors } = await runSuites({
+      ...(stopped ? { stop: stopped } : {}),
       context,
       // Only suite files of interfaces with selected requirements are loaded.
       interfaces: interfaces.filter((i) => selected.some((r) => r.interface === i)),
@@ -203,10 +236,18 @@ export async function certify(argv: string[], io: CertifyIo): Promise<number> {
           ...Object.fromEntries(interfaces.map((i) => [i, profile.urls[i]!])),
         }),
       ],
+    }).finally(() => {
+      deadline.cancel();
+      rmSync(stateDir, { recursive: true, force: true });
     });
-    const { requirements, errors: runErrors } = buildResults({ catalogue, selected, outcomes, errors, ...(baseline ? { baseline } : {}) });
+    const built = buildResults({ catalogue, selected, outcomes, errors, ...(baseline ? { baseline } : {}) });
+    const requirements = stopReason ? markNotRun(built.requirements, stopReason) : built.requirements;
+    const runErrors = built.errors;
     addConsumerCounts(requirements, DEFAULT_PACT_DIR);
-    const { verdict, reason, mustScore } = verdictOf(requirements, runErrors, universeOf(catalogue));
+    if (stopReason && !profile.keep) runErrors.push(...(await deleteRunLeftovers(profile, runId)));
+    const judged = verdictOf(requirements, runErrors, universeOf(catalogue));
+    const { mustScore } = judged;
+    const { verdict, reason } = stopReason ? { verdict: 'interrupted' as const, reason: `Interrupted: ${stopReason}; the report holds the tests that ended before.` } : judged;
     const report: ComplianceReport = redactor.value({
       schemaVersion: 1,
       harness: { name: 'agent-platform-conformance', version: harnessVersion() },
@@ -231,10 +272,23 @@ export async function certify(argv: string[], io: CertifyIo): Promise<number> {
   } catch (error) {
     if (error instanceof UsageError || error instanceof ProfileError || error instanceof CatalogueError || error instanceof SelectionError || error instanceof BaselineError || error instanceof ReportError) {
       io.err.write(`apc certify: ${redactor.text(error.message)}\n`);
+      // A setup mistake gets a report only where one was asked for (CI names the folder).
+      if (argv.some((a) => a === '--reports' || a.startsWith('--reports='))) errorReport(redactor.text(error.message));
       return 2;
     }
-    throw error;
+    // A crash of the harness itself still leaves a report saying so.
+    const text = redactor.text(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    io.err.write(`apc certify: the harness failed: ${text}\n`);
+    errorReport(`The harness failed: ${redactor.text(error instanceof Error ? error.message : String(error))}. Please report this with the command you ran.`);
+    return 2;
   } finally {
     await reference?.server.close();
   }
+}
+
+/** After an interrupt: deletes what the run created (as its tests would have), each request bounded. */
+async function deleteRunLeftovers(profile: TargetProfile, runId: string): Promise<string[]> {
+  const sweep = new LeftoverSweep(profile, Math.min(profile.timeouts.requestMs, 10_000));
+  const { found, problems } = await sweep.scan(runId);
+  return [...problems, ...(await sweep.deleteAll(found))].map((p) => `cleanup after the interrupt: ${p}`);
 }

@@ -1,7 +1,8 @@
 // Entry point of the `apc` command. Each command's module is imported when it runs, so
 // `apc help` or `apc --version` loads neither vitest nor the reference implementation.
 import type { CertifyIo } from './certify.ts';
-import { CERTIFY_USAGE, CONTRACTS_USAGE, INIT_USAGE, MAIN_USAGE, REPORT_USAGE, SERVE_USAGE } from './usage.ts';
+import { withStopSignals } from '../run/run-stop.ts';
+import { CERTIFY_USAGE, CLEANUP_USAGE, CONTRACTS_USAGE, INIT_USAGE, MAIN_USAGE, REPORT_USAGE, SERVE_USAGE } from './usage.ts';
 import { harnessVersion } from './version.ts';
 
 function stopSignal(): Promise<void> {
@@ -15,9 +16,11 @@ export async function main(argv: string[], io: CertifyIo = defaultIo()): Promise
   const [command, ...rest] = argv;
   switch (command) {
     case 'certify':
-      return (await import('./certify.ts')).certify(rest, io);
+      return withStopSignals(async (stop) => (await import('./certify.ts')).certify(rest, io, stop));
     case 'init':
       return (await import('./init.ts')).init(rest, io);
+    case 'cleanup':
+      return (await import('./cleanup.ts')).cleanup(rest, io);
     case 'serve':
       return (await import('./serve.ts')).serve(rest, io, stopSignal());
     case 'report':
@@ -32,7 +35,7 @@ export async function main(argv: string[], io: CertifyIo = defaultIo()): Promise
     case 'help':
     case '--help':
     case '-h': {
-      const topics: Record<string, string> = { certify: CERTIFY_USAGE, init: INIT_USAGE, serve: SERVE_USAGE, report: REPORT_USAGE, contracts: CONTRACTS_USAGE };
+      const topics: Record<string, string> = { certify: CERTIFY_USAGE, init: INIT_USAGE, serve: SERVE_USAGE, report: REPORT_USAGE, contracts: CONTRACTS_USAGE, cleanup: CLEANUP_USAGE };
       io.out.write(topics[rest[0] ?? ''] ?? MAIN_USAGE);
       return 0;
     }

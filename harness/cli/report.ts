@@ -1,13 +1,15 @@
 // `apc report merge DIR... [--reports OUT]`: shard reports become one report with one verdict.
 // `apc report allure [DIR]`: renders a report's Allure results to HTML (no Java needed).
+// `apc report diff OLD NEW [--out FILE]`: what changed between two runs (harness/report/diff.ts).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadCatalogue } from '../catalogue.ts';
 import { exitCodeOf, universeOf } from '../report/compliance.ts';
+import { diffMarkdown, diffReports, hasRegression } from '../report/diff.ts';
 import { mergeReports, writeMerged } from '../report/merge.ts';
 import { readReport, ReportError } from '../report/read.ts';
 import { Progress } from '../run/progress.ts';
@@ -80,11 +82,24 @@ async function allure(argv: string[], io: CertifyIo): Promise<number> {
   return 0;
 }
 
+async function diff(argv: string[], io: CertifyIo): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, options: { out: { type: 'string' } }, allowPositionals: true, strict: true });
+  if (positionals.length !== 2) throw new ReportError('expected two report folders, the older first: `apc report diff reports/last reports/new`.');
+  const result = diffReports(readReport(positionals[0]!), readReport(positionals[1]!));
+  const markdown = diffMarkdown(result);
+  if (values.out) {
+    writeFileSync(values.out, markdown);
+    io.out.write(`diff written to ${shown(resolve(values.out))}\n`);
+  } else io.out.write(markdown);
+  return hasRegression(result) ? 1 : 0;
+}
+
 export async function report(argv: string[], io: CertifyIo): Promise<number> {
   const [sub, ...rest] = argv;
   try {
     if (sub === 'merge') return await merge(rest, io);
     if (sub === 'allure') return await allure(rest, io);
+    if (sub === 'diff') return await diff(rest, io);
     if (sub === undefined || sub === 'help' || sub === '--help' || sub === '-h') {
       io.out.write(REPORT_USAGE);
       return sub === undefined ? 2 : 0;

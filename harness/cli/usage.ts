@@ -26,11 +26,13 @@ Usage:
   apc serve [options]        start the reference implementation
   apc report merge DIR...    combine shard reports into one report
   apc report allure [DIR]    render a report's Allure results to HTML
+  apc report diff OLD NEW    what changed between two reports (exit 1 on a regression)
+  apc cleanup [options]      list (and with --yes delete) what earlier runs left on a target
   apc contracts verify|matrix|publish   Pact consumer contracts (see contracts/README.md)
   apc help [command]         show help
   apc --version
 
-Run \`apc help init\`, \`apc help certify\`, \`apc help serve\`, \`apc help report\` or \`apc help contracts\` for their options.
+Run \`apc help init\`, \`apc help certify\`, \`apc help serve\`, \`apc help report\`, \`apc help cleanup\` or \`apc help contracts\` for their options.
 `;
 
 export const CERTIFY_USAGE = `Usage: apc certify [options]
@@ -71,9 +73,14 @@ Generation and timing:
   --seed N                    seed of every property, for replays                   (APC_SEED)
   --concurrency N             requests in flight against the target (default 4)    (APC_CONCURRENCY)
   --poll-interval-ms N        revision polling interval (default 5000)             (APC_POLL_INTERVAL_MS)
-  --request-timeout-ms N      one exchange (default 30000)                         (APC_REQUEST_TIMEOUT_MS)
-  --stream-timeout-ms N       one event stream (default 30000)                     (APC_STREAM_TIMEOUT_MS)
+  --request-timeout-ms N      one exchange, whole body included (default 10000)    (APC_REQUEST_TIMEOUT_MS)
+  --stream-timeout-ms N       one event stream, request to close (default 15000)   (APC_STREAM_TIMEOUT_MS)
   --deploy-timeout-ms N       a revision reaching DEPLOYED (default 1800000)       (APC_DEPLOY_TIMEOUT_MS)
+  --max-time DURATION         stop the whole run after this long (e.g. 900, 90s, 30m, 2h): the
+                              report is written with verdict interrupted (default: no limit)
+  --max-rps N                 at most N requests per second against the target (a shared staging)
+  After 2 requests in a row to one URL get no answer, or 2 streams from it pass their deadline,
+  the rest of the run fails such calls at once, naming the URL.
 
 Output:
   --reports DIR               where the report is written (default ./reports/<run id> under
@@ -95,7 +102,10 @@ GET /v2/deployments, agent server POST /assistants/search, experiment upload an 
 /api/v1/datasets/upload-experiment). Nothing listening, a URL serving something else, or a
 refused key or tenant stops the run with exit 2 and a report with verdict error.
 
-Exit codes: 0 certified (every applicable MUST passed), 1 not certified, 2 the harness could not run.
+Exit codes: 0 certified, or passed for a subset; 1 not certified or incomplete; 2 the harness
+could not run or judged nothing (the report then holds verdict error and the reason); 130
+interrupted (Ctrl-C, SIGTERM or --max-time: the suites stop, what the run created is deleted, the
+partial report is written; a second Ctrl-C exits at once). See README "Verdicts".
 `;
 
 export const INIT_USAGE = `Usage: apc init --control-plane-url URL [--agent-server-url URL] [--tracing-url URL] [options]
@@ -146,7 +156,27 @@ export const REPORT_USAGE = `Usage:
       Render the Allure results of the report in DIR (default: the newest under ./reports/) to
       DIR/allure-report/index.html. No Java needed.
 
+  apc report diff OLD NEW [--out FILE]
+      Compare two report folders: newly failing and newly passing requirements, failures whose
+      message changed, other status changes, and requirements a catalogue change added or
+      removed. Markdown on the terminal, or in FILE with --out.
+
 Exit codes of merge: 0 certified, 1 not certified, 2 the folders could not be merged.
+Exit codes of diff: 0 no regression, 1 a requirement that passed in OLD fails in NEW, 2 unreadable folders.
+`;
+
+export const CLEANUP_USAGE = `Usage: apc cleanup [options]
+
+Lists what earlier runs left on a target: every deployment and assistant whose name (or, for an
+assistant, its apc_run metadata) carries a run prefix such as apc-3f9a1c. A dry run unless --yes.
+
+  --run ID                    only the resources of this run (default: every apc- prefixed one)
+  --yes                       delete what is listed
+  --control-plane-url, --agent-server-url, --api-key, --tenant-id, --profile, ...
+                              the target options of \`apc certify\` (and its APC_* variables)
+
+Threads carry no name and the experiment upload interface offers no delete: neither is covered.
+Exit codes: 0 done (or nothing left), 1 a listing or a deletion failed, 2 a setup problem.
 `;
 
 export const CONTRACTS_USAGE = `Usage:

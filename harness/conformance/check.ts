@@ -6,6 +6,7 @@ import { validate, type SchemaName } from '../../schemas/index.ts';
 import { InterfaceClient, Recorder, type RequestOptions, type StreamHandle } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { describeResponse } from '../http/curl.ts';
+import { shareBreakersThrough } from '../http/circuit-breaker.ts';
 import { Limiter } from '../http/limiter.ts';
 import type { InterfaceName, TargetProfile } from '../profile.ts';
 import { readSse, type SseEvent, type SseResult } from '../sse/reader.ts';
@@ -79,7 +80,8 @@ export class Check {
     readonly ids: readonly string[] = [],
   ) {
     this.profile = run.profile;
-    limiterForWorker ??= new Limiter(run.workerConcurrency);
+    limiterForWorker ??= new Limiter(run.workerConcurrency, run.workerMaxRps);
+    shareBreakersThrough(run.stateDir);
   }
 
   private client(name: InterfaceName): InterfaceClient {

@@ -9,6 +9,10 @@ export interface RunContext {
   reproFlags: string;
   /** Requests in flight per worker, so all workers together respect the profile's limit. */
   workerConcurrency: number;
+  /** Requests per second per worker (`--max-rps` shared among the workers); unlimited when absent. */
+  workerMaxRps?: number;
+  /** A folder the workers share for the run's circuit breakers (harness/http/circuit-breaker.ts). */
+  stateDir?: string;
 }
 
 declare module 'vitest' {

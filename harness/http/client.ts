@@ -7,6 +7,7 @@ import type { Credentials, InterfaceName, TargetProfile } from '../profile.ts';
 import { redactor } from '../redact.ts';
 import { translator, type Translator } from '../vocabulary.ts';
 import type { Exchange, RecordedRequest } from './exchange.ts';
+import { requestBreaker, streamBreaker } from './circuit-breaker.ts';
 import { Limiter } from './limiter.ts';
 
 export type Auth = 'default' | 'none' | Credentials | { headers: Record<string, string> };
@@ -50,20 +51,16 @@ export interface StreamHandle {
   body: AsyncIterable<Uint8Array>;
   /** Stops reading and closes the connection. */
   abort(reason: string): void;
+  /** Closes a stream that passed its deadline; enough of these on one URL open the stream breaker. Default: abort. */
+  passedDeadline?(reason: string): void;
+  /** The server closed the stream in time. */
+  ended?(): void;
 }
 
 const dispatcher = new Agent({ keepAliveTimeout: 4_000, connections: 32 });
 
 /** A hostile target cannot exhaust memory: bodies beyond this are cut off and reported. */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
-
-/**
- * After this many requests in a row got no answer from a base URL, the worker stops sending to
- * it: a target that hangs then fails fast with a clear reason instead of costing the request
- * deadline hundreds of times.
- */
-const UNANSWERED_LIMIT = 3;
-const unanswered = new Map<string, { count: number; last: string }>();
 
 async function readCapped(body: AsyncIterable<Uint8Array> & { destroy(): void }): Promise<string> {
   const chunks: Uint8Array[] = [];
@@ -150,9 +147,9 @@ export class InterfaceClient {
     return this.limiter.run(async () => {
       const started = performance.now();
       const exchange: Exchange = { interface: this.name, request: prepared, startedAt: new Date().toISOString(), durationMs: 0 };
-      const streak = unanswered.get(this.baseUrl) ?? { count: 0, last: '' };
-      if (streak.count >= UNANSWERED_LIMIT) {
-        exchange.error = `not sent: the last ${streak.count} requests to ${this.baseUrl} got no complete answer (the last: ${streak.last})`;
+      const refusal = requestBreaker.refusal(this.baseUrl);
+      if (refusal) {
+        exchange.error = refusal;
         this.recorder.add(exchange);
         return exchange;
       }
@@ -178,7 +175,8 @@ export class InterfaceClient {
       } catch (error) {
         exchange.error = errorText(error, timeoutMs);
       }
-      unanswered.set(this.baseUrl, exchange.response ? { count: 0, last: '' } : { count: streak.count + 1, last: exchange.error ?? '' });
+      if (exchange.response) requestBreaker.succeeded(this.baseUrl);
+      else requestBreaker.failed(this.baseUrl, `${prepared.method} ${prepared.url}: ${exchange.error}`);
       exchange.durationMs = Math.round(performance.now() - started);
       this.recorder.add(exchange);
       return exchange;
@@ -207,11 +205,16 @@ export class InterfaceClient {
     const { recorded: prepared, payload } = this.prepare(options);
     prepared.headers['Accept'] = 'text/event-stream';
     const timeoutMs = options.timeoutMs ?? this.profile.timeouts.streamMs;
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new Error(`no response headers within ${timeoutMs} ms`)), timeoutMs);
     const exchange: Exchange = { interface: this.name, request: prepared, startedAt: new Date().toISOString(), durationMs: 0 };
     const started = performance.now();
     this.recorder.add(exchange);
+    const refusal = streamBreaker.refusal(this.baseUrl) ?? requestBreaker.refusal(this.baseUrl);
+    if (refusal) {
+      exchange.error = refusal;
+      return exchange;
+    }
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new Error(`no response headers within ${timeoutMs} ms`)), timeoutMs);
     try {
       const response = await this.limiter.run(() =>
         undiciRequest(prepared.url, {
@@ -232,11 +235,18 @@ export class InterfaceClient {
           exchange.error = reason;
           response.body.destroy();
         },
+        passedDeadline: (reason) => {
+          exchange.error = reason;
+          response.body.destroy();
+          streamBreaker.failed(this.baseUrl, `${prepared.method} ${prepared.url}: ${reason}`);
+        },
+        ended: () => streamBreaker.succeeded(this.baseUrl),
       };
     } catch (error) {
       clearTimeout(timer);
       exchange.error = errorText(error, timeoutMs);
       exchange.durationMs = Math.round(performance.now() - started);
+      requestBreaker.failed(this.baseUrl, `${prepared.method} ${prepared.url}: ${exchange.error}`);
       return exchange;
     }
   }

@@ -10,7 +10,7 @@ import { cellScore, checkedLine, duration, formatScore, interfacesOf, mustLine, 
  * Inline text on one line, with the characters that would start markup escaped. Underscores
  * inside words (`assistant_id`) stay as they are: they never start emphasis.
  */
-function text(value: string): string {
+export function text(value: string): string {
   return value
     .replace(/\s*[\r\n]+\s*/g, ' ')
     .replace(/[\\`*[\]|~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/g, '\\$&')

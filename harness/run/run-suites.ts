@@ -47,19 +47,24 @@ export interface SuiteRunOptions {
   /** Extra vitest reporters (Allure). */
   reporters?: unknown[];
   setupFiles?: string[];
+  /** Settles when the run must stop (an interrupt, --max-time): the suites end where they are. */
+  stop?: Promise<unknown>;
 }
 
 export interface SuiteRunResult {
   outcomes: TestOutcome[];
   errors: string[];
+  /** The suites were stopped before they finished; `outcomes` holds the tests that ended. */
+  stopped: boolean;
 }
 
 export async function runSuites(options: SuiteRunOptions): Promise<SuiteRunResult> {
   const files = suiteFilesNaming(suiteFiles(options.interfaces), options.ids);
-  if (files.length === 0 || options.ids.length === 0) return { outcomes: [], errors: [] };
+  if (files.length === 0 || options.ids.length === 0) return { outcomes: [], errors: [], stopped: false };
   // A worker beyond one per file would start for nothing.
   const workers = Math.max(1, Math.min(options.workers, files.length));
   const collector = new OutcomeCollector(options.listener);
+  const signalListeners = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
   // Test titles start with the ids they cover, separated by spaces.
   const pattern = `(?:^|\\s)(?:${options.ids.map(escape).join('|')})(?:\\s|$)`;
   const vitest = await createVitest(
@@ -92,10 +97,27 @@ export async function runSuites(options: SuiteRunOptions): Promise<SuiteRunResul
     {},
     {},
   );
-  try {
-    await vitest.start(files);
-  } finally {
-    await vitest.close();
+  // vitest's logger exits the process on SIGINT/SIGTERM; the run handles them itself (run-stop.ts)
+  // so that it can delete what it created and write the partial report first.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    for (const listener of process.listeners(signal)) if (!signalListeners[signal].includes(listener)) process.off(signal, listener);
   }
-  return { outcomes: collector.outcomes, errors: collector.errors };
+  let endedBeforeStop: TestOutcome[] | undefined;
+  const stop = options.stop?.then(() => {
+    endedBeforeStop = [...collector.outcomes];
+  });
+  const running = vitest.start(files);
+  try {
+    await Promise.race([running, ...(stop ? [stop] : [])]);
+  } finally {
+    // After a stop, the cancel asks the workers to end, and the pool's second cancel (in close)
+    // forces them: a test waiting on a hanging target is cut short, not awaited.
+    if (endedBeforeStop) void vitest.cancelCurrentRun('keyboard-input');
+    await vitest.close();
+    // The cut-short run settles now, so nothing of it (such as vitest setting process.exitCode) comes after the report.
+    await running.catch(() => undefined);
+  }
+  // After a stop, only the tests that ended before it count: those cut short judged nothing.
+  if (endedBeforeStop) return { outcomes: endedBeforeStop, errors: [], stopped: true };
+  return { outcomes: collector.outcomes, errors: collector.errors, stopped: false };
 }

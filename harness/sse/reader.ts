@@ -137,7 +137,9 @@ export async function readSse(handle: StreamHandle, options: ReadOptions): Promi
   let error: string | undefined;
   const timer = setTimeout(() => {
     timedOut = true;
-    handle.abort(`stream still open after ${options.timeoutMs} ms`);
+    const reason = `stream still open after ${options.timeoutMs} ms`;
+    if (handle.passedDeadline) handle.passedDeadline(reason);
+    else handle.abort(reason);
   }, options.timeoutMs);
   const response = handle.exchange.response!;
   try {
@@ -166,6 +168,7 @@ export async function readSse(handle: StreamHandle, options: ReadOptions): Promi
       // The parser holds back a final CR in case an LF follows; at the close it was a line end.
       if (response.text.endsWith('\r')) parser.feed('\n');
       ended = true;
+      handle.ended?.();
     }
   } catch (caught) {
     if (!timedOut) error = caught instanceof Error ? caught.message : String(caught);

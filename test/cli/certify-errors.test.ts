@@ -1,5 +1,7 @@
 // `apc certify` when it cannot run: exit code 2 and a message that names the problem.
 import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { certify, ROOT } from '../support/certify.ts';
@@ -15,6 +17,20 @@ describe('apc certify: harness errors exit 2', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('the control-plane at http://127.0.0.1:1: GET /v2/deployments answered nothing: connection refused');
     expect(run.stderr).toContain('check --control-plane-url and that the server is running');
+  });
+
+  test('a setup error with --reports still leaves a report with verdict error and a junit.xml', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'apc-setup-error-'));
+    try {
+      const r = apc('certify', '--control-plane-mode', 'cloud', '--reports', dir);
+      expect(r.status).toBe(2);
+      const report = JSON.parse(readFileSync(join(dir, 'compliance.json'), 'utf8')) as { verdict: string; verdictReason: string };
+      expect(report.verdict).toBe('error');
+      expect(report.verdictReason).toContain('--control-plane-mode: expected "hosted" or "self-hosted"');
+      expect(existsSync(join(dir, 'junit.xml'))).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('an unknown flag exits 2 and points at the help', () => {

@@ -1,62 +1,129 @@
-// A hostile or hanging target gets a clear verdict, never a hung run: requests that get no
-// answer fail at the profile's deadline (and after a few, the worker stops sending), and a body
-// that never ends is cut off at the size cap.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+// A hostile or hanging target gets a clear verdict and a report, never a hung run. With default
+// settings each run below ends within 60 s: the bounds are written in terms of the default
+// deadlines (10 s per request, 15 s per stream) that make it so, and each run leaves a
+// compliance.json and a junit.xml.
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { certify } from '../support/certify.ts';
+import { defaultProfile } from '../../harness/profile.ts';
+import { certify, type CertifyRun } from '../support/certify.ts';
+import { drippingServer, garbageServer, hostileHttp, hugeBodyServer, refusingPort, resettingServer, silentServer, type Hostile } from '../support/hostile-servers.ts';
 
-const servers: Server[] = [];
+const { requestMs } = defaultProfile().timeouts;
+/** The bound of the issue: 60 s with the default deadlines. */
+const DEFAULT_BOUND_MS = 6 * requestMs;
 
-async function serve(handler: Parameters<typeof createServer>[1]): Promise<string> {
-  const server = createServer(handler);
-  servers.push(server);
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+const servers: Hostile[] = [];
+afterAll(async () => {
+  for (const s of servers) await s.close();
+});
+async function started(server: Promise<Hostile>): Promise<string> {
+  const s = await server;
+  servers.push(s);
+  return s.url;
 }
 
-afterAll(async () => {
-  for (const s of servers) {
-    s.closeAllConnections();
-    await new Promise((done) => s.close(done));
+async function timedCertify(args: string[]): Promise<CertifyRun & { ms: number }> {
+  const start = performance.now();
+  const run = await certify({ args, keepReports: true, timeoutMs: 3 * DEFAULT_BOUND_MS });
+  const ms = performance.now() - start;
+  return { ...run, ms };
+}
+
+/** The run left compliance.json with `verdict` and a junit.xml; the report folder is removed after. */
+function expectReport(run: CertifyRun, verdict: string): string {
+  try {
+    expect(run.report?.verdict, run.stderr).toBe(verdict);
+    expect(existsSync(join(run.reportDir, 'junit.xml'))).toBe(true);
+    return readFileSync(join(run.reportDir, 'junit.xml'), 'utf8');
+  } finally {
+    rmSync(run.reportDir, { recursive: true, force: true });
   }
+}
+
+const both = (url: string) => ['--control-plane-url', url, '--agent-server-url', url, '--api-key', 'k-hostile'];
+
+describe('targets the harness cannot reach: exit 2 and a report with verdict error', { timeout: 4 * DEFAULT_BOUND_MS }, () => {
+  test('nothing listens (connection refused)', async () => {
+    const run = await timedCertify(both(await refusingPort()));
+    expect(run.code).toBe(2);
+    expect(run.ms).toBeLessThan(DEFAULT_BOUND_MS);
+    const junit = expectReport(run, 'error');
+    expect(run.report!.verdictReason).toMatch(/Cannot reach the control-plane at .* \(connection refused/);
+    expect(junit).toMatch(/<failure|<error/);
+  });
+
+  test('accepts connections and never answers', async () => {
+    const run = await timedCertify(both(await started(silentServer())));
+    expect(run.code).toBe(2);
+    expect(run.ms).toBeLessThan(DEFAULT_BOUND_MS);
+    expectReport(run, 'error');
+    expect(run.report!.verdictReason).toMatch(/no answer within \d+ ms/);
+  });
+
+  test('resets every connection', async () => {
+    const run = await timedCertify(both(await started(resettingServer())));
+    expect(run.code).toBe(2);
+    expect(run.ms).toBeLessThan(DEFAULT_BOUND_MS);
+    expectReport(run, 'error');
+    expect(run.report!.verdictReason).toMatch(/ECONNRESET|socket hang up|other side closed/i);
+  });
 });
 
-describe('hostile targets', () => {
-  test('a control plane that never answers its API fails quickly with the deadline named', async () => {
-    // The preflight GET / is answered; every API request hangs.
-    const url = await serve((req, res) => {
-      if (req.url === '/') res.end('ok');
-    });
-    const started = Date.now();
-    const run = await certify({
-      args: ['--control-plane-url', url, '--api-key', 'k-hostile-1', '--request-timeout-ms', '400', '--requirements', 'CP-CREATE-*,CP-READ-*', '--runs', '3'],
-      timeoutMs: 120_000,
-    });
-    expect(Date.now() - started).toBeLessThan(90_000);
+describe('targets that answer badly: a verdict within the bound', { timeout: 4 * DEFAULT_BOUND_MS }, () => {
+  test('garbage: HTML, broken JSON and bodies cut short', async () => {
+    const run = await timedCertify([...both(await started(garbageServer())), '--requirements', 'CP-READ-*,CP-CREATE-001,AS-ASST-001,AS-SSE-001']);
     expect(run.code, run.stderr).toBe(1);
-    expect(run.report?.verdict).toBe('not-certified');
-    const messages = run.report!.requirements.flatMap((r) => r.failures.flatMap((f) => [f.message, f.seen ?? '', ...f.exchanges.map((e) => e.response)]));
-    expect(messages.join('\n')).toMatch(/no complete response within 400 ms/);
-  }, 130_000);
+    expect(run.ms).toBeLessThan(DEFAULT_BOUND_MS);
+    expectReport(run, 'not-certified');
+    expect(run.report!.requirements.every((r) => r.status !== 'passed' || r.level !== 'MUST')).toBe(true);
+  });
 
-  test('a body that never ends is cut off and reported', async () => {
-    const url = await serve((req, res) => {
-      if (req.url === '/') return void res.end('ok');
-      res.writeHead(200, { 'content-type': 'application/json' });
-      const chunk = Buffer.alloc(64 * 1024, 0x20);
-      const pump = () => {
-        while (res.write(chunk));
-      };
-      res.on('drain', pump);
-      pump();
-    });
-    const run = await certify({
-      args: ['--control-plane-url', url, '--api-key', 'k-hostile-2', '--request-timeout-ms', '20000', '--requirements', 'CP-READ-001'],
-      timeoutMs: 120_000,
-    });
+  test('a 10 MB body on every request', async () => {
+    const run = await timedCertify([...both(await started(hugeBodyServer())), '--requirements', 'CP-READ-001,CP-CREATE-001,AS-ASST-001']);
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.ms).toBeLessThan(DEFAULT_BOUND_MS);
+    expectReport(run, 'not-certified');
+  });
+
+  test('a byte at a time: the request deadline covers the whole body, and after two the URL is given up', async () => {
+    const run = await timedCertify([...both(await started(drippingServer())), '--requirements', 'CP-ERR-*,CP-READ-*,AS-ASST-*,AS-SSE-001']);
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.ms).toBeLessThan(DEFAULT_BOUND_MS);
+    const text = JSON.stringify(run.report?.requirements);
+    expectReport(run, 'not-certified');
+    expect(text).toContain(`no complete response within ${requestMs} ms`);
+    expect(text).toMatch(/not sent: the last \d+ requests to http:\/\/127\.0\.0\.1:\d+ got no complete answer/);
+  });
+
+  test('a body that never ends is cut off at the size cap', async () => {
+    const url = await started(
+      hostileHttp((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const chunk = Buffer.alloc(64 * 1024, 0x20);
+        const pump = () => {
+          while (res.write(chunk));
+        };
+        res.on('drain', pump);
+        pump();
+      }),
+    );
+    // CP-CREATE-* holds the check the cut-off body fails (CP-READ-001 is blocked by it).
+    const run = await timedCertify(['--control-plane-url', url, '--api-key', 'k-hostile', '--requirements', 'CP-CREATE-*,CP-READ-001']);
     expect(run.code, run.stderr).toBe(1);
     const text = JSON.stringify(run.report?.requirements);
+    expectReport(run, 'not-certified');
     expect(text).toMatch(/response body larger than \d+ bytes|no complete response/);
-  }, 130_000);
+  });
+
+  test('--max-time stops a run early: verdict interrupted, exit 130', async () => {
+    const url = await started(drippingServer());
+    // Long deadlines, so that only --max-time can end the run this early.
+    const run = await timedCertify(['--control-plane-url', url, '--api-key', 'k-hostile', '--request-timeout-ms', '600000', '--max-time', '8s']);
+    expect(run.code, run.stderr).toBe(130);
+    // Without --max-time the first request alone would take 600 s.
+    expect(run.ms).toBeLessThan(DEFAULT_BOUND_MS);
+    expectReport(run, 'interrupted');
+    expect(run.report!.verdictReason).toContain('--max-time 8s');
+  });
 });

@@ -26,6 +26,11 @@ export interface ProxyRules {
   answer?(request: ProxiedRequest, answer: ProxiedAnswer): ProxiedAnswer;
   /** Cuts the answer's body into the chunks written, one per event-loop turn. */
   chunks?(answer: ProxiedAnswer): Buffer[];
+  /**
+   * Leaves the answer open after its chunks, as a stream that never ends, writing `every.text`
+   * each `every.ms` when given; undefined ends it as usual.
+   */
+  holdOpen?(answer: ProxiedAnswer): { every?: { ms: number; text: string } } | undefined;
 }
 
 export interface Proxy {
@@ -52,13 +57,18 @@ function isAnswer(value: ProxiedRequest | ProxiedAnswer): value is ProxiedAnswer
   return 'status' in value;
 }
 
-async function send(res: ServerResponse, answer: ProxiedAnswer, chunks: Buffer[]): Promise<void> {
+async function send(res: ServerResponse, answer: ProxiedAnswer, chunks: Buffer[], hold: ReturnType<NonNullable<ProxyRules['holdOpen']>>): Promise<void> {
   res.writeHead(answer.status, answer.headers);
   for (const chunk of chunks) {
     res.write(chunk);
     await new Promise((resolve) => setImmediate(resolve));
   }
-  res.end();
+  if (!hold) return void res.end();
+  if (hold.every) {
+    const { ms, text } = hold.every;
+    const timer = setInterval(() => res.write(text), ms);
+    res.on('close', () => clearInterval(timer));
+  }
 }
 
 export async function startProxy(target: string, rules: ProxyRules): Promise<Proxy> {
@@ -78,7 +88,7 @@ export async function startProxy(target: string, rules: ProxyRules): Promise<Pro
         answer = { status: response.status, headers: plainHeaders(response.headers), body: Buffer.from(await response.arrayBuffer()) };
         if (rules.answer) answer = rules.answer(rewritten, answer);
       }
-      await send(res, answer, rules.chunks ? rules.chunks(answer) : [answer.body]);
+      await send(res, answer, rules.chunks ? rules.chunks(answer) : [answer.body], rules.holdOpen?.(answer));
     })().catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
       res.end(`proxy error: ${error instanceof Error ? error.message : String(error)}`);

@@ -31,7 +31,7 @@ export function fakeStream(chunks: (Uint8Array | string)[], options: FakeStreamO
     }
     if (options.endless) throw new Error(await aborted);
   }
-  return { exchange, body: body(), abort: (reason) => abort(reason) };
+  return { exchange, body: body(), abort: (reason) => abort(reason), passedDeadline: (reason) => abort(reason), ended: () => undefined };
 }
 
 /** Reads a fake stream with the harness's reader. */

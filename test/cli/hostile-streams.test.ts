@@ -1,0 +1,95 @@
+// Agent servers whose event streams misbehave, and a target that answers 500 at random: the
+// reference implementation behind a proxy that bends one thing. With default settings each run
+// ends with a report within the bound; after two streams from one URL pass their deadline the
+// rest fail at once, naming the URL.
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { defaultProfile } from '../../harness/profile.ts';
+import { certify, type CertifyRun } from '../support/certify.ts';
+import { startTarget, type Reference } from '../support/reference-target.ts';
+import { startProxy, type ProxiedAnswer, type Proxy } from '../support/rewriting-proxy.ts';
+
+const { streamMs } = defaultProfile().timeouts;
+/** The bound of the issue: 60 s with the default stream deadline. */
+const BOUND_MS = 4 * streamMs;
+
+let target: Reference;
+const proxies: Proxy[] = [];
+beforeAll(async () => {
+  target = await startTarget();
+});
+afterAll(async () => {
+  for (const p of proxies) await p.close();
+  await target?.close();
+});
+
+const isStream = (a: ProxiedAnswer) => /text\/event-stream/.test(a.headers['content-type'] ?? '');
+
+async function proxied(upstream: string, rules: Parameters<typeof startProxy>[1]): Promise<string> {
+  const proxy = await startProxy(upstream, rules);
+  proxies.push(proxy);
+  return proxy.url;
+}
+
+async function run(args: string[]): Promise<CertifyRun & { ms: number }> {
+  const start = performance.now();
+  const result = await certify({
+    args: [...args, '--api-key', target.apiKey],
+    profile: { fixtures: { graphId: 'echo', failingGraphId: 'fail' }, endpoints: ['docs'] },
+    keepReports: true,
+    timeoutMs: 3 * BOUND_MS,
+  });
+  const ms = performance.now() - start;
+  expect(existsSync(join(result.reportDir, 'junit.xml'))).toBe(true);
+  rmSync(result.reportDir, { recursive: true, force: true });
+  return { ...result, ms };
+}
+
+describe('hostile streams and random errors', { timeout: 4 * BOUND_MS }, () => {
+  test('streams that never end (a comment every second): a full default run ends within the bound', async () => {
+    const url = await proxied(target.server.urls.agentServer, {
+      holdOpen: (a) => (isStream(a) ? { every: { ms: 1_000, text: ': still here\n\n' } } : undefined),
+    });
+    const result = await run(['--agent-server-url', url]);
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.report?.verdict).toBe('not-certified');
+    expect(result.ms).toBeLessThan(BOUND_MS);
+    const text = JSON.stringify(result.report!.requirements);
+    expect(text).toContain(`stream still open after ${streamMs} ms`);
+    expect(text).toContain(`streams to ${url} passed their deadline`);
+    expect(text).toMatch(/not sent: the last \d+ streams to/);
+    // Rules that read no stream are still judged on their merits.
+    expect(result.status('AS-ASST-001')).toBe('passed');
+  });
+
+  test('streams that stall after the first event', async () => {
+    const url = await proxied(target.server.urls.agentServer, {
+      chunks: (a) => {
+        if (!isStream(a)) return [a.body];
+        const text = a.body.toString('utf8');
+        const end = text.indexOf('\n\n');
+        return [Buffer.from(end === -1 ? text : text.slice(0, end + 2))];
+      },
+      holdOpen: (a) => (isStream(a) ? {} : undefined),
+    });
+    const result = await run(['--agent-server-url', url, '--requirements', 'AS-SSE-*,AS-RUN-*']);
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.ms).toBeLessThan(BOUND_MS);
+    const text = JSON.stringify(result.report!.requirements);
+    expect(text).toContain(`stream still open after ${streamMs} ms`);
+    expect(text).toMatch(/not sent: the last \d+ streams to .* passed their deadline/);
+  });
+
+  test('500 at random: failures where the target failed, a verdict within the bound', async () => {
+    let n = 0;
+    const url = await proxied(target.server.urls.controlPlane, {
+      // Every third request, deterministic so the test does not depend on chance.
+      request: (r) => (++n % 3 === 0 ? { status: 500, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"detail":"Internal Server Error"}') } : r),
+    });
+    const result = await run(['--control-plane-url', url, '--tenant-id', target.server.tenantId, '--requirements', 'CP-CREATE-*,CP-READ-*,CP-ERR-*']);
+    expect([0, 1]).toContain(result.code);
+    expect(result.ms).toBeLessThan(BOUND_MS);
+    expect(JSON.stringify(result.report!.requirements)).toContain('500');
+  });
+});
