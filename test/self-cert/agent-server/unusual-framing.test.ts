@@ -52,5 +52,6 @@ test('every run and stream rule passes through a proxy writing unusual but valid
   expect(run.report, run.stderr).toBeDefined();
   const notPassed = run.report!.requirements.filter((r) => r.status !== 'passed').map((r) => `${r.id} ${r.status}: ${r.failures[0]?.message ?? r.reason ?? ''}`);
   expect(notPassed).toEqual([]);
-  expect(run.report!.verdict).toBe('certified');
+  // A subset of the catalogue: passed, not certified.
+  expect(run.report!.verdict).toBe('passed');
 });
