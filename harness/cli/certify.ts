@@ -191,7 +191,9 @@ export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest)
     mkdirSync(reportDir, { recursive: true });
     // URLs without a profile: probe what the target offers, as `apc init` does, and say so.
     if (!usesReference && !replay && !(v.profile ?? io.env.APC_PROFILE)) {
-      const found = await discover({ profile, runId, modeGiven: v['control-plane-mode'] !== undefined || io.env.APC_CONTROL_PLANE_MODE !== undefined });
+      // Probes are cheap requests: each is bounded like the preflight's, whatever the profile's deadline.
+      const probing = { ...profile, timeouts: { ...profile.timeouts, requestMs: Math.min(profile.timeouts.requestMs, 10_000) } };
+      const found = await discover({ profile: probing, runId, modeGiven: v['control-plane-mode'] !== undefined || io.env.APC_CONTROL_PLANE_MODE !== undefined });
       profile = applyDiscovery(profile, found);
       progress.line('No profile given: probed the target (`apc init` writes these findings to a profile you can keep). Assumed:');
       for (const line of assumptionLines(profile, found)) progress.line(`  ${line}`);
