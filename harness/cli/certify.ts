@@ -23,7 +23,9 @@ import { assumptionLines } from '../profile-writer.ts';
 import { checkSetup } from '../run/preflight.ts';
 import { writeRunErrorReport } from '../report/run-error-report.ts';
 import { Progress, type Output } from '../run/progress.ts';
+import { ContainerError } from '../run/docker.ts';
 import { referenceProfileBase, startReferenceTarget, type ReferenceTarget } from '../run/reference-target.ts';
+import { referenceChoice } from '../run/reference-choice.ts';
 import { runSuites } from '../run/run-suites.ts';
 import { unknownFaultMessage } from './fault-names.ts';
 import { harnessVersion } from './version.ts';
@@ -43,6 +45,8 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
   // Negative self-tests certify the reference with a deliberate deviation switched on.
   'reference-fault': { type: 'string', multiple: true },
+  reference: { type: 'string' },
+  database: { type: 'string' },
 } as const;
 
 function parseShard(text: string | undefined): { index: number; count: number } | undefined {
@@ -139,13 +143,21 @@ export async function certify(argv: string[], io: CertifyIo): Promise<number> {
     const usesReference = INTERFACES.every((i) => !profile.urls[i]);
     const faultProblem = unknownFaultMessage('--reference-fault', v['reference-fault'] ?? []);
     if (faultProblem) throw new UsageError(faultProblem);
+    const choice = referenceChoice(v.reference, v.database);
+    if (typeof choice === 'string') throw new UsageError(choice);
     if (usesReference) {
-      progress.line('No target URL given: starting the in-repo reference implementation.');
+      progress.line(`No target URL given: starting the in-repo reference implementation${choice.kind === 'container' ? ' in a container' : ''}.`);
       profile = buildProfile(given, io.env, replay?.profile ?? referenceProfileBase());
-      reference = await startReferenceTarget(profile.controlPlaneMode, v['reference-fault'] ?? []);
+      reference = await startReferenceTarget({
+        mode: profile.controlPlaneMode,
+        faults: v['reference-fault'] ?? [],
+        ...choice,
+        env: io.env,
+        log: (line) => progress.line(line),
+      });
       reference.apply(profile);
-    } else if (v['reference-fault']) {
-      throw new UsageError('--reference-fault applies only when certifying the in-repo reference implementation (no URL).');
+    } else if (v['reference-fault'] || v.reference || v.database) {
+      throw new UsageError('--reference, --database and --reference-fault apply only when certifying the in-repo reference implementation (no URL).');
     }
     redactor.add(...profileSecrets(profile));
     const interfaces = parseInterfaces(replay ? replay.interfaces.join(',') : v.interfaces, profile);
@@ -215,7 +227,13 @@ export async function certify(argv: string[], io: CertifyIo): Promise<number> {
       seed: profile.seed,
       ...(shard ? { shard } : {}),
       ...(replay ? { replayOf: replay.runId } : {}),
-      target: { urls: profile.urls, controlPlaneMode: profile.controlPlaneMode, reference: usesReference, profile: redactedProfile(profile) },
+      target: {
+        urls: profile.urls,
+        controlPlaneMode: profile.controlPlaneMode,
+        reference: usesReference,
+        ...(reference ? { instance: reference.instance } : {}),
+        profile: redactedProfile(profile),
+      },
       startedAt,
       endedAt: new Date().toISOString(),
       verdict,
@@ -229,12 +247,12 @@ export async function certify(argv: string[], io: CertifyIo): Promise<number> {
     progress.summary(report, shownDir(v.reports, reportDir));
     return exitCodeOf(verdict);
   } catch (error) {
-    if (error instanceof UsageError || error instanceof ProfileError || error instanceof CatalogueError || error instanceof SelectionError || error instanceof BaselineError || error instanceof ReportError) {
+    if (error instanceof UsageError || error instanceof ContainerError || error instanceof ProfileError || error instanceof CatalogueError || error instanceof SelectionError || error instanceof BaselineError || error instanceof ReportError) {
       io.err.write(`apc certify: ${redactor.text(error.message)}\n`);
       return 2;
     }
     throw error;
   } finally {
-    await reference?.server.close();
+    await reference?.close();
   }
 }

@@ -1,0 +1,15 @@
+// How `apc certify` runs the reference implementation: `--reference process|container` and
+// `--database memory|postgres`.
+import type { ReferenceDatabase, ReferenceKind } from './reference-target.ts';
+
+export interface ReferenceChoice {
+  kind: ReferenceKind;
+  database: ReferenceDatabase;
+}
+
+/** The choice, or a message naming the bad value. */
+export function referenceChoice(kind = 'process', database = 'memory'): ReferenceChoice | string {
+  if (kind !== 'process' && kind !== 'container') return `--reference: expected process or container, found ${JSON.stringify(kind)}.`;
+  if (database !== 'memory' && database !== 'postgres') return `--database: expected memory or postgres, found ${JSON.stringify(database)}.`;
+  return { kind, database };
+}
