@@ -1,6 +1,6 @@
 // The product image (Dockerfile at the root) for `--reference container`: built once per state
 // of the sources and reused while they stay the same. Its tag carries a hash of everything the
-// build reads (the paths .dockerignore lets in, the Dockerfile, the base image), so an unchanged
+// build reads (the paths .dockerignore lets in, the Dockerfile, the base image's id), so an unchanged
 // checkout finds its image by name without sending the build context again.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -39,8 +39,8 @@ function hashTree(hash: ReturnType<typeof createHash>, root: string, path: strin
 }
 
 /** A hash of the build's inputs. node_modules counts by npm's record of what it installed. */
-export function sourceHash(root: string, baseImage: string): string {
-  const hash = createHash('sha256').update(`${baseImage}\0`);
+export function sourceHash(root: string, baseImageId: string): string {
+  const hash = createHash('sha256').update(`${baseImageId}\0`);
   for (const file of ['Dockerfile', '.dockerignore']) hashTree(hash, root, file);
   for (const path of contextPaths(root)) hashTree(hash, root, path === 'node_modules' ? join('node_modules', '.package-lock.json') : path);
   return hash.digest('hex').slice(0, 16);
@@ -50,10 +50,16 @@ export function sourceHash(root: string, baseImage: string): string {
 export async function productImage(env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<ProductImage> {
   const client = await dockerClient();
   const baseImage = env.APC_BASE_IMAGE ?? DEFAULT_BASE_IMAGE;
-  // A rebuilt base image (same name, new content) must give a new product image too.
+  const hint = 'Where no registry is reachable, build a local base with scripts/build-local-images.sh and set APC_BASE_IMAGE to it.';
   const base = ImageName.fromString(baseImage);
-  const baseId = (await client.image.exists(base)) ? (await client.image.inspect(base)).Id : baseImage;
-  const name = `${REPOSITORY}:src-${sourceHash(ROOT, baseId)}`;
+  if (!(await client.image.exists(base))) {
+    log(`Pulling the base image ${baseImage}.`);
+    await client.image.pull(base).catch((error: unknown) => {
+      throw new ContainerError(`The base image ${baseImage} is not here and could not be pulled: ${firstLine(error)}. ${hint}`);
+    });
+  }
+  // A rebuilt base image (same name, new content) must give a new product image too.
+  const name = `${REPOSITORY}:src-${sourceHash(ROOT, (await client.image.inspect(base)).Id)}`;
   const image = ImageName.fromString(name);
   if (await client.image.exists(image)) {
     log(`Reusing image ${name} (sources unchanged).`);
@@ -65,10 +71,7 @@ export async function productImage(env: NodeJS.ProcessEnv, log: (line: string) =
     try {
       await GenericContainer.fromDockerfile(ROOT).withBuildArgs({ BASE_IMAGE: baseImage }).build(name, { deleteOnExit: false });
     } catch (error) {
-      throw new ContainerError(
-        `Building the image from ${baseImage} failed: ${firstLine(error)}. Where no registry is reachable, build a local base with ` +
-          'scripts/build-local-images.sh and set APC_BASE_IMAGE to it.',
-      );
+      throw new ContainerError(`Building the image from ${baseImage} failed: ${firstLine(error)}. ${hint}`);
     }
   }
   return { name, id: (await client.image.inspect(image)).Id };
