@@ -25,7 +25,7 @@ import { writeRunErrorReport } from '../report/run-error-report.ts';
 import { Progress, type Output } from '../run/progress.ts';
 import { ContainerError } from '../run/docker.ts';
 import { referenceProfileBase, startReferenceTarget, type ReferenceTarget } from '../run/reference-target.ts';
-import { referenceChoice } from '../run/reference-choice.ts';
+import { choiceFlags, referenceChoice } from '../run/reference-choice.ts';
 import { runSuites } from '../run/run-suites.ts';
 import { unknownFaultMessage } from './fault-names.ts';
 import { harnessVersion } from './version.ts';
@@ -190,7 +190,7 @@ export async function certify(argv: string[], io: CertifyIo): Promise<number> {
     const context: RunContext = {
       profile,
       runId,
-      reproFlags: reproFlags(profile, usesReference, v.profile),
+      reproFlags: [reproFlags(profile, usesReference, v.profile), usesReference ? choiceFlags(choice) : ''].filter(Boolean).join(' '),
       workerConcurrency: Math.max(1, Math.floor(profile.concurrency / workers)),
     };
     progress.line(`apc certify · run ${runId} · seed ${profile.seed} · harness ${harnessVersion()} · catalogue ${catalogue.version}`);

@@ -13,3 +13,8 @@ export function referenceChoice(kind = 'process', database = 'memory'): Referenc
   if (database !== 'memory' && database !== 'postgres') return `--database: expected memory or postgres, found ${JSON.stringify(database)}.`;
   return { kind, database };
 }
+
+/** The flags that start the same reference again (for repro lines); empty for the defaults. */
+export function choiceFlags(choice: ReferenceChoice): string {
+  return [choice.kind === 'process' ? '' : `--reference ${choice.kind}`, choice.database === 'memory' ? '' : `--database ${choice.database}`].filter(Boolean).join(' ');
+}

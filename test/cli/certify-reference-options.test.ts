@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { referenceChoice } from '../../harness/run/reference-choice.ts';
+import { choiceFlags, referenceChoice } from '../../harness/run/reference-choice.ts';
 import { ROOT } from '../support/certify.ts';
 
 const apc = (...args: string[]) =>
@@ -12,6 +12,12 @@ const apc = (...args: string[]) =>
 test('the defaults are the reference in this process, on in-memory storage', () => {
   expect(referenceChoice(undefined, undefined)).toEqual({ kind: 'process', database: 'memory' });
   expect(referenceChoice('container', 'postgres')).toEqual({ kind: 'container', database: 'postgres' });
+});
+
+test('repro lines start the same reference again: the flags of a non-default choice', () => {
+  expect(choiceFlags({ kind: 'process', database: 'memory' })).toBe('');
+  expect(choiceFlags({ kind: 'container', database: 'postgres' })).toBe('--reference container --database postgres');
+  expect(choiceFlags({ kind: 'process', database: 'postgres' })).toBe('--database postgres');
 });
 
 test('an unknown --reference or --database exits 2 naming the flag and the accepted values', () => {
