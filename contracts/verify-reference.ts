@@ -17,7 +17,7 @@ export interface ReferenceVerification {
 export async function verifyAgainstReference(consumer: string, provider: string, options: ReferenceVerification = {}): Promise<InteractionResult[]> {
   const pact = readPactFile(pactFile(consumer, provider));
   const { iface, mode = 'hosted' } = providerOf(pact);
-  const reference = await startReferenceTarget(mode, options.faults ?? []);
+  const reference = await startReferenceTarget({ mode, faults: options.faults ?? [] });
   const profile = buildProfile({}, {}, referenceProfileBase());
   reference.apply(profile);
   const proxy = options.bend ? await startProxy(profile.urls[iface]!, options.bend) : undefined;
@@ -26,7 +26,7 @@ export async function verifyAgainstReference(consumer: string, provider: string,
     return await verifyPact(pact, { profile });
   } finally {
     await proxy?.close();
-    await reference.server.close();
+    await reference.close();
   }
 }
 

@@ -125,6 +125,19 @@ const ProfileSchema = Type.Object(
   { description: 'The target profile the run used, with every secret replaced by "[redacted]".' },
 );
 
+const ReferenceInstanceSchema = Type.Object(
+  {
+    kind: literals(['process', 'container'] as const, 'process: in the harness process. container: a container of the image below.'),
+    pid: Type.Optional(Type.Integer({ description: 'process: the process id.' })),
+    node: Type.Optional(Type.String({ description: 'process: the Node.js version.' })),
+    image: Type.Optional(Type.String({ description: 'container: the image name and tag.' })),
+    imageId: Type.Optional(Type.String({ description: 'container: the image id (sha256:...).' })),
+    database: literals(['memory', 'postgres'] as const, 'The reference implementation\'s storage.'),
+    databaseImage: Type.Optional(Type.String({ description: 'postgres: the PostgreSQL image it ran in.' })),
+  },
+  { additionalProperties: false, description: 'Which reference implementation was certified: set when `reference` is true.' },
+);
+
 export const ComplianceReportSchema = Type.Object(
   {
     schemaVersion: Type.Literal(1, { description: 'Version of this schema.' }),
@@ -149,6 +162,7 @@ export const ComplianceReportSchema = Type.Object(
         urls: perInterface(Type.String(), 'Base URL per certified interface.'),
         controlPlaneMode: Type.String(),
         reference: Type.Boolean({ description: 'True when the in-repo reference implementation was certified.' }),
+        instance: Type.Optional(ReferenceInstanceSchema),
         profile: ProfileSchema,
       },
       { additionalProperties: false },
@@ -190,6 +204,7 @@ export const ComplianceReportSchema = Type.Object(
 );
 
 export type ComplianceReportDocument = Static<typeof ComplianceReportSchema>;
+export type ReferenceInstance = Static<typeof ReferenceInstanceSchema>;
 
 // Not in the API registry of schemas/index.ts: it describes the harness's own output, not a type
 // of the spec, so it must not appear in the reference implementation's OpenAPI document.

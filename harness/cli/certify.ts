@@ -24,7 +24,9 @@ import { assumptionLines } from '../profile-writer.ts';
 import { checkSetup } from '../run/preflight.ts';
 import { LeftoverSweep } from '../run/leftovers.ts';
 import { Progress, type Output } from '../run/progress.ts';
+import { ContainerError } from '../run/docker.ts';
 import { referenceProfileBase, startReferenceTarget, type ReferenceTarget } from '../run/reference-target.ts';
+import { choiceFlags, referenceChoice } from '../run/reference-choice.ts';
 import { runSuites } from '../run/run-suites.ts';
 import { markNotRun, parseDuration, withDeadline, type StopRequest } from '../run/run-stop.ts';
 import { unknownFaultMessage } from './fault-names.ts';
@@ -47,6 +49,8 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
   // Negative self-tests certify the reference with a deliberate deviation switched on.
   'reference-fault': { type: 'string', multiple: true },
+  reference: { type: 'string' },
+  database: { type: 'string' },
 } as const;
 
 function parseShard(text: string | undefined): { index: number; count: number } | undefined {
@@ -163,14 +167,22 @@ export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest)
     const usesReference = INTERFACES.every((i) => !profile.urls[i]);
     const faultProblem = unknownFaultMessage('--reference-fault', v['reference-fault'] ?? []);
     if (faultProblem) throw new UsageError(faultProblem);
+    const choice = referenceChoice(v.reference, v.database);
+    if (typeof choice === 'string') throw new UsageError(choice);
     if (usesReference) {
-      progress.line('No target URL given: starting the in-repo reference implementation.');
+      progress.line(`No target URL given: starting the in-repo reference implementation${choice.kind === 'container' ? ' in a container' : ''}.`);
       profile = buildProfile(given, io.env, replay?.profile ?? referenceProfileBase());
-      reference = await startReferenceTarget(profile.controlPlaneMode, v['reference-fault'] ?? []);
+      reference = await startReferenceTarget({
+        mode: profile.controlPlaneMode,
+        faults: v['reference-fault'] ?? [],
+        ...choice,
+        env: io.env,
+        log: (line) => progress.line(line),
+      });
       reference.apply(profile);
       runInfo = { ...runInfo, profile, reference: true };
-    } else if (v['reference-fault']) {
-      throw new UsageError('--reference-fault applies only when certifying the in-repo reference implementation (no URL).');
+    } else if (v['reference-fault'] || v.reference || v.database) {
+      throw new UsageError('--reference, --database and --reference-fault apply only when certifying the in-repo reference implementation (no URL).');
     }
     redactor.add(...profileSecrets(profile));
     const interfaces = parseInterfaces(replay ? replay.interfaces.join(',') : v.interfaces, profile);
@@ -203,7 +215,7 @@ export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest)
     const context: RunContext = {
       profile,
       runId,
-      reproFlags: reproFlags(profile, usesReference, v.profile),
+      reproFlags: [reproFlags(profile, usesReference, v.profile), usesReference ? choiceFlags(choice) : ''].filter(Boolean).join(' '),
       workerConcurrency: Math.max(1, Math.floor(profile.concurrency / workers)),
       ...(maxRps ? { workerMaxRps: maxRps / workers } : {}),
       stateDir,
@@ -258,7 +270,13 @@ export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest)
       seed: profile.seed,
       ...(shard ? { shard } : {}),
       ...(replay ? { replayOf: replay.runId } : {}),
-      target: { urls: profile.urls, controlPlaneMode: profile.controlPlaneMode, reference: usesReference, profile: redactedProfile(profile) },
+      target: {
+        urls: profile.urls,
+        controlPlaneMode: profile.controlPlaneMode,
+        reference: usesReference,
+        ...(reference ? { instance: reference.instance } : {}),
+        profile: redactedProfile(profile),
+      },
       startedAt,
       endedAt: new Date().toISOString(),
       verdict,
@@ -272,7 +290,7 @@ export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest)
     progress.summary(report, shownDir(v.reports, reportDir));
     return exitCodeOf(verdict);
   } catch (error) {
-    if (error instanceof UsageError || error instanceof ProfileError || error instanceof CatalogueError || error instanceof SelectionError || error instanceof BaselineError || error instanceof ReportError) {
+    if (error instanceof UsageError || error instanceof ContainerError || error instanceof ProfileError || error instanceof CatalogueError || error instanceof SelectionError || error instanceof BaselineError || error instanceof ReportError) {
       io.err.write(`apc certify: ${redactor.text(error.message)}\n`);
       // A setup mistake gets a report only where one was asked for (CI names the folder).
       if (argv.some((a) => a === '--reports' || a.startsWith('--reports='))) errorReport(redactor.text(error.message));
@@ -284,7 +302,7 @@ export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest)
     errorReport(`The harness failed: ${redactor.text(error instanceof Error ? error.message : String(error))}. Please report this with the command you ran.`);
     return 2;
   } finally {
-    await reference?.server.close();
+    await reference?.close();
   }
 }
 

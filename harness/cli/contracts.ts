@@ -69,7 +69,7 @@ async function verify(v: ReturnType<typeof parse>['values'], io: CertifyIo): Pro
     if (INTERFACES.every((i) => !profile.urls[i])) {
       io.out.write('No provider URL given: verifying the in-repo reference implementation.\n');
       profile = buildProfile(settings, io.env, referenceProfileBase());
-      reference = await startReferenceTarget(profile.controlPlaneMode);
+      reference = await startReferenceTarget({ mode: profile.controlPlaneMode });
       reference.apply(profile);
     }
     redactor.add(...profileSecrets(profile));
@@ -101,7 +101,7 @@ async function verify(v: ReturnType<typeof parse>['values'], io: CertifyIo): Pro
     io.out.write(`\n${failed === 0 ? 'passed' : 'failed'}: ${results.length - failed} of ${results.length} interactions hold. JUnit: ${junit}\n`);
     return failed === 0 ? 0 : 1;
   } finally {
-    await reference?.server.close();
+    await reference?.close();
   }
 }
 

@@ -87,9 +87,10 @@ export async function serve(argv: string[], io: CertifyIo, untilStopped: Promise
     const keys = v['api-key'] ?? (env.APC_REF_API_KEYS ? env.APC_REF_API_KEYS.split(/\s+/).filter(Boolean) : []);
     const databaseUrl = v['database-url'] ?? env.DATABASE_URL;
     const phase = v['phase-ms'] ?? env.APC_REF_PHASE_MS;
+    const statsDelay = v['stats-delay-ms'] ?? env.APC_REF_STATS_DELAY_MS;
     options = {
       mode,
-      host: v.host ?? '127.0.0.1',
+      host: v.host ?? env.APC_REF_HOST ?? '127.0.0.1',
       ports: {
         controlPlane: port('--control-plane-port', v['control-plane-port'] ?? env.APC_REF_CONTROL_PLANE_PORT, 8100),
         agentServer: port('--agent-server-port', v['agent-server-port'] ?? env.APC_REF_AGENT_SERVER_PORT, 8123),
@@ -98,7 +99,7 @@ export async function serve(argv: string[], io: CertifyIo, untilStopped: Promise
       apiKeys: keys.map(grant),
       ...(databaseUrl ? { databaseUrl } : {}),
       ...(phase ? { phaseMs: milliseconds('--phase-ms', phase) } : {}),
-      ...(v['stats-delay-ms'] ? { statsDelayMs: milliseconds('--stats-delay-ms', v['stats-delay-ms']) } : {}),
+      ...(statsDelay ? { statsDelayMs: milliseconds('--stats-delay-ms', statsDelay) } : {}),
       ...(v.graphs ? { graphConfigPath: v.graphs } : {}),
       faults: v.fault ?? [],
       log: v.log ?? false,

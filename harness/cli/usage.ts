@@ -51,9 +51,14 @@ Target (flags win over APC_* environment variables, which win over the profile f
                               self-run: run outside the platform, AS-AUTH-* not applicable
                                                                  (APC_AGENT_SERVER_HOSTING)
   --profile FILE              YAML profile (see README: vocabulary, fixtures, timeouts, ...) (APC_PROFILE)
-  With no URL at all, the in-repo reference implementation is started and certified.
   With URLs and no profile, the target is probed as \`apc init\` does, and what was assumed
   is printed (write a profile with \`apc init\` to review and keep it).
+  With no URL at all, the in-repo reference implementation is started and certified:
+  --reference KIND            process (default: in this process) | container (the product image,
+                              built or reused, started with testcontainers; needs Docker;
+                              APC_BASE_IMAGE names the Dockerfile's base image)
+  --database KIND             memory (default) | postgres (PostgreSQL in a container;
+                              APC_POSTGRES_IMAGE names its image, default postgres:15)
 
 Selection:
   --interfaces LIST           control-plane,agent-server,experiment-upload (default: those with a URL)
@@ -130,14 +135,14 @@ Exit codes: 0 written, 2 the target could not be probed (with what to fix).
 export const SERVE_USAGE = `Usage: apc serve [options]
 
   --mode MODE                 hosted (default) | self-hosted          (APC_REF_MODE)
-  --host HOST                 interface to listen on (default 127.0.0.1)
+  --host HOST                 interface to listen on (default 127.0.0.1; the image: 0.0.0.0) (APC_REF_HOST)
   --control-plane-port N      (default 8100)                          (APC_REF_CONTROL_PLANE_PORT)
   --agent-server-port N       (default 8123)                          (APC_REF_AGENT_SERVER_PORT)
   --tracing-port N            (default 8200)                          (APC_REF_TRACING_PORT)
   --database-url URL          PostgreSQL; in-memory when absent       (DATABASE_URL)
   --api-key KEY:TENANT[,TENANT...]  a key and its tenants; repeatable (APC_REF_API_KEYS, space-separated)
   --phase-ms N                duration of each revision phase (default 20) (APC_REF_PHASE_MS)
-  --stats-delay-ms N          delay before experiment statistics are filled (default 2000)
+  --stats-delay-ms N          delay before experiment statistics are filled (default 2000) (APC_REF_STATS_DELAY_MS)
   --graphs FILE               graph.json registering extra graphs
   --fault NAME                enable a documented deviation, for negative tests (repeatable);
                               names (described in reference-impl/*/faults.md):

@@ -4,6 +4,7 @@
 import { notApplicableReason, type Catalogue, type Level, type Requirement } from '../catalogue.ts';
 import type { CheckTally, PropertyTally } from '../conformance/check.ts';
 import type { FailureRecord } from '../conformance/failure.ts';
+import type { ReferenceInstance } from '../../schemas/compliance-report.ts';
 import type { InterfaceName, TargetProfile } from '../profile.ts';
 
 export type RequirementStatus = 'passed' | 'failed' | 'blocked' | 'skipped' | 'not-applicable' | 'expected-failure' | 'untested';
@@ -83,7 +84,14 @@ export interface ComplianceReport {
   mergedFrom?: string[];
   /** Run id of the report whose failed requirements `apc certify --replay` ran again. */
   replayOf?: string;
-  target: { urls: Partial<Record<InterfaceName, string>>; controlPlaneMode: string; reference: boolean; profile: TargetProfile };
+  target: {
+    urls: Partial<Record<InterfaceName, string>>;
+    controlPlaneMode: string;
+    reference: boolean;
+    /** Which reference implementation ran (a process, or a container of which image). */
+    instance?: ReferenceInstance;
+    profile: TargetProfile;
+  };
   startedAt: string;
   endedAt: string;
   verdict: Verdict;

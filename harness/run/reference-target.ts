@@ -1,14 +1,52 @@
 // With no target URL, `apc certify` certifies the in-repo reference implementation: it starts
-// it in this process with two keys (two tenants, for the scoping rules), fast revision phases,
-// and a profile that offers every optional endpoint and fixture the reference has.
+// it (in this process, or as a container of the product image: harness/run/reference-container.ts)
+// with two keys (two tenants, for the scoping rules), fast revision phases, and a profile that
+// offers every optional endpoint and fixture the reference has.
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { ReferenceServer } from '../../reference-impl/index.ts';
-import type { ControlPlaneMode, TargetProfile } from '../profile.ts';
+import type { ApiKeyGrant } from '../../reference-impl/options.ts';
+import type { ReferenceInstance } from '../../schemas/compliance-report.ts';
+import type { ControlPlaneMode, InterfaceName, TargetProfile } from '../profile.ts';
 import { defaultProfile, defaultSources, OPTIONAL_ENDPOINTS } from '../profile.ts';
+import type { PostgresContainer } from './postgres-container.ts';
 
-export interface ReferenceTarget {
-  server: ReferenceServer;
+export type ReferenceKind = 'process' | 'container';
+export type ReferenceDatabase = 'memory' | 'postgres';
+
+export interface ReferenceStartOptions {
+  mode: ControlPlaneMode;
+  faults?: string[];
+  /** Default process. */
+  kind?: ReferenceKind;
+  /** Default memory; postgres starts PostgreSQL in a container. */
+  database?: ReferenceDatabase;
+  /** Where image names come from (APC_BASE_IMAGE, APC_POSTGRES_IMAGE). */
+  env?: NodeJS.ProcessEnv;
+  /** Progress lines (building an image takes a while). */
+  log?: (line: string) => void;
+}
+
+/** How the reference was started: its listeners' URLs, and what to stop. */
+export interface StartedReference {
+  urls: Record<InterfaceName, string>;
+  instance: ReferenceInstance;
+  close(): Promise<void>;
+}
+
+export interface ReferenceTarget extends StartedReference {
+  mode: ControlPlaneMode;
+  grants: ApiKeyGrant[];
   apply(profile: TargetProfile): void;
+}
+
+/** Settings of one start that the process and container starters share. */
+export interface ReferenceLaunch {
+  mode: ControlPlaneMode;
+  grants: ApiKeyGrant[];
+  faults: string[];
+  phaseMs: number;
+  statsDelayMs: number;
+  env: NodeJS.ProcessEnv;
+  log: (line: string) => void;
 }
 
 /** Profile defaults for the reference, which answers in milliseconds; flags and APC_* still win. */
@@ -19,19 +57,66 @@ export function referenceProfileBase(): TargetProfile {
   return base;
 }
 
-export async function startReferenceTarget(mode: ControlPlaneMode, faults: string[] = []): Promise<ReferenceTarget> {
-  const grants = [0, 1].map(() => ({ key: `apc-ref-${randomBytes(18).toString('base64url')}`, tenants: [randomUUID()] }));
+async function startInProcess(launch: ReferenceLaunch, database: PostgresContainer | undefined): Promise<StartedReference> {
   // Loaded on demand: certifying a remote target never loads the reference implementation.
   const { startReference } = await import('../../reference-impl/index.ts');
-  const server = await startReference({ mode, apiKeys: grants, phaseMs: 10, statsDelayMs: 300, faults });
+  const server = await startReference({
+    mode: launch.mode,
+    apiKeys: launch.grants,
+    phaseMs: launch.phaseMs,
+    statsDelayMs: launch.statsDelayMs,
+    faults: launch.faults,
+    ...(database ? { databaseUrl: database.urlFromHost } : {}),
+  });
   return {
-    server,
+    urls: { 'control-plane': server.urls.controlPlane, 'agent-server': server.urls.agentServer, 'experiment-upload': server.urls.tracing },
+    instance: { kind: 'process', pid: process.pid, node: process.version, ...databaseOf(database) },
+    close: () => server.close(),
+  };
+}
+
+export function databaseOf(database: PostgresContainer | undefined): Pick<ReferenceInstance, 'database' | 'databaseImage'> {
+  return database ? { database: 'postgres', databaseImage: database.image } : { database: 'memory' };
+}
+
+export async function startReferenceTarget(options: ReferenceStartOptions): Promise<ReferenceTarget> {
+  const grants = [0, 1].map(() => ({ key: `apc-ref-${randomBytes(18).toString('base64url')}`, tenants: [randomUUID()] }));
+  const launch: ReferenceLaunch = {
+    mode: options.mode,
+    grants,
+    faults: options.faults ?? [],
+    phaseMs: 10,
+    statsDelayMs: 300,
+    env: options.env ?? process.env,
+    log: options.log ?? (() => undefined),
+  };
+  const kind = options.kind ?? 'process';
+  // Containers are loaded on demand too: testcontainers is only needed when Docker is used.
+  const database =
+    options.database === 'postgres' ? await (await import('./postgres-container.ts')).startPostgresContainer(launch.env, kind === 'container', launch.log) : undefined;
+  let started: StartedReference;
+  try {
+    if (kind === 'container') {
+      const { startReferenceContainer } = await import('./reference-container.ts');
+      started = await startReferenceContainer(launch, database);
+    } else {
+      started = await startInProcess(launch, database);
+    }
+  } catch (error) {
+    await database?.stop();
+    throw error;
+  }
+  const { mode } = options;
+  return {
+    ...started,
+    mode,
+    grants,
+    async close() {
+      await started.close();
+      await database?.stop();
+    },
     apply(profile) {
-      profile.urls = {
-        'control-plane': server.urls.controlPlane,
-        'agent-server': server.urls.agentServer,
-        'experiment-upload': server.urls.tracing,
-      };
+      profile.urls = { ...started.urls };
       profile.apiKey = grants[0]!.key;
       profile.tenantId = grants[0]!.tenants[0]!;
       profile.otherTenant = { apiKey: grants[1]!.key, tenantId: grants[1]!.tenants[0]! };

@@ -46,6 +46,7 @@ describe('apc certify with no target (npm run certify)', () => {
     expect(complianceReportProblems(report)).toEqual([]);
     expect(report.verdict).toBe('certified');
     expect(report.target.reference).toBe(true);
+    expect(report.target.instance).toMatchObject({ kind: 'process', node: process.version, database: 'memory' });
   });
 
   test('every requirement of all three interfaces ran: none failed, none untested', () => {

@@ -1,16 +1,26 @@
-// Once per test run: a PostgreSQL server for the tests that use one. APC_TEST_DATABASE_URL names
-// an existing server (a superuser connection string); otherwise a throwaway server is started here
-// and stopped in teardown. Tests read the URL with `inject('databaseUrl')`.
+// Once per test run: a PostgreSQL server for the tests that use one, and the shared reference
+// implementation (shared-reference.ts; APC_REFERENCE=process|container). APC_TEST_DATABASE_URL
+// names an existing server (a superuser connection string); otherwise a throwaway server is
+// started here and stopped in teardown. Tests read them with `inject('databaseUrl')` and
+// `sharedReference()`.
 import type { TestProject } from 'vitest/node';
 import { startThrowawayServer } from './postgres.ts';
+import { startSharedReference } from './shared-reference.ts';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const configured = process.env.APC_TEST_DATABASE_URL;
-  if (configured) {
-    project.provide('databaseUrl', configured);
-    return async () => undefined;
+  const server = configured ? undefined : await startThrowawayServer();
+  project.provide('databaseUrl', configured ?? server!.adminUrl);
+  let shared;
+  try {
+    shared = await startSharedReference(process.env);
+  } catch (error) {
+    await server?.stop();
+    throw error;
   }
-  const server = await startThrowawayServer();
-  project.provide('databaseUrl', server.adminUrl);
-  return () => server.stop();
+  project.provide('reference', shared.reference);
+  return async () => {
+    await shared.close();
+    await server?.stop();
+  };
 }
