@@ -157,8 +157,13 @@ class SearchCommand implements AssistantCommand {
   }
   async run(model: AssistantModel, real: AssistantReal): Promise<void> {
     const listed: string[] = [];
+    // Assistants this sequence never made are the filter's fault (AS-SRCH-001), whatever the paging does after.
+    const made = new Set(model.assistants.map((a) => idOf(real, a)));
     for (let page = 0; ; page += 1) {
       const ids = await real.api.search({ limit: this.limit, offset: listed.length });
+      if (ids.some((id) => !made.has(id))) {
+        throw new ModelMismatch('AS-SRCH-001', 'Search by metadata listed assistants without that metadata.', model.live().map((a) => idOf(real, a)), ids);
+      }
       if (ids.length > this.limit) {
         throw new ModelMismatch('AS-SRCH-002', `A search with limit ${this.limit} listed ${ids.length} assistants.`, `at most ${this.limit}`, ids);
       }

@@ -21,10 +21,18 @@ async function expectRunContext(t: Check, assistantId: string, expected: JsonObj
   });
 }
 
-async function update(t: Check, id: string, context: JsonObject, rule: string): Promise<JsonObject> {
+/** PATCH with a whole new context. Relies on AS-ASST-003: the new version holds exactly that context. */
+async function update(t: Check, id: string, context: JsonObject): Promise<JsonObject> {
   const exchange = await t.as.patch(`/assistants/${id}`, { context });
-  expect2xx(t, exchange, rule, `Updating assistant ${id} (PATCH /assistants/${id})`);
-  return exchange.response!.json as JsonObject;
+  expect2xx(t, exchange, 'AS-ASST-003', `Updating assistant ${id} (PATCH /assistants/${id})`);
+  const updated = exchange.response!.json as JsonObject;
+  t.expect(sameJson(updated.context, context), {
+    requirement: 'AS-ASST-003',
+    message: 'PATCH did not answer with an assistant holding exactly the supplied context (nothing merged from earlier versions).',
+    expected: context,
+    seen: updated.context,
+  });
+  return updated;
 }
 
 async function setLatest(t: Check, id: string, version: number, rule: string): Promise<void> {
@@ -55,30 +63,28 @@ requirement('AS-ASST-002', async (t: Check) => {
   await setLatest(t, id, 1, 'AS-ASST-002');
   await expectRunContext(t, id, V1, [], 'AS-ASST-002', 'After setting version 1 as latest');
   // Version 1 is the first version, not the one an update adds.
-  await update(t, id, V2, 'AS-ASST-002');
+  await update(t, id, V2);
   await setLatest(t, id, 1, 'AS-ASST-002');
   await expectRunContext(t, id, V1, [V2], 'AS-ASST-002', 'After an update and setting version 1 back as latest');
 });
 
 requirement('AS-ASST-003', async (t: Check) => {
   const { id } = await createAssistant(t, { context: V1 });
-  const updated = await update(t, id, V2, 'AS-ASST-003');
-  const answered = compareContext(updated.context, V2, [V1]);
-  t.expect(answered.ok && sameJson(updated.context, V2), {
-    message: 'PATCH did not answer with an assistant holding exactly the supplied context (nothing merged from version 1).',
-    expected: V2,
-    seen: updated.context,
-  });
+  await update(t, id, V2);
   await expectRunContext(t, id, V2, [V1], 'AS-ASST-003', 'After an update');
   // An empty context is a whole configuration too: nothing of version 2 may remain.
-  await update(t, id, {}, 'AS-ASST-003');
+  await update(t, id, {});
   await expectRunContext(t, id, {}, [V1, V2], 'AS-ASST-003', 'After an update to an empty context');
 });
 
 requirement('AS-ASST-004', async (t: Check) => {
   const { id } = await createAssistant(t, { context: V1 });
-  await update(t, id, V2, 'AS-ASST-004');
-  await update(t, id, V3, 'AS-ASST-004');
+  // Version numbers start at 1 (AS-ASST-002's rule): setting version 1 runs the first context.
+  await setLatest(t, id, 1, 'AS-ASST-002');
+  const first = compareContext((await runEcho(t, { assistantId: id, input: humanInput('which context?') })).context, V1, []);
+  t.need(first.ok, { requirement: 'AS-ASST-002', message: 'Setting version 1 as latest did not run the context the assistant was created with.', expected: V1 });
+  await update(t, id, V2);
+  await update(t, id, V3);
   for (const [version, context] of [[2, V2], [1, V1], [3, V3]] as const) {
     await setLatest(t, id, version, 'AS-ASST-004');
     await expectRunContext(t, id, context, [V1, V2, V3].filter((c) => c !== context), 'AS-ASST-004', `After setting version ${version} as latest`);
@@ -88,7 +94,7 @@ requirement('AS-ASST-004', async (t: Check) => {
 requirement('AS-ASST-005', async (t: Check) => {
   const tag = t.name('deleted');
   const { id } = await createAssistant(t, { context: V1, metadata: { apc_case: tag } });
-  await update(t, id, V2, 'AS-ASST-005');
+  await update(t, id, V2);
   expect2xx(t, await t.as.delete(`/assistants/${id}`), 'AS-ASST-005', `Deleting assistant ${id}`);
   for (const version of [1, 2]) {
     expect4xx(t, await t.as.post(`/assistants/${id}/latest`, { version }), 'AS-ASST-005', `After deleting the assistant, setting its version ${version} as latest`);

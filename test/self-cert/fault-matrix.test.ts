@@ -1,8 +1,8 @@
 // The fault matrix: every fault switch of the reference implementation, one at a time, certified on
 // its interface. The requirements that fail (not blocked) must be exactly the ones its faults.md
 // line names: a fault shows as the failure of the rule it breaks, never as a cascade of others.
-// `as.stream-stalls` is left out: a stream that stalls after its first event breaks every rule that
-// reads a stream's events, which the hostile-target tests cover.
+// `as.stream-stalls` and `as.stream-never-ends` are left out: streams that do not end are a hostile
+// target, whose run the stream circuit breaker cuts short on purpose (test/cli/hostile-streams.test.ts).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -42,6 +42,8 @@ describe.each(Object.keys(INTERFACES) as (keyof typeof INTERFACES)[])('%s faults
     const failed = run.report!.requirements.filter((r) => r.status === 'failed').map((r) => r.id);
     const why = run.report!.requirements.filter((r) => r.status === 'failed' && !fails.includes(r.id)).map((r) => `${r.id}: ${r.failures[0]?.message}`);
     expect(failed.sort(), why.join('\n')).toEqual([...fails].sort());
-    expect(run.report!.verdict).toBe('not-certified');
+    // Only a MUST decides the verdict: a fault that breaks MAY rules alone leaves the target certified.
+    const breaksMust = run.report!.requirements.some((r) => fails.includes(r.id) && r.level === 'MUST');
+    expect(run.report!.verdict).toBe(breaksMust ? 'not-certified' : 'certified');
   }, 420_000);
 });
