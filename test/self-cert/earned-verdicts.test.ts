@@ -86,6 +86,19 @@ describe('one deviation fails the one rule it breaks', () => {
       },
       ['CP-CREATE-002', 'CP-PATCH-001'],
     ],
+    [
+      'responses carry no tenant_id',
+      {
+        rewrite: (seen, answer) => {
+          if (!seen.path.startsWith('/v2/deployments') || typeof answer.body !== 'object' || answer.body === null) return answer;
+          const strip = (d: unknown) => (typeof d === 'object' && d !== null ? Object.fromEntries(Object.entries(d).filter(([k]) => k !== 'tenant_id')) : d);
+          const body = answer.body as Record<string, unknown>;
+          return { ...answer, body: Array.isArray(body.resources) ? { ...body, resources: body.resources.map(strip) } : strip(body) };
+        },
+      },
+      // Each a rule about the shape of a response that carries a deployment (72 failed before).
+      ['CP-CREATE-002', 'CP-PATCH-001', 'CP-READ-002', 'CP-READ-005', 'CP-TEN-004'],
+    ],
   ];
 
   const proxies: BrokenProxy[] = [];
