@@ -23,8 +23,12 @@ export async function withStopSignals<T>(body: (stop: StopRequest) => Promise<T>
   try {
     return await body({ requested });
   } finally {
-    process.off('SIGINT', handler);
-    process.off('SIGTERM', handler);
+    // Once a stop was asked for, the handler stays: a second signal while the run winds down
+    // (cleanup, the report, workers closing) must still exit at once with 130, not kill the process.
+    if (received === 0) {
+      process.off('SIGINT', handler);
+      process.off('SIGTERM', handler);
+    }
   }
 }
 
