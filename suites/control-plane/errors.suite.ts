@@ -88,16 +88,19 @@ requirement(
         const before = await getDeployment(t, deployment.id);
         const exchange = await patch(t, deployment.id, body);
         // Whether it is refused is each rule's own check; here: what a refusal looks like and leaves.
-        if (statusOf(exchange) !== 400 && statusOf(exchange) !== 422) return;
+        // The body rules judge every answer; CP-ERR-007 only a refusal (a case with none leaves it unjudged).
         expectErrorBody(t, exchange, { on400: 'CP-ERR-004', on422: 'CP-ERR-005' });
-        const after = await getDeployment(t, deployment.id);
+        const refused = statusOf(exchange) === 400 || statusOf(exchange) === 422;
+        const after = refused ? await getDeployment(t, deployment.id) : undefined;
         // Status and updated_at may move with a build meanwhile; the values a PATCH sets may not.
-        t.expect(after.latest_revision_id === before.latest_revision_id && sameJson(after.source_config, before.source_config) && sameJson(after.secrets, before.secrets), {
-          requirement: 'CP-ERR-007',
-          message: 'A refused PATCH changed the deployment.',
-          expected: before,
-          seen: after,
-        });
+        if (after) {
+          t.expect(after.latest_revision_id === before.latest_revision_id && sameJson(after.source_config, before.source_config) && sameJson(after.secrets, before.secrets), {
+            requirement: 'CP-ERR-007',
+            message: 'A refused PATCH changed the deployment.',
+            expected: before,
+            seen: after,
+          });
+        }
       },
       { numRuns: refusalRuns(t), stillClassified: ({ patch: body }) => classifyPatch(body, deployment, ctx.mode).breaks.length > 0 },
     );

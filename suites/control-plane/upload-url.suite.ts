@@ -49,7 +49,9 @@ requirement(
     const before = await revisionCount(t, deployment.id);
     const exchange = await patch(t, deployment.id, { revision_source: 'internal_source', source_revision_config: { source_tarball_path: grant.objectPath } });
     // How to upload is not shown (PUT is the field notes', CP-UPL-004): with no tarball in place, a refusal conforms.
-    if (!is2xx(put) && (statusOf(exchange) === 400 || statusOf(exchange) === 422)) return;
+    if (!is2xx(put) && (statusOf(exchange) === 400 || statusOf(exchange) === 422)) {
+      t.skip(`the PUT of the tarball to upload_url was not accepted (${describeResponse(put)}), so the target's refusal of the PATCH naming its object path conforms, and the upload flow cannot be judged`);
+    }
     t.expectStatus(exchange, 200, { requirement: 'CP-UPL-002', message: `A PATCH naming an object path upload-url handed out answered ${statusOf(exchange) ?? 'nothing'}; expected 200.` });
     const revisions = await listRevisions(t, deployment.id);
     t.expect(revisions.length === before + 1, {
