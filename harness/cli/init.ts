@@ -9,17 +9,11 @@ import { assumptionLines, profileYaml } from '../profile-writer.ts';
 import { redactor } from '../redact.ts';
 import { preflight, problemLine } from '../run/preflight.ts';
 import type { CertifyIo } from './certify.ts';
+import { ADDRESS_OPTIONS } from './target-options.ts';
 import { INIT_USAGE } from './usage.ts';
 
 const OPTIONS = {
-  'control-plane-url': { type: 'string' },
-  'agent-server-url': { type: 'string' },
-  'tracing-url': { type: 'string' },
-  'api-key': { type: 'string' },
-  'tenant-id': { type: 'string' },
-  'other-api-key': { type: 'string' },
-  'other-tenant-id': { type: 'string' },
-  'control-plane-mode': { type: 'string' },
+  ...ADDRESS_OPTIONS,
   'request-timeout-ms': { type: 'string' },
   out: { type: 'string' },
   force: { type: 'boolean' },

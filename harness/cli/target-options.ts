@@ -2,7 +2,8 @@
 // `apc contracts verify`, and how they become ProfileSettings for buildProfile.
 import type { ProfileSettings } from '../profile-sources.ts';
 
-export const TARGET_OPTIONS = {
+/** Where the target is and how to reach it: what `apc init` needs to probe it. */
+export const ADDRESS_OPTIONS = {
   'control-plane-url': { type: 'string' },
   'agent-server-url': { type: 'string' },
   'tracing-url': { type: 'string' },
@@ -11,6 +12,10 @@ export const TARGET_OPTIONS = {
   'other-api-key': { type: 'string' },
   'other-tenant-id': { type: 'string' },
   'control-plane-mode': { type: 'string' },
+} as const;
+
+export const TARGET_OPTIONS = {
+  ...ADDRESS_OPTIONS,
   'agent-server-hosting': { type: 'string' },
   profile: { type: 'string' },
   runs: { type: 'string' },
