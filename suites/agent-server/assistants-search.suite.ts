@@ -39,6 +39,9 @@ requirement('AS-SRCH-001', async (t: Check) => {
 requirement('AS-SRCH-002', async (t: Check) => {
   const group = t.name('pages');
   const ids = await createTagged(t, 5, () => ({ apc_group: group }));
+  // Paging is judged on a search whose filter works (AS-SRCH-001): exactly these five, in one page.
+  const all = await searchIds(t, { metadata: { apc_group: group }, limit: 10 }, ids);
+  t.need(all.length === ids.length, { requirement: 'AS-SRCH-001', message: `A search by metadata listed ${all.length} of the ${ids.length} assistants holding it.`, expected: ids, seen: all });
   await t.property(
     fc.integer({ min: 1, max: 6 }),
     async (limit) => {

@@ -29,6 +29,8 @@ interface Started {
   reportDir: string;
   output(): string;
   exit: Promise<number | null>;
+  /** The signal that ended the process, when one did. */
+  signal: Promise<NodeJS.Signals | null>;
 }
 
 function startCertify(): Started {
@@ -43,8 +45,8 @@ function startCertify(): Started {
   let output = '';
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-  const exit = new Promise<number | null>((done) => child.on('close', (code) => done(code)));
-  return { child, reportDir, output: () => output, exit };
+  const closed = new Promise<[number | null, NodeJS.Signals | null]>((done) => child.on('close', (code, signal) => done([code, signal])));
+  return { child, reportDir, output: () => output, exit: closed.then(([code]) => code), signal: closed.then(([, signal]) => signal) };
 }
 
 const headers = { 'X-Api-Key': apiKey, 'X-Tenant-Id': tenant, 'Content-Type': 'application/json' };
@@ -101,7 +103,10 @@ describe('interrupting a run', { timeout: 180_000 }, () => {
     run.child.kill('SIGINT');
     await until('the interrupt message', () => (run.output().includes('press Ctrl-C again') ? true : undefined), run);
     run.child.kill('SIGINT');
-    expect(await run.exit).toBe(130);
+    // At once: with exit code 130, or ended by the signal itself when it lands while workers close
+    // (a race seen on loaded machines; the partial report of the first signal is the other test's).
+    const [code, signal] = await Promise.all([run.exit, run.signal]);
+    expect(code === 130 || signal === 'SIGINT', `exit ${code}, signal ${signal}`).toBe(true);
     // The leftovers of this run are for `apc cleanup` (test/cli/cleanup.test.ts); this target is thrown away.
   });
 });
