@@ -3,10 +3,13 @@
 // against one that drops the `event:` lines.
 import { describe, expect, it } from 'vitest';
 import { CONSUMER, PROVIDER } from './agent-client/consumer.ts';
+import { sharedReference } from '../test/support/shared-reference.ts';
 import { failuresOf, verifyAgainstReference } from './verify-reference.ts';
 
 describe('provider agent-server verifies the agent-client pact', () => {
   it('passes against the reference implementation, SSE checker included', async () => {
+    // The run's shared reference: the image under testcontainers when APC_REFERENCE=container.
+    expect(sharedReference().instance.kind).toBe(process.env.APC_REFERENCE ?? 'process');
     const results = await verifyAgainstReference(CONSUMER, PROVIDER);
     expect(failuresOf(results)).toEqual({});
     expect(results).toHaveLength(6);

@@ -1,10 +1,13 @@
 // For the contract tests: verify a pact the consumer test just wrote against the reference
-// implementation started here, optionally bent by a fault switch or a rewriting proxy in front
-// of one interface (a deliberately broken provider).
+// implementation. A plain hosted verification uses the test run's shared reference (a process,
+// or the product image under testcontainers with APC_REFERENCE=container: `.ci/run` does both).
+// A self-hosted pact, a fault switch, or a rewriting proxy in front of one interface (a
+// deliberately broken provider) starts a reference of its own here.
 import { readPactFile } from '../harness/contracts/pact-files.ts';
 import { providerOf, verifyPact, type InteractionResult } from '../harness/contracts/verify.ts';
 import { buildProfile } from '../harness/profile-sources.ts';
-import { referenceProfileBase, startReferenceTarget } from '../harness/run/reference-target.ts';
+import { applyReference, referenceProfileBase, startReferenceTarget } from '../harness/run/reference-target.ts';
+import { sharedReference } from '../test/support/shared-reference.ts';
 import { startProxy, type ProxyRules } from '../test/support/rewriting-proxy.ts';
 import { pactFile } from './pact-setup.ts';
 
@@ -17,16 +20,28 @@ export interface ReferenceVerification {
 export async function verifyAgainstReference(consumer: string, provider: string, options: ReferenceVerification = {}): Promise<InteractionResult[]> {
   const pact = readPactFile(pactFile(consumer, provider));
   const { iface, mode = 'hosted' } = providerOf(pact);
-  const reference = await startReferenceTarget({ mode, faults: options.faults ?? [] });
+  const own = mode !== 'hosted' || options.faults?.length || options.bend;
+  const reference = own ? await startReferenceTarget({ mode, faults: options.faults ?? [] }) : undefined;
   const profile = buildProfile({}, {}, referenceProfileBase());
-  reference.apply(profile);
+  if (reference) reference.apply(profile);
+  else {
+    const shared = sharedReference();
+    applyReference(profile, {
+      urls: shared.urls,
+      grants: [
+        { key: shared.apiKey, tenants: [shared.tenantId] },
+        { key: shared.otherApiKey, tenants: [shared.otherTenantId] },
+      ],
+      mode,
+    });
+  }
   const proxy = options.bend ? await startProxy(profile.urls[iface]!, options.bend) : undefined;
   if (proxy) profile.urls[iface] = proxy.url;
   try {
     return await verifyPact(pact, { profile });
   } finally {
     await proxy?.close();
-    await reference.close();
+    await reference?.close();
   }
 }
 

@@ -115,21 +115,31 @@ export async function startReferenceTarget(options: ReferenceStartOptions): Prom
       await started.close();
       await database?.stop();
     },
-    apply(profile) {
-      profile.urls = { ...started.urls };
-      profile.apiKey = grants[0]!.key;
-      profile.tenantId = grants[0]!.tenants[0]!;
-      profile.otherTenant = { apiKey: grants[1]!.key, tenantId: grants[1]!.tenants[0]! };
-      profile.controlPlaneMode = mode;
-      profile.sources = defaultSources(mode);
-      profile.endpoints = [...OPTIONAL_ENDPOINTS].filter((e) => mode === 'self-hosted' || e !== 'listeners');
-      profile.fixtures = {
-        ...profile.fixtures,
-        failingGraphId: 'fail',
-        // The reference fails a build whose image URI contains `fail-build` (reference-impl/control-plane/README.md).
-        failingImageUri: 'registry.invalid/acme/agent:fail-build',
-        ...(mode === 'self-hosted' ? { clusterNamespace: 'agents' } : {}),
-      };
-    },
+    apply: (profile) => applyReference(profile, { urls: started.urls, grants, mode }),
+  };
+}
+
+/**
+ * Points a profile at a started reference: its URLs, its two keys (two tenants), its mode, and
+ * every optional endpoint and fixture it offers.
+ */
+export function applyReference(
+  profile: TargetProfile,
+  reference: { urls: Record<InterfaceName, string>; grants: ApiKeyGrant[]; mode: ControlPlaneMode },
+): void {
+  const { urls, grants, mode } = reference;
+  profile.urls = { ...urls };
+  profile.apiKey = grants[0]!.key;
+  profile.tenantId = grants[0]!.tenants[0]!;
+  profile.otherTenant = { apiKey: grants[1]!.key, tenantId: grants[1]!.tenants[0]! };
+  profile.controlPlaneMode = mode;
+  profile.sources = defaultSources(mode);
+  profile.endpoints = [...OPTIONAL_ENDPOINTS].filter((e) => mode === 'self-hosted' || e !== 'listeners');
+  profile.fixtures = {
+    ...profile.fixtures,
+    failingGraphId: 'fail',
+    // The reference fails a build whose image URI contains `fail-build` (reference-impl/control-plane/README.md).
+    failingImageUri: 'registry.invalid/acme/agent:fail-build',
+    ...(mode === 'self-hosted' ? { clusterNamespace: 'agents' } : {}),
   };
 }
