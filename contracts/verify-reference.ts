@@ -8,7 +8,7 @@ import { providerOf, verifyPact, type InteractionResult } from '../harness/contr
 import { buildProfile } from '../harness/profile-sources.ts';
 import { applyReference, referenceProfileBase, startReferenceTarget } from '../harness/run/reference-target.ts';
 import { sharedReference } from '../test/support/shared-reference.ts';
-import { startProxy, type ProxyRules } from '../test/support/rewriting-proxy.ts';
+import { startProxy, type ProxyRules } from '../harness/selftest/proxy.ts';
 import { pactFile } from './pact-setup.ts';
 
 export interface ReferenceVerification {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { defaultProfile } from '../../harness/profile.ts';
 import { certify, type CertifyRun } from '../support/certify.ts';
 import { startTarget, type Reference } from '../support/reference-target.ts';
-import { startProxy, type ProxiedAnswer, type Proxy } from '../support/rewriting-proxy.ts';
+import { startProxy, type ProxiedAnswer, type Proxy } from '../../harness/selftest/proxy.ts';
 
 const { streamMs } = defaultProfile().timeouts;
 /** The bound of the issue: 60 s with the default stream deadline. */

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { defaultProfile } from '../../harness/profile.ts';
 import { certify, type CertifyRun } from '../support/certify.ts';
-import { drippingServer, garbageServer, hostileHttp, hugeBodyServer, refusingPort, resettingServer, silentServer, type Hostile } from '../support/hostile-servers.ts';
+import { drippingServer, garbageServer, hostileHttp, hugeBodyServer, refusingPort, resettingServer, silentServer, type Hostile } from '../../harness/selftest/hostile-servers.ts';
 
 const { requestMs } = defaultProfile().timeouts;
 /** The bound of the issue: 60 s with the default deadlines. */

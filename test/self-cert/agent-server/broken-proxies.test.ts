@@ -5,8 +5,8 @@
 import { afterAll, describe, test } from 'vitest';
 import { certifyByUrl, startTarget, type Reference } from '../../support/reference-target.ts';
 import { expectFailed } from '../../support/report-expectations.ts';
-import { editJson, editRequestJson, startProxy, type Proxy, type ProxiedAnswer, type ProxiedRequest } from '../../support/rewriting-proxy.ts';
-import { rewriteStream, streamModeOf } from './support/sse-rewrite.ts';
+import { editJson, editRequestJson, startProxy, type Proxy, type ProxiedAnswer, type ProxiedRequest } from '../../../harness/selftest/proxy.ts';
+import { rewriteStream, streamModeOf } from '../../../harness/selftest/sse-rewrite.ts';
 
 const started: (Proxy | Reference)[] = [];
 afterAll(async () => {

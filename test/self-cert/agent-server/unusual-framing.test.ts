@@ -6,8 +6,8 @@
 import { afterAll, expect, test } from 'vitest';
 import type { EncodingStyle } from '../../../generators/sse/encoding.ts';
 import { certifyByUrl, startTarget, type Reference } from '../../support/reference-target.ts';
-import { startProxy, type Proxy } from '../../support/rewriting-proxy.ts';
-import { isEventStream, rewriteStream } from './support/sse-rewrite.ts';
+import { startProxy, type Proxy } from '../../../harness/selftest/proxy.ts';
+import { isEventStream, rewriteStream } from '../../../harness/selftest/sse-rewrite.ts';
 
 const UNUSUAL: EncodingStyle = {
   byteOrderMark: true,

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, test } from 'vitest';
 import { instantOf } from '../../../generators/experiment-upload/datetimes.ts';
-import { editJson, editRequestJson, startProxy, type Proxy, type ProxiedAnswer, type ProxiedRequest } from '../../support/rewriting-proxy.ts';
+import { editJson, editRequestJson, startProxy, type Proxy, type ProxiedAnswer, type ProxiedRequest } from '../../../harness/selftest/proxy.ts';
 import { certifyByUrl, startTarget, type Reference } from '../../support/reference-target.ts';
 import { expectFailed } from '../../support/report-expectations.ts';
 

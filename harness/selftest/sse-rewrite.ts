@@ -1,9 +1,9 @@
 // Rewrites event streams passing through the self-test proxy: parses what the reference sends
 // (LF line ends, one data line per event) into blocks, lets a rule change them, and encodes them
 // again with the generators' encoder, in any style the SSE format allows.
-import { encodeText, PLAIN_STYLE, type EncodingStyle } from '../../../../generators/sse/encoding.ts';
-import type { SseBlock } from '../../../../generators/sse/stream-model.ts';
-import type { ProxiedAnswer, ProxiedRequest } from '../../../support/rewriting-proxy.ts';
+import { encodeText, PLAIN_STYLE, type EncodingStyle } from '../../generators/sse/encoding.ts';
+import type { SseBlock } from '../../generators/sse/stream-model.ts';
+import type { ProxiedAnswer, ProxiedRequest } from './proxy.ts';
 
 export function isEventStream(answer: ProxiedAnswer): boolean {
   return (answer.headers['content-type'] ?? '').startsWith('text/event-stream');
