@@ -25,6 +25,7 @@ export interface ProfileSettings {
   agentServerHosting?: string;
   runs?: string;
   seed?: string;
+  seeds?: string;
   keep?: boolean;
   concurrency?: string;
   pollIntervalMs?: string;
@@ -46,6 +47,7 @@ export const ENV_NAMES: Record<Exclude<keyof ProfileSettings, 'keep'>, string> =
   agentServerHosting: 'APC_AGENT_SERVER_HOSTING',
   runs: 'APC_RUNS',
   seed: 'APC_SEED',
+  seeds: 'APC_SEEDS',
   concurrency: 'APC_CONCURRENCY',
   pollIntervalMs: 'APC_POLL_INTERVAL_MS',
   requestTimeoutMs: 'APC_REQUEST_TIMEOUT_MS',
@@ -171,6 +173,7 @@ function applyFile(profile: TargetProfile, file: string, env: NodeJS.ProcessEnv)
   if (doc.redact !== undefined) profile.redact = doc.redact;
   if (doc.runs !== undefined) profile.runs = doc.runs;
   if (doc.seed !== undefined) profile.seed = doc.seed;
+  if (doc.seeds !== undefined) profile.seeds = doc.seeds;
   return doc.sources !== undefined;
 }
 
@@ -202,6 +205,7 @@ export function buildProfile(flags: ProfileSettings, env: NodeJS.ProcessEnv, bas
   if (!sourcesNamed) profile.sources = defaultSources(profile.controlPlaneMode);
   if (s.runs) profile.runs = integer(flagName('runs'), s.runs, 1, 100_000);
   if (s.seed) profile.seed = integer(flagName('seed'), s.seed, -0x80000000, 0x7fffffff);
+  if (s.seeds) profile.seeds = integer(flagName('seeds'), s.seeds, 1, 1000);
   if (s.concurrency) profile.concurrency = integer(flagName('concurrency'), s.concurrency, 1, 256);
   if (s.pollIntervalMs) profile.pollIntervalMs = integer(flagName('pollIntervalMs'), s.pollIntervalMs, 1);
   if (s.requestTimeoutMs) profile.timeouts.requestMs = integer(flagName('requestTimeoutMs'), s.requestTimeoutMs, 1);

@@ -56,6 +56,8 @@ export interface TargetProfile {
   /** fast-check runs per property. */
   runs: number;
   seed: number;
+  /** Seeds per property (`--seeds`): 1 runs the run's own; more also measure how reliably each property finds a deviation. */
+  seeds: number;
   /** Leave created resources in place at the end. */
   keep: boolean;
 }
@@ -106,6 +108,7 @@ export function defaultProfile(): TargetProfile {
     concurrency: 4,
     redact: [],
     runs: 25,
+    seeds: 1,
     seed: Math.floor(Math.random() * 0x7fffffff),
     keep: false,
   };

@@ -94,6 +94,12 @@ const RequirementResultSchema = Type.Object(
         { additionalProperties: false, description: 'Generated cases its properties ran, of the --runs asked per property ("N of M runs").' },
       ),
     ),
+    seeds: Type.Optional(
+      Type.Object(
+        { ran: Type.Integer({ minimum: 1 }), caught: Type.Array(Type.Integer({ minimum: 0 })) },
+        { additionalProperties: false, description: 'With --seeds N: the seeds its properties ran, and the indexes (0 = the run seed) in which one found a counterexample.' },
+      ),
+    ),
     certificateRequired: Type.Optional(Type.Boolean({ description: 'A certificate needs this MUST judged; not applicable makes the run incomplete.' })),
     consumers: Type.Optional(
       Type.Integer({ minimum: 1, description: 'How many Pact consumers (contracts/) rely on it, from the pact files `apc contracts matrix` reads.' }),

@@ -117,6 +117,7 @@ export const TargetProfileFileSchema = closed(
     redact: Type.Optional(Type.Array(Type.String(), { description: 'extra literals to hide everywhere' })),
     runs: Type.Optional(count(1, 100_000, 'fast-check runs per property')),
     seed: Type.Optional(count(-0x80000000, 0x7fffffff, 'seed of every property')),
+    seeds: Type.Optional(count(1, 1000, 'seeds per property (more measure how reliably a deviation is found)')),
   },
   'an apc target profile',
 );

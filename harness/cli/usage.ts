@@ -76,6 +76,8 @@ Selection:
 Generation and timing:
   --runs N                    fast-check runs per property (default 25)            (APC_RUNS)
   --seed N                    seed of every property, for replays                   (APC_SEED)
+  --seeds N                   run each property under N seeds (default 1); the report (APC_SEEDS)
+                              records in which seeds each requirement's properties failed
   --concurrency N             requests in flight against the target (default 4)    (APC_CONCURRENCY)
   --poll-interval-ms N        revision polling interval (default 5000)             (APC_POLL_INTERVAL_MS)
   --request-timeout-ms N      one exchange, whole body included (default 10000)    (APC_REQUEST_TIMEOUT_MS)

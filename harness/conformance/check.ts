@@ -53,6 +53,8 @@ export interface PropertyTally {
   ran: number;
   planned: number;
   asked: number;
+  /** With `--seeds N` (N > 1): the seeds run, and the indexes (0 = the run's own) that found a counterexample. */
+  seeds?: { ran: number; caught: number[] };
 }
 
 /** A precondition of a test: what it needs, and the requirement whose rule it relies on. */
@@ -273,8 +275,18 @@ export class Check {
       interruptAfterTimeLimit: limitMs,
       markInterruptAsFailure: false,
     });
-    this.properties.push({ ran: details.numRuns, planned, asked: this.profile.runs });
-    if (details.failed && details.counterexample !== null) return this.replayCounterexample(details.counterexample[0] as T, details, check);
+    const found = details.failed && details.counterexample !== null;
+    const others = await this.otherSeeds(seed, planned, limitMs, fc.asyncProperty(arbitrary, check));
+    this.properties.push({
+      ran: details.numRuns,
+      planned,
+      asked: this.profile.runs,
+      ...(others ? { seeds: { ran: this.profile.seeds, caught: [...(found ? [0] : []), ...others.map((o) => o.index)] } } : {}),
+    });
+    if (found) return this.replayCounterexample(details.counterexample![0] as T, details, check);
+    // Another seed found what the run's own did not: it fails the property, unshrunk.
+    const other = others?.[0]?.details;
+    if (other) return this.replayCounterexample(other.counterexample![0] as T, other, check);
     const notVerified = (why: string): never =>
       this.fail({
         message: `Not verified: ${why}`,
@@ -286,6 +298,27 @@ export class Check {
       notVerified(`the property reached its time limit of ${limitMs} ms after ${details.numRuns} of ${planned} case(s).`);
     }
     if (details.numRuns === 0) notVerified(`every generated case was discarded (${details.numSkips}): none was run against the target.`);
+  }
+
+  /**
+   * `--seeds N`: the property again under N-1 further seeds, each stopping at its first
+   * counterexample without shrinking. It measures how reliably a deviation is found (apc selftest's
+   * detection rate), and any counterexample found still fails the property.
+   */
+  private async otherSeeds<T>(seed: number, planned: number, limitMs: number, property: fc.IAsyncProperty<[T]>) {
+    if (this.profile.seeds <= 1) return undefined;
+    const caught: { index: number; details: fc.RunDetails<[T]> }[] = [];
+    for (let index = 1; index < this.profile.seeds; index++) {
+      const details = await fc.check(property, {
+        seed: (seed + index * 104_729) | 0,
+        numRuns: planned,
+        endOnFailure: true,
+        interruptAfterTimeLimit: limitMs,
+        markInterruptAsFailure: false,
+      });
+      if (details.failed && details.counterexample !== null) caught.push({ index, details });
+    }
+    return caught;
   }
 
   private async replayCounterexample<T>(input: T, details: fc.RunDetails<[T]>, check: (input: T) => Promise<void>): Promise<never> {

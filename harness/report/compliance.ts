@@ -64,6 +64,8 @@ export interface RequirementResult {
   checks: CheckTally;
   /** Generated cases its properties ran, of the `--runs` asked per property; absent without properties. */
   cases?: { ran: number; asked: number };
+  /** With --seeds N: the seeds its properties ran, and the indexes in which one found a counterexample. */
+  seeds?: { ran: number; caught: number[] };
   /** A certificate needs this MUST judged: not-applicable makes the run incomplete. */
   certificateRequired?: boolean;
   /** How many Pact consumers (contracts/) rely on it; absent when none does or no pact files were found. */
@@ -158,6 +160,14 @@ function checksOf(id: string, outcomes: TestOutcome[]): CheckTally {
   return outcomes.reduce((sum, o) => ({ ran: sum.ran + (o.checks[id]?.ran ?? 0), held: sum.held + (o.checks[id]?.held ?? 0) }), { ran: 0, held: 0 });
 }
 
+/** With --seeds: the seeds run, and those in which a property of its tests found a counterexample. */
+function seedsOf(outcomes: TestOutcome[]): RequirementResult['seeds'] {
+  const tallies = outcomes.flatMap((o) => o.properties.flatMap((p) => (p.seeds ? [p.seeds] : [])));
+  if (tallies.length === 0) return undefined;
+  const caught = new Set(tallies.flatMap((s) => s.caught));
+  return { ran: Math.max(...tallies.map((s) => s.ran)), caught: [...caught].sort((a, b) => a - b) };
+}
+
 function casesOf(outcomes: TestOutcome[]): RequirementResult['cases'] {
   const properties = outcomes.flatMap((o) => o.properties);
   if (properties.length === 0) return undefined;
@@ -195,6 +205,7 @@ export function buildResults({ catalogue, selected, outcomes, baseline, errors }
       ...statusOf(r, tests, excluded.get(r.id)),
       checks: checksOf(r.id, tests),
       ...(casesOf(tests) ? { cases: casesOf(tests)! } : {}),
+      ...(seedsOf(tests) ? { seeds: seedsOf(tests)! } : {}),
       ...(r.certificate === 'required' ? { certificateRequired: true } : {}),
     };
     const expected = baseline?.entries.get(r.id);
