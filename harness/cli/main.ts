@@ -2,7 +2,7 @@
 // `apc help` or `apc --version` loads neither vitest nor the reference implementation.
 import type { CertifyIo } from './certify.ts';
 import { withStopSignals } from '../run/run-stop.ts';
-import { CERTIFY_USAGE, CLEANUP_USAGE, CONTRACTS_USAGE, INIT_USAGE, MAIN_USAGE, REPORT_USAGE, SERVE_USAGE } from './usage.ts';
+import { CERTIFY_USAGE, CLEANUP_USAGE, CONTRACTS_USAGE, INIT_USAGE, MAIN_USAGE, REPORT_USAGE, SELFTEST_USAGE, SERVE_USAGE } from './usage.ts';
 import { harnessVersion } from './version.ts';
 
 function stopSignal(): Promise<void> {
@@ -27,6 +27,8 @@ export async function main(argv: string[], io: CertifyIo = defaultIo()): Promise
       return (await import('./report.ts')).report(rest, io);
     case 'contracts':
       return (await import('./contracts.ts')).contracts(rest, io);
+    case 'selftest':
+      return (await import('./selftest.ts')).selftest(rest, io);
     case '--version':
     case '-v':
       io.out.write(`${harnessVersion()}\n`);
@@ -35,7 +37,7 @@ export async function main(argv: string[], io: CertifyIo = defaultIo()): Promise
     case 'help':
     case '--help':
     case '-h': {
-      const topics: Record<string, string> = { certify: CERTIFY_USAGE, init: INIT_USAGE, serve: SERVE_USAGE, report: REPORT_USAGE, contracts: CONTRACTS_USAGE, cleanup: CLEANUP_USAGE };
+      const topics: Record<string, string> = { certify: CERTIFY_USAGE, init: INIT_USAGE, serve: SERVE_USAGE, report: REPORT_USAGE, contracts: CONTRACTS_USAGE, cleanup: CLEANUP_USAGE, selftest: SELFTEST_USAGE };
       io.out.write(topics[rest[0] ?? ''] ?? MAIN_USAGE);
       return 0;
     }

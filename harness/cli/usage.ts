@@ -28,6 +28,7 @@ Usage:
   apc report allure [DIR]    render a report's Allure results to HTML
   apc report diff OLD NEW    what changed between two reports (exit 1 on a regression)
   apc cleanup [options]      list (and with --yes delete) what earlier runs left on a target
+  apc selftest [options]     the harness certifies itself: mutants, valid variations, hostile targets
   apc contracts verify|matrix|publish   Pact consumer contracts (see contracts/README.md)
   apc help [command]         show help
   apc --version
@@ -208,4 +209,31 @@ export const CONTRACTS_USAGE = `Usage:
 
 Exit codes: 0 every interaction holds (or published), 1 a contract failed (or the broker refused),
 2 the run could not judge (bad flags, no pact files, unreachable URL, no broker URL).
+`;
+
+export const SELFTEST_USAGE = `Usage: apc selftest [options]
+
+The harness certifies itself (docs/selftest.md). It certifies, each in a child \`apc certify\`:
+  mutants      the reference implementation deliberately broken (a fault switch, or a proxy that
+               rewrites its answers); each must fail exactly the requirements it declares;
+  variations   the reference behind a proxy that answers as the spec allows but the reference does
+               not (other SSE framing, extra fields, compressed answers ...); each must be certified;
+  hostile      targets that hang, reset, drip or flood; each run must end with a report in its bound.
+It prints the matrix and writes selftest.json and selftest.md: mutation score, false alarms,
+diagnosis precision (failures outside a mutant's declared requirements), detection rate (in how
+many seeds the property rules catch each mutant) and each hostile target's end time.
+
+  --quick                 5 runs per property in the certifications (default 25); detection still
+                          runs at 25 runs per seed
+  --only PATTERNS         only subjects whose id matches (comma-separated, * and ? as in --requirements)
+  --kinds LIST            mutants, variations, hostile (default all)
+  --seeds N               seeds of the detection runs (default 20)
+  --runs N                runs per property of the certifications
+  --seed N                seed of the certifications (default 1)
+  --concurrency N         certifications at a time (default: the CPU count, at most 4)
+  --reports DIR           where selftest.json and selftest.md go (default reports/selftest-<time>)
+  --list                  list the subjects and what each mutant declares, and run nothing
+
+Exit codes: 0 every target met, 1 a mutant survived, was diagnosed imprecisely or caught in too
+few seeds, a variation was failed, or a hostile run overstayed; 2 a usage problem.
 `;

@@ -143,3 +143,25 @@ export function applyReference(
     ...(mode === 'self-hosted' ? { clusterNamespace: 'agents' } : {}),
   };
 }
+
+/**
+ * A YAML profile that certifies a started reference by URL with everything it offers, as
+ * `apc certify` does with no URL; keys come from APC_API_KEY and APC_OTHER_API_KEY.
+ */
+export function referenceProfileFile(target: Pick<ReferenceTarget, 'apply' | 'urls'>): Record<string, unknown> {
+  const applied = defaultProfile();
+  target.apply(applied);
+  const base = referenceProfileBase();
+  return {
+    urls: target.urls,
+    apiKeyEnv: 'APC_API_KEY',
+    tenantId: applied.tenantId,
+    otherTenant: { apiKeyEnv: 'APC_OTHER_API_KEY', tenantId: applied.otherTenant!.tenantId },
+    controlPlaneMode: applied.controlPlaneMode,
+    sources: applied.sources,
+    endpoints: applied.endpoints,
+    fixtures: applied.fixtures,
+    timeouts: base.timeouts,
+    pollIntervalMs: base.pollIntervalMs,
+  };
+}

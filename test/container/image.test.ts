@@ -12,7 +12,7 @@ import { productImage, type ProductImage } from '../../harness/run/reference-ima
 import { startReferenceTarget, type ReferenceTarget } from '../../harness/run/reference-target.ts';
 import { complianceReportProblems } from '../../schemas/compliance-report.ts';
 import { docker, dockerProblem } from '../support/docker.ts';
-import { referenceProfileFile } from '../support/shared-reference.ts';
+import { referenceProfileFile } from '../../harness/run/reference-target.ts';
 
 const problem = await dockerProblem();
 

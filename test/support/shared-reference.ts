@@ -4,9 +4,8 @@
 // puts its storage in a PostgreSQL container. Tests (and the Pact provider verification) read
 // where it listens with `sharedReference()`, and certify it with `sharedReferenceCertify()`.
 import { inject } from 'vitest';
-import { defaultProfile } from '../../harness/profile.ts';
 import { referenceChoice } from '../../harness/run/reference-choice.ts';
-import { referenceProfileBase, startReferenceTarget, type ReferenceTarget } from '../../harness/run/reference-target.ts';
+import { referenceProfileFile, startReferenceTarget } from '../../harness/run/reference-target.ts';
 import type { ReferenceInstance } from '../../schemas/compliance-report.ts';
 import type { CertifyOptions } from './certify.ts';
 
@@ -38,28 +37,6 @@ export async function startSharedReference(env: NodeJS.ProcessEnv): Promise<{ re
       profile: referenceProfileFile(target),
     },
     close: () => target.close(),
-  };
-}
-
-/**
- * A YAML profile that certifies a started reference by URL with everything it offers, as
- * `apc certify` does with no URL; keys come from APC_API_KEY and APC_OTHER_API_KEY.
- */
-export function referenceProfileFile(target: ReferenceTarget): Record<string, unknown> {
-  const applied = defaultProfile();
-  target.apply(applied);
-  const base = referenceProfileBase();
-  return {
-    urls: target.urls,
-    apiKeyEnv: 'APC_API_KEY',
-    tenantId: applied.tenantId,
-    otherTenant: { apiKeyEnv: 'APC_OTHER_API_KEY', tenantId: applied.otherTenant!.tenantId },
-    controlPlaneMode: applied.controlPlaneMode,
-    sources: applied.sources,
-    endpoints: applied.endpoints,
-    fixtures: applied.fixtures,
-    timeouts: base.timeouts,
-    pollIntervalMs: base.pollIntervalMs,
   };
 }
 

@@ -1,0 +1,125 @@
+// `apc selftest`: the harness certifies itself. It certifies every mutant (a deliberately broken
+// reference), valid variation and hostile target of harness/selftest/, prints the matrix and
+// writes selftest.json and selftest.md. docs/selftest.md explains the measures.
+import { cpus } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { selector } from '../catalogue.ts';
+import { selftestSubjects } from '../selftest/catalogue.ts';
+import { measure } from '../selftest/measures.ts';
+import { summaryLines, writeSelftestReport } from '../selftest/report.ts';
+import { runSubject, type RunSettings, type SubjectRun } from '../selftest/run-subject.ts';
+import type { Subject } from '../selftest/subjects.ts';
+import type { CertifyIo } from './certify.ts';
+import { UsageError } from './usage-error.ts';
+import { SELFTEST_USAGE } from './usage.ts';
+import { harnessVersion } from './version.ts';
+
+const OPTIONS = {
+  quick: { type: 'boolean' },
+  only: { type: 'string' },
+  kinds: { type: 'string' },
+  seeds: { type: 'string' },
+  runs: { type: 'string' },
+  seed: { type: 'string' },
+  concurrency: { type: 'string' },
+  reports: { type: 'string' },
+  list: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const KINDS = ['mutant', 'variation', 'hostile'] as const;
+
+function count(name: string, text: string | undefined, fallback: number, max: number): number {
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1 || n > max) throw new UsageError(`--${name}: expected a whole number from 1 to ${max}, found ${JSON.stringify(text)}.`);
+  return n;
+}
+
+export async function selftest(argv: string[], io: CertifyIo): Promise<number> {
+  try {
+    let values;
+    try {
+      values = parseArgs({ args: argv, options: OPTIONS, allowPositionals: false, strict: true }).values;
+    } catch (error) {
+      throw new UsageError(`${(error as Error).message.split('\n')[0]}\nRun \`apc help selftest\` for the options.`);
+    }
+    if (values.help) {
+      io.out.write(SELFTEST_USAGE);
+      return 0;
+    }
+    const kinds = (values.kinds ?? KINDS.join(',')).split(',').map((k) => k.trim().replace(/s$/, ''));
+    const unknown = kinds.filter((k) => !(KINDS as readonly string[]).includes(k));
+    if (unknown.length > 0) throw new UsageError(`--kinds: unknown kind(s) ${unknown.join(', ')}; use mutants, variations, hostile.`);
+    const only = selector(values.only ? [values.only] : []);
+    const subjects = selftestSubjects().filter((s) => kinds.includes(s.kind) && only(s.id));
+    if (subjects.length === 0) throw new UsageError(`--only ${values.only ?? ''} --kinds ${kinds.join(',')} selects no subject; \`apc selftest --list\` lists them.`);
+    if (values.list) {
+      for (const s of subjects) io.out.write(`${s.kind.padEnd(9)} ${s.id.padEnd(40)} ${s.interface.padEnd(17)} ${s.kind === 'mutant' ? s.catches.join(' ') : s.what}\n`);
+      return 0;
+    }
+    const quick = values.quick ?? false;
+    const settings: RunSettings = {
+      runs: count('runs', values.runs, quick ? 5 : 25, 100_000),
+      seed: count('seed', values.seed, 1, 0x7fffffff),
+      seeds: count('seeds', values.seeds, 20, 1000),
+      timeoutMs: 300_000,
+    };
+    const concurrency = count('concurrency', values.concurrency, Math.max(1, Math.min(4, cpus().length)), 32);
+    const dir = resolve(values.reports ?? join('reports', `selftest-${new Date().toISOString().replace(/[:.]/g, '-')}`));
+    const started = Date.now();
+    io.out.write(`apc selftest · ${subjects.length} subjects (${KINDS.map((k) => `${subjects.filter((s) => s.kind === k).length} ${k === 'hostile' ? 'hostile targets' : `${k}s`}`).join(', ')}) · ${settings.runs} runs per property, detection over ${settings.seeds} seeds · ${concurrency} at a time\n`);
+    const runs = await runAll(subjects, settings, concurrency, (run, done) => io.out.write(`[${done}/${subjects.length}] ${lineOf(subjects.find((s) => s.id === run.id)!, run)}\n`));
+    const measures = measure(subjects, runs);
+    const report = { harness: harnessVersion(), startedAt: new Date(started).toISOString(), durationMs: Date.now() - started, mode: quick ? 'quick' : 'full', ...settings, ...measures } as const;
+    writeSelftestReport(dir, report);
+    io.out.write(`\n${summaryLines(measures).join('\n')}\n`);
+    for (const p of measures.problems) io.out.write(`  missed: ${p}\n`);
+    io.out.write(`report:  ${join(dir, 'selftest.md')}\n`);
+    return measures.problems.length === 0 ? 0 : 1;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err.write(`apc selftest: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+/** Runs the subjects `concurrency` at a time, in catalogue order; hostile targets mostly wait, so they do not count against it. */
+async function runAll(subjects: Subject[], settings: RunSettings, concurrency: number, progress: (run: SubjectRun, done: number) => void): Promise<SubjectRun[]> {
+  const results = new Map<string, SubjectRun>();
+  const queue = subjects.filter((s) => s.kind !== 'hostile');
+  let done = 0;
+  const finish = (run: SubjectRun) => {
+    results.set(run.id, run);
+    progress(run, ++done);
+  };
+  const worker = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) finish(await runSubject(next, settings));
+  };
+  await Promise.all([
+    ...Array.from({ length: concurrency }, worker),
+    ...subjects.filter((s) => s.kind === 'hostile').map(async (s) => finish(await runSubject(s, settings))),
+  ]);
+  return subjects.map((s) => results.get(s.id)!);
+}
+
+function lineOf(subject: Subject, run: SubjectRun): string {
+  const time = `${(run.durationMs / 1000).toFixed(1)} s`;
+  if (run.error) return `✗ ${subject.kind} ${subject.id}: no verdict: ${run.error.split('\n')[0]}`;
+  if (subject.kind === 'mutant') {
+    const failed = new Set(run.failed.map((f) => f.id));
+    const missed = subject.catches.filter((id) => !failed.has(id));
+    const outside = run.failed.filter((f) => !subject.catches.includes(f.id)).map((f) => f.id);
+    const seeds = run.detection ? `, ${run.detection.caught.length}/${run.detection.seeds} seeds` : '';
+    const mark = missed.length === 0 && outside.length === 0 && (!run.detection || run.detection.caught.length === run.detection.seeds) ? '✓' : '✗';
+    return `${mark} mutant ${subject.id}: caught by ${subject.catches.filter((id) => failed.has(id)).join(' ') || 'nothing'}${missed.length ? `; missed ${missed.join(' ')}` : ''}${outside.length ? `; also failed ${outside.join(' ')}` : ''}${seeds} (${time})`;
+  }
+  if (subject.kind === 'variation') {
+    const alarms = [...run.failed, ...run.blocked].filter((r) => r.level === 'MUST').map((r) => r.id);
+    return `${alarms.length ? '✗' : '✓'} variation ${subject.id}: ${run.verdict}${alarms.length ? `; false alarm on ${alarms.join(' ')}` : ''} (${time})`;
+  }
+  return `${run.durationMs <= subject.boundMs ? '✓' : '✗'} hostile ${subject.id}: ${run.verdict} after ${time} (bound ${(subject.boundMs / 1000).toFixed(0)} s)`;
+}

@@ -1,0 +1,59 @@
+// selftest.json (the measures and every subject's result) and selftest.md (the matrix, for
+// people and for the README's summary).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { SelftestMeasures } from './measures.ts';
+
+export interface SelftestReport extends SelftestMeasures {
+  harness: string;
+  startedAt: string;
+  durationMs: number;
+  /** full, or quick (fewer runs per property). */
+  mode: 'full' | 'quick';
+  runs: number;
+  seeds: number;
+  seed: number;
+}
+
+const pct = (n: number, d: number) => (d === 0 ? 'n/a' : `${((100 * n) / d).toFixed(n === d ? 0 : 1)}%`);
+const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+/** The lines of the summary: score, false alarms, precision, detection, hostile targets. */
+export function summaryLines(r: SelftestMeasures): string[] {
+  const detected = r.mutants.filter((m) => m.detection);
+  return [
+    `mutation score      ${r.mutationScore.caught}/${r.mutationScore.total} mutants caught (${pct(r.mutationScore.caught, r.mutationScore.total)})`,
+    `false alarms        ${r.falseAlarms} of ${r.variations.length} valid variations`,
+    `diagnosis precision ${r.mutants.length - r.imprecise}/${r.mutants.length} mutants failed only their declared requirements`,
+    `detection rate      ${detected.length - r.belowDetectionTarget}/${detected.length} property-caught mutants caught in every seed`,
+    `hostile targets     ${r.hostile.filter((h) => h.ok).length}/${r.hostile.length} ended with a report within their bound`,
+  ];
+}
+
+export function selftestMarkdown(r: SelftestReport): string {
+  const out: string[] = [];
+  out.push(`# apc selftest: ${r.problems.length === 0 ? 'every target met' : `${r.problems.length} target(s) missed`}`, '');
+  out.push(`Harness ${r.harness}, ${r.mode} mode (${r.runs} runs per property, seed ${r.seed}, detection over ${r.seeds} seeds), ${r.startedAt}, ${secs(r.durationMs)}.`, '');
+  out.push('```', ...summaryLines(r), '```', '');
+  if (r.problems.length > 0) out.push('## Missed targets', '', ...r.problems.map((p) => `- ${cell(p)}`), '');
+  out.push('## Mutants', '', '| Mutant | Family | Caught by | Missed | Failed outside | Seeds | Deviation |', '|---|---|---|---|---|---|---|');
+  for (const m of r.mutants) {
+    const seeds = m.detection ? `${m.detection.caught}/${m.detection.seeds}` : '–';
+    out.push(`| \`${m.id}\` | ${m.family} | ${m.caughtBy.join(' ') || '**none**'} | ${m.missed.join(' ') || '–'} | ${cell(m.outside.join('; ')) || '–'} | ${seeds} | ${cell(m.what)} |`);
+  }
+  out.push('', '## Valid variations', '', '| Variation | Verdict | False alarms | Other notes | What it does |', '|---|---|---|---|---|');
+  for (const v of r.variations) {
+    out.push(`| \`${v.id}\` | ${v.verdict ?? 'none'} | ${cell(v.alarms.join('; ')) || '–'} | ${cell(v.notes.join(', ')) || '–'} | ${cell(v.what)} |`);
+  }
+  out.push('', '## Hostile targets', '', '| Target | Verdict | Ended after | Bound | What it does |', '|---|---|---|---|---|');
+  for (const h of r.hostile) out.push(`| \`${h.id}\` | ${h.verdict ?? 'none'} | ${secs(h.endedMs)}${h.ok ? '' : ' **over**'} | ${secs(h.boundMs)} | ${cell(h.what)} |`);
+  out.push('');
+  return out.join('\n');
+}
+
+export function writeSelftestReport(dir: string, report: SelftestReport): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'selftest.json'), `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(join(dir, 'selftest.md'), selftestMarkdown(report));
+}

@@ -1,0 +1,133 @@
+// Certifies one selftest subject in a child `apc certify` and keeps what the measures need: the
+// requirements that failed or were blocked, and for a mutant the seeds that caught it. A mutant or
+// variation is a reference started here (its fault switches on) with the subject's proxy in front
+// of one interface; a hostile target starts itself.
+import type { RequirementResult } from '../report/compliance.ts';
+import { referenceProfileFile, startReferenceTarget } from '../run/reference-target.ts';
+import { certifyChild, type ChildCertifyRun } from './certify-child.ts';
+import { startProxy } from './proxy.ts';
+import type { HostileTarget, Mutant, Subject, Variation } from './subjects.ts';
+
+export interface RunSettings {
+  /** fast-check runs per property. */
+  runs: number;
+  seed: number;
+  /** Seeds of the detection run (mutants caught by a property); 1 skips it. */
+  seeds: number;
+  /** Bound of one certification of a mutant or variation. */
+  timeoutMs: number;
+}
+
+export interface Judged {
+  id: string;
+  level: RequirementResult['level'];
+  /** The first failure's message, or what blocked it. */
+  message: string;
+}
+
+export interface SubjectRun {
+  id: string;
+  kind: Subject['kind'];
+  what: string;
+  interface: Subject['interface'];
+  /** Exit code of `apc certify` (null: killed at its bound). */
+  code: number | null;
+  verdict: string | undefined;
+  durationMs: number;
+  failed: Judged[];
+  blocked: Judged[];
+  /** A hostile target's bound. */
+  boundMs?: number;
+  /** The detection run of a mutant caught by property rules: those rules, the seeds run, and the seeds that caught it. */
+  detection?: { requirements: string[]; seeds: number; caught: number[] };
+  /** What went wrong when no report was written. */
+  error?: string;
+}
+
+export async function runSubject(subject: Subject, settings: RunSettings): Promise<SubjectRun> {
+  if (subject.kind === 'hostile') return runHostile(subject);
+  const run = await certifyBent(subject, settings);
+  const outcome = outcomeOf(subject, run);
+  if (subject.kind === 'mutant' && settings.seeds > 1) {
+    const requirements = subject.catches.filter((id) => run.report?.requirements.find((r) => r.id === id)?.cases);
+    if (requirements.length > 0) outcome.detection = await detect(subject, requirements, settings);
+  }
+  return outcome;
+}
+
+/** The reference, bent as the subject says, certified on the subject's interface. */
+async function certifyBent(subject: Mutant | Variation, settings: RunSettings, extra: string[] = []): Promise<ChildCertifyRun> {
+  const mode = subject.mode ?? 'hosted';
+  const target = await startReferenceTarget({ mode, faults: subject.faults ?? [] });
+  const [own, other] = target.grants;
+  const urls = { ...target.urls };
+  const proxy = subject.proxy ? await startProxy(urls[subject.interface], subject.proxy({ apiKey: own!.key, otherApiKey: other!.key })) : undefined;
+  if (proxy) urls[subject.interface] = proxy.url;
+  try {
+    return await certifyChild({
+      profile: referenceProfileFile({ apply: target.apply, urls }),
+      args: [
+        '--interfaces', subject.interface,
+        '--seed', String(settings.seed),
+        '--runs', String(settings.runs),
+        ...(subject.scope ? ['--requirements', subject.scope.join(',')] : []),
+        ...extra,
+      ],
+      env: { APC_API_KEY: own!.key, APC_OTHER_API_KEY: other!.key },
+      timeoutMs: settings.timeoutMs,
+    });
+  } finally {
+    await proxy?.close();
+    await target.close();
+  }
+}
+
+/**
+ * The mutant again, on the property rules that caught it, under `seeds` seeds at the default
+ * number of runs: in how many of them is it caught? A rule that failed by a check outside its
+ * properties catches it in every seed.
+ */
+async function detect(mutant: Mutant, requirements: string[], settings: RunSettings): Promise<SubjectRun['detection']> {
+  const run = await certifyBent({ ...mutant, scope: requirements }, settings, ['--seeds', String(settings.seeds)]);
+  const caught = new Set<number>();
+  for (const r of run.report?.requirements ?? []) {
+    for (const seed of r.seeds?.caught ?? []) caught.add(seed);
+    if (r.status === 'failed' && r.failures.some((f) => f.input === undefined)) for (let s = 0; s < settings.seeds; s++) caught.add(s);
+  }
+  return { requirements, seeds: settings.seeds, caught: [...caught].sort((a, b) => a - b) };
+}
+
+async function runHostile(subject: HostileTarget): Promise<SubjectRun> {
+  const target = await subject.start();
+  const flag = { 'control-plane': '--control-plane-url', 'agent-server': '--agent-server-url', 'experiment-upload': '--tracing-url' }[subject.interface];
+  try {
+    // Killed a little after its bound, so a run that overstays is measured, not left running.
+    const run = await certifyChild({
+      args: [flag, target.url, '--interfaces', subject.interface, '--api-key', 'apc-selftest-hostile', ...(subject.args ?? [])],
+      timeoutMs: subject.boundMs + 30_000,
+    });
+    return { ...outcomeOf(subject, run), boundMs: subject.boundMs };
+  } finally {
+    await target.close();
+  }
+}
+
+function outcomeOf(subject: Subject, run: ChildCertifyRun): SubjectRun {
+  const requirements = run.report?.requirements ?? [];
+  const judged = (status: string) =>
+    requirements
+      .filter((r) => r.status === status)
+      .map((r) => ({ id: r.id, level: r.level, message: r.failures[0]?.message ?? (r.blockedBy ? `blocked by ${r.blockedBy.join(', ')}` : '') }));
+  return {
+    id: subject.id,
+    kind: subject.kind,
+    what: subject.what,
+    interface: subject.interface,
+    code: run.code,
+    verdict: run.report?.verdict,
+    durationMs: run.durationMs,
+    failed: judged('failed'),
+    blocked: judged('blocked'),
+    ...(run.report ? {} : { error: (run.stderr.trim() || `apc certify ended with code ${run.code} and wrote no report`).split('\n').slice(-5).join('\n') }),
+  };
+}
