@@ -1,5 +1,6 @@
 // Every subject apc selftest certifies, in the order it runs them.
-import { controlPlaneMutants } from './mutants/control-plane.ts';
+import { controlPlaneDeploymentMutants } from './mutants/control-plane-deployments.ts';
+import { controlPlaneRevisionMutants } from './mutants/control-plane-revisions.ts';
 import { agentServerMutants } from './mutants/agent-server.ts';
 import { experimentUploadMutants } from './mutants/experiment-upload.ts';
 import { faultSwitchMutants } from './mutants/fault-switches.ts';
@@ -8,5 +9,5 @@ import type { Subject } from './subjects.ts';
 import { variations } from './variations.ts';
 
 export function selftestSubjects(): Subject[] {
-  return [...faultSwitchMutants(), ...controlPlaneMutants(), ...agentServerMutants(), ...experimentUploadMutants(), ...variations(), ...hostileTargets()];
+  return [...faultSwitchMutants(), ...controlPlaneDeploymentMutants(), ...controlPlaneRevisionMutants(), ...agentServerMutants(), ...experimentUploadMutants(), ...variations(), ...hostileTargets()];
 }

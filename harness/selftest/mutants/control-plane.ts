@@ -1,7 +1,0 @@
-// Proxy mutants of the control-plane: rules the fault switches do not break, each broken by a
-// rewriting proxy in front of the reference.
-import type { Mutant } from '../subjects.ts';
-
-export function controlPlaneMutants(): Mutant[] {
-  return [];
-}
