@@ -1,7 +1,7 @@
 // The one HTTP client of the harness (undici). Every exchange is recorded for the report,
 // requests pass the profile's concurrency limit, and the vocabulary map translates between
 // the spec's neutral words and the target's spelling.
-import { request as undiciRequest, Agent } from 'undici';
+import { request as undiciRequest, Agent, interceptors } from 'undici';
 import type { Dispatcher } from 'undici';
 import type { Credentials, InterfaceName, TargetProfile } from '../profile.ts';
 import { redactor } from '../redact.ts';
@@ -57,10 +57,13 @@ export interface StreamHandle {
   ended?(): void;
 }
 
-const dispatcher = new Agent({ keepAliveTimeout: 4_000, connections: 32 });
-
 /** A hostile target cannot exhaust memory: bodies beyond this are cut off and reported. */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+// The harness asks for compressed answers, as HTTP clients usually do, and reads them decompressed:
+// a target may compress when asked (apc selftest's compressed-answers variation). The cap holds
+// for the decompressed bytes too.
+const dispatcher = new Agent({ keepAliveTimeout: 4_000, connections: 32 }).compose(interceptors.decompress({ maxSize: MAX_BODY_BYTES, skipErrorResponses: false }));
 
 async function readCapped(body: AsyncIterable<Uint8Array> & { destroy(): void }): Promise<string> {
   const chunks: Uint8Array[] = [];
@@ -124,7 +127,7 @@ export class InterfaceClient {
 
   /** What is recorded, and what goes on the wire (the same unless the body is binary). */
   private prepare(options: RequestOptions): { recorded: RecordedRequest; payload: string | Uint8Array | undefined } {
-    const headers: Record<string, string> = { Accept: 'application/json', ...this.authHeaders(options.auth ?? 'default') };
+    const headers: Record<string, string> = { Accept: 'application/json', 'Accept-Encoding': 'gzip, deflate, br', ...this.authHeaders(options.auth ?? 'default') };
     let payload: string | Uint8Array | undefined;
     let shown: string | undefined;
     if (options.rawBody !== undefined) {

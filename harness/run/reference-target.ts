@@ -23,6 +23,8 @@ export interface ReferenceStartOptions {
   env?: NodeJS.ProcessEnv;
   /** Progress lines (building an image takes a while). */
   log?: (line: string) => void;
+  /** Length of each revision phase (default 10 ms). */
+  phaseMs?: number;
 }
 
 /** How the reference was started: its listeners' URLs, and what to stop. */
@@ -85,7 +87,7 @@ export async function startReferenceTarget(options: ReferenceStartOptions): Prom
     mode: options.mode,
     grants,
     faults: options.faults ?? [],
-    phaseMs: 10,
+    phaseMs: options.phaseMs ?? 10,
     statsDelayMs: 300,
     env: options.env ?? process.env,
     log: options.log ?? (() => undefined),

@@ -44,6 +44,8 @@ interface Bent {
   proxy?: (keys: TargetKeys) => ProxyRules;
   /** Requirement patterns to certify (default: the whole interface). */
   scope?: string[];
+  /** Length of each revision phase of the reference (default 10 ms). */
+  phaseMs?: number;
 }
 
 export interface Mutant extends Bent {
