@@ -87,22 +87,22 @@ export async function selftest(argv: string[], io: CertifyIo): Promise<number> {
   }
 }
 
-/** Runs the subjects `concurrency` at a time, in catalogue order; hostile targets mostly wait, so they do not count against it. */
+/**
+ * Runs mutants and variations `concurrency` at a time, in catalogue order. Hostile runs mostly
+ * wait on deadlines, so they run beside them in a pool of their own, three at a time.
+ */
 async function runAll(subjects: Subject[], settings: RunSettings, concurrency: number, progress: (run: SubjectRun, done: number) => void): Promise<SubjectRun[]> {
   const results = new Map<string, SubjectRun>();
-  const queue = subjects.filter((s) => s.kind !== 'hostile');
   let done = 0;
-  const finish = (run: SubjectRun) => {
-    results.set(run.id, run);
-    progress(run, ++done);
-  };
-  const worker = async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) finish(await runSubject(next, settings));
-  };
-  await Promise.all([
-    ...Array.from({ length: concurrency }, worker),
-    ...subjects.filter((s) => s.kind === 'hostile').map(async (s) => finish(await runSubject(s, settings))),
-  ]);
+  const pool = (queue: Subject[], size: number) =>
+    Array.from({ length: size }, async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        const run = await runSubject(next, settings);
+        results.set(run.id, run);
+        progress(run, ++done);
+      }
+    });
+  await Promise.all([...pool(subjects.filter((s) => s.kind !== 'hostile'), concurrency), ...pool(subjects.filter((s) => s.kind === 'hostile'), 3)]);
   return subjects.map((s) => results.get(s.id)!);
 }
 

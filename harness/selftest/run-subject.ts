@@ -103,7 +103,14 @@ async function runHostile(subject: HostileTarget): Promise<SubjectRun> {
   try {
     // Killed a little after its bound, so a run that overstays is measured, not left running.
     const run = await certifyChild({
-      args: [flag, target.url, '--interfaces', subject.interface, '--api-key', 'apc-selftest-hostile', ...(subject.args ?? [])],
+      args: [
+        flag, target.url,
+        '--interfaces', subject.interface,
+        ...(target.tenantId ? ['--tenant-id', target.tenantId] : []),
+        ...(subject.scope ? ['--requirements', subject.scope.join(',')] : []),
+      ],
+      profile: { fixtures: { graphId: 'echo', failingGraphId: 'fail' }, endpoints: ['docs'] },
+      env: { APC_API_KEY: target.apiKey ?? 'apc-selftest-hostile' },
       timeoutMs: subject.boundMs + 30_000,
     });
     return { ...outcomeOf(subject, run), boundMs: subject.boundMs };

@@ -69,10 +69,10 @@ export interface HostileTarget {
   id: string;
   what: string;
   interface: InterfaceName;
-  /** Starts the target: the URL to certify, and how to stop it. */
-  start(): Promise<{ url: string; close(): Promise<void> }>;
-  /** Extra certify flags (e.g. shorter deadlines). */
-  args?: string[];
+  /** Starts the target: the URL to certify, the key it takes (any by default), and how to stop it. */
+  start(): Promise<{ url: string; apiKey?: string; tenantId?: string; close(): Promise<void> }>;
+  /** Requirement patterns to certify (default: the whole interface). */
+  scope?: string[];
   /** The run must end, with a report, within this. */
   boundMs: number;
 }
