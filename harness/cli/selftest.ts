@@ -62,14 +62,16 @@ export async function selftest(argv: string[], io: CertifyIo): Promise<number> {
     const quick = values.quick ?? false;
     const settings: RunSettings = {
       runs: count('runs', values.runs, quick ? 5 : 25, 100_000),
+      detectionRuns: count('runs', values.runs, 25, 100_000),
       seed: count('seed', values.seed, 1, 0x7fffffff),
       seeds: count('seeds', values.seeds, 20, 1000),
       timeoutMs: 300_000,
     };
-    const concurrency = count('concurrency', values.concurrency, Math.max(1, Math.min(4, cpus().length)), 32);
+    // Certifications of the reference mostly wait (revision phases, statistics), so twice the CPUs.
+    const concurrency = count('concurrency', values.concurrency, Math.min(4, 2 * cpus().length), 32);
     const dir = resolve(values.reports ?? join('reports', `selftest-${new Date().toISOString().replace(/[:.]/g, '-')}`));
     const started = Date.now();
-    io.out.write(`apc selftest · ${subjects.length} subjects (${KINDS.map((k) => `${subjects.filter((s) => s.kind === k).length} ${k === 'hostile' ? 'hostile targets' : `${k}s`}`).join(', ')}) · ${settings.runs} runs per property, detection over ${settings.seeds} seeds · ${concurrency} at a time\n`);
+    io.out.write(`apc selftest · ${subjects.length} subjects (${KINDS.map((k) => `${subjects.filter((s) => s.kind === k).length} ${k === 'hostile' ? 'hostile targets' : `${k}s`}`).join(', ')}) · ${settings.runs} runs per property, detection over ${settings.seeds} seeds at ${settings.detectionRuns} runs · ${concurrency} at a time\n`);
     const runs = await runAll(subjects, settings, concurrency, (run, done) => io.out.write(`[${done}/${subjects.length}] ${lineOf(subjects.find((s) => s.id === run.id)!, run)}\n`));
     const measures = measure(subjects, runs);
     const report = { harness: harnessVersion(), startedAt: new Date(started).toISOString(), durationMs: Date.now() - started, mode: quick ? 'quick' : 'full', ...settings, ...measures } as const;

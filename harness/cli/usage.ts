@@ -230,7 +230,7 @@ many seeds the property rules catch each mutant) and each hostile target's end t
   --seeds N               seeds of the detection runs (default 20)
   --runs N                runs per property of the certifications
   --seed N                seed of the certifications (default 1)
-  --concurrency N         certifications at a time (default: the CPU count, at most 4)
+  --concurrency N         certifications at a time (default: twice the CPU count, at most 4)
   --reports DIR           where selftest.json and selftest.md go (default reports/selftest-<time>)
   --list                  list the subjects and what each mutant declares, and run nothing
 

@@ -11,6 +11,7 @@ export interface SelftestReport extends SelftestMeasures {
   /** full, or quick (fewer runs per property). */
   mode: 'full' | 'quick';
   runs: number;
+  detectionRuns: number;
   seeds: number;
   seed: number;
 }
@@ -34,7 +35,7 @@ export function summaryLines(r: SelftestMeasures): string[] {
 export function selftestMarkdown(r: SelftestReport): string {
   const out: string[] = [];
   out.push(`# apc selftest: ${r.problems.length === 0 ? 'every target met' : `${r.problems.length} target(s) missed`}`, '');
-  out.push(`Harness ${r.harness}, ${r.mode} mode (${r.runs} runs per property, seed ${r.seed}, detection over ${r.seeds} seeds), ${r.startedAt}, ${secs(r.durationMs)}.`, '');
+  out.push(`Harness ${r.harness}, ${r.mode} mode (${r.runs} runs per property, seed ${r.seed}, detection over ${r.seeds} seeds at ${r.detectionRuns} runs), ${r.startedAt}, ${secs(r.durationMs)}.`, '');
   out.push('```', ...summaryLines(r), '```', '');
   if (r.problems.length > 0) out.push('## Missed targets', '', ...r.problems.map((p) => `- ${cell(p)}`), '');
   out.push('## Mutants', '', '| Mutant | Family | Caught by | Missed | Failed outside | Seeds | Deviation |', '|---|---|---|---|---|---|---|');

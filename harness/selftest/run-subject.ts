@@ -14,6 +14,8 @@ export interface RunSettings {
   seed: number;
   /** Seeds of the detection run (mutants caught by a property); 1 skips it. */
   seeds: number;
+  /** fast-check runs per property and seed in the detection run (what users get: the default 25). */
+  detectionRuns: number;
   /** Bound of one certification of a mutant or variation. */
   timeoutMs: number;
 }
@@ -88,7 +90,7 @@ async function certifyBent(subject: Mutant | Variation, settings: RunSettings, e
  * properties catches it in every seed.
  */
 async function detect(mutant: Mutant, requirements: string[], settings: RunSettings): Promise<SubjectRun['detection']> {
-  const run = await certifyBent({ ...mutant, scope: requirements }, settings, ['--seeds', String(settings.seeds)]);
+  const run = await certifyBent({ ...mutant, scope: requirements }, { ...settings, runs: settings.detectionRuns }, ['--seeds', String(settings.seeds)]);
   const caught = new Set<number>();
   for (const r of run.report?.requirements ?? []) {
     for (const seed of r.seeds?.caught ?? []) caught.add(seed);
