@@ -48,6 +48,12 @@ export async function main(argv: string[], io: CertifyIo = defaultIo()): Promise
 }
 
 function defaultIo(): CertifyIo {
+  // Output piped into a reader that stopped (`apc selftest --list | head`): stop writing, not crash.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+    });
+  }
   return {
     out: { write: (text) => void process.stdout.write(text) },
     err: { write: (text) => void process.stderr.write(text) },
