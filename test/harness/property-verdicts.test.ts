@@ -7,8 +7,8 @@ import { Check } from '../../harness/conformance/check.ts';
 import { ConformanceFailure } from '../../harness/conformance/failure.ts';
 import { defaultProfile } from '../../harness/profile.ts';
 
-function check(runs = 25): Check {
-  const profile = { ...defaultProfile(), runs };
+function check(runs = 25, seeds = 1): Check {
+  const profile = { ...defaultProfile(), runs, seeds };
   return new Check({ profile, runId: 'apc-test', reproFlags: '', workerConcurrency: 1 }, 7, ['CP-X-001']);
 }
 
@@ -40,6 +40,28 @@ describe('Check.property', () => {
     const run = t.property(fc.integer({ min: 0, max: 100 }), async (n) => t.expect(n < 50, { requirement: 'CP-X-001', message: `${n} is too big` }));
     await expect(run).rejects.toThrow(/^50 is too big$/);
     expect(t.propertyFailure?.input).toBe(50);
+  });
+});
+
+describe('Check.property with --seeds', () => {
+  test('each seed runs the property; the seeds that found a counterexample are recorded', async () => {
+    const t = check(10, 20);
+    // Found only when a generated value lands in a narrow range: some seeds find it, others do not.
+    const run = t.property(fc.integer({ min: 0, max: 999 }), async (n) => t.expect(n % 97 !== 3, { message: `${n} found` }));
+    const outcome = await run.then(() => 'held', (error: Error) => error.message);
+    const seeds = t.properties[0]!.seeds!;
+    expect(seeds.ran).toBe(20);
+    expect(seeds.caught.length).toBeGreaterThan(0);
+    expect(seeds.caught.length).toBeLessThan(20);
+    expect(seeds.caught.every((i) => i >= 0 && i < 20)).toBe(true);
+    // Any seed's counterexample fails the property, not only the run's own seed.
+    expect(outcome).toMatch(/^\d+ found$/);
+  });
+
+  test('one seed (the default) records no seeds', async () => {
+    const t = check(5);
+    await t.property(fc.integer(), async () => undefined);
+    expect(t.properties[0]!.seeds).toBeUndefined();
   });
 });
 
