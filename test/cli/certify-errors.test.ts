@@ -10,11 +10,12 @@ const apc = (...args: string[]) =>
   spawnSync(process.execPath, [join(ROOT, 'bin', 'apc.mjs'), ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
 
 describe('apc certify: harness errors exit 2', () => {
-  test('an unreachable control plane exits 2 within 10 seconds and says what to check', async () => {
-    const started = Date.now();
+  // Refused at once, not waited out: the message names the refusal, not a deadline (no wall-clock
+  // bound here, the machines are shared; hostile-target.test.ts bounds runs by the deadlines).
+  test('an unreachable control plane exits 2 and says what to check', async () => {
     const run = await certify({ args: ['--control-plane-url', 'http://127.0.0.1:1'] });
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(run.code).toBe(2);
+    expect(run.stderr).not.toMatch(/within \d+ ms/);
     expect(run.stderr).toContain('the control-plane at http://127.0.0.1:1: GET /v2/deployments answered nothing: connection refused');
     expect(run.stderr).toContain('check --control-plane-url and that the server is running');
   });
