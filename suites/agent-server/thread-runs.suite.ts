@@ -28,7 +28,9 @@ requirement(
     const { id } = await createAssistant(t, { context: { apc_case: 'thread-state' } });
     const threadId = await createThread(t);
     const content = t.name('remembered');
-    await runEcho(t, { assistantId: id, threadId, input: humanInput(content) });
+    const first = await runEcho(t, { assistantId: id, threadId, input: humanInput(content) });
+    // What the thread keeps is judged after a first run that ran on its input (AS-RUN-001).
+    t.expect(replyContent(first) === content, { requirement: 'AS-RUN-001', message: 'The thread run did not run the assistant on its input.', expected: `the echo node replying ${JSON.stringify(content)}`, seen: first });
     const later = await runEcho(t, { assistantId: id, threadId, input: NO_NEW_MESSAGE });
     t.expect(replyContent(later) === content, {
       message: 'A second run on the thread did not see the messages of the first: the thread did not keep its outputs.',

@@ -1,7 +1,175 @@
 // Proxy mutants of the agent-server: rules the fault switches do not break, each broken by a
 // rewriting proxy in front of the reference.
-import type { Mutant } from '../subjects.ts';
+import { editJson, editRequestJson, type ProxiedAnswer, type ProxiedRequest, type ProxyRules } from '../proxy.ts';
+import { rewriteStream, streamModeOf } from '../sse-rewrite.ts';
+import type { SseBlock } from '../../../generators/sse/stream-model.ts';
+import type { Family, Mutant, TargetKeys } from '../subjects.ts';
+
+type Json = Record<string, unknown>;
+
+const pathOf = (r: ProxiedRequest) => r.path.split('?')[0]!;
+const isRun = (r: ProxiedRequest) => r.method === 'POST' && /\/runs\/stream$/.test(pathOf(r));
+const isThreadRun = (r: ProxiedRequest) => isRun(r) && pathOf(r).startsWith('/threads/');
+const isStatelessRun = (r: ProxiedRequest) => isRun(r) && pathOf(r) === '/runs/stream';
+const isCreate = (r: ProxiedRequest) => r.method === 'POST' && pathOf(r) === '/assistants';
+const isSearch = (r: ProxiedRequest) => r.method === 'POST' && pathOf(r) === '/assistants/search';
+
+/** The data of an event block as JSON, changed by `edit`. */
+function editData(block: SseBlock, edit: (data: Json) => void): SseBlock {
+  if (block.data === undefined) return block;
+  const data = JSON.parse(block.data) as Json;
+  edit(data);
+  return { ...block, data: JSON.stringify(data) };
+}
+
+/** The run's input messages with their content replaced, as a server that does not pass the input on. */
+function dropInput(r: ProxiedRequest): ProxiedRequest {
+  return editRequestJson(r, (body) => {
+    for (const m of (body.input as { messages?: { content?: unknown }[] } | undefined)?.messages ?? []) m.content = 'not the input sent';
+  });
+}
+
+/** An answer rule for run streams only. */
+function onRuns(match: (r: ProxiedRequest) => boolean, edit: (blocks: SseBlock[], request: ProxiedRequest) => SseBlock[]): ProxyRules['answer'] {
+  return (r, a) => (match(r) ? rewriteStream(a, (blocks) => edit(blocks, r)) : a);
+}
+
+function mutant(id: string, family: Family, catches: string[], what: string, proxy: (keys: TargetKeys) => ProxyRules): Mutant {
+  return { kind: 'mutant', id, what, interface: 'agent-server', family, catches, proxy };
+}
+
+/** Runs by assistant_id always use the context an assistant was created with, whatever version is active. */
+function firstVersionRuns(): ProxyRules {
+  const created = new Map<string, unknown>();
+  return {
+    answer(r, a) {
+      if (isCreate(r)) {
+        return editJson(a, (x) => void created.set(String(x.assistant_id), x.context));
+      }
+      if (!isRun(r)) return a;
+      const context = created.get(String((JSON.parse(r.body.toString('utf8')) as Json).assistant_id));
+      if (context === undefined) return a;
+      return rewriteStream(a, (blocks) => blocks.map((b) => (b.event === 'updates' ? editData(b, (d) => void (d.echo && ((d.echo as Json).context = context))) : b)));
+    },
+  };
+}
+
+/** Search keeps an index of the assistants as created, which deletion does not clean (the deletion itself works). */
+function deletedStillListed(): ProxyRules {
+  const assistants = new Map<string, Json>();
+  const deleted = new Set<string>();
+  return {
+    request(r) {
+      const id = /^\/assistants\/([^/]+)$/.exec(pathOf(r))?.[1];
+      if (r.method === 'DELETE' && id !== undefined) deleted.add(id);
+      return r;
+    },
+    answer(r, a) {
+      if (isCreate(r)) return editJson(a, (x) => void assistants.set(String(x.assistant_id), x));
+      if (!isSearch(r) || a.status !== 200) return a;
+      const filter = ((JSON.parse(r.body.toString('utf8')) as Json).metadata ?? {}) as Json;
+      const listed = JSON.parse(a.body.toString('utf8')) as Json[];
+      const ghosts = [...deleted]
+        .map((id) => assistants.get(id))
+        .filter((x): x is Json => x !== undefined && Object.entries(filter).every(([k, v]) => JSON.stringify((x.metadata as Json)[k]) === JSON.stringify(v)));
+      return { ...a, body: Buffer.from(JSON.stringify([...listed, ...ghosts])) };
+    },
+  };
+}
+
+/** Stateless runs in messages mode: every event is sent, then the stream stays open with heartbeats. */
+function heldOpenAfterMessages(): ProxyRules {
+  const held = new WeakSet<ProxiedAnswer>();
+  return {
+    answer(r, a) {
+      if (!isStatelessRun(r) || streamModeOf(r) !== 'messages') return a;
+      const kept = { ...a };
+      held.add(kept);
+      return kept;
+    },
+    holdOpen: (a) => (held.has(a) ? { every: { ms: 1_000, text: ': heartbeat\n\n' } } : undefined),
+  };
+}
 
 export function agentServerMutants(): Mutant[] {
-  return [];
+  return [
+    mutant('as.name-not-kept', 'assistants and threads', ['AS-ASST-001'], 'POST /assistants answers with a name other than the one sent.', () => ({
+      answer: (r, a) => (isCreate(r) ? editJson(a, (x) => void (x.name = `${String(x.name)}-renamed`)) : a),
+    })),
+    mutant('as.graph-id-defaulted', 'assistants and threads', ['AS-ASST-007'], 'POST /assistants without graph_id creates an assistant of a default graph instead of refusing.', () => ({
+      request: (r) => (isCreate(r) ? editRequestJson(r, (body) => void (body.graph_id ??= 'echo')) : r),
+    })),
+    mutant('as.search-offset-ignored', 'assistants and threads', ['AS-SRCH-002'], 'POST /assistants/search ignores offset: every page starts at the first match.', () => ({
+      request: (r) => (isSearch(r) ? editRequestJson(r, (body) => void delete body.offset) : r),
+    })),
+    mutant('as.search-limit-plus-one', 'assistants and threads', ['AS-SRCH-002'], 'POST /assistants/search lists one assistant more than the limit asks.', () => ({
+      request: (r) => (isSearch(r) ? editRequestJson(r, (body) => void (typeof body.limit === 'number' && (body.limit += 1))) : r),
+    })),
+    mutant('as.thread-id-renamed', 'assistants and threads', ['AS-THR-001', 'AS-THR-002'], 'POST /threads answers the new thread\'s id as "id" instead of "thread_id".', () => ({
+      answer: (r, a) => (r.method === 'POST' && pathOf(r) === '/threads' ? editJson(a, (x) => ((x.id = x.thread_id), delete x.thread_id)) : a),
+    })),
+    mutant('as.thread-run-ignores-input', 'runs', ['AS-RUN-001'], 'A run on a thread does not add its input to the thread: the graph runs on the thread as it was.', () => ({
+      request: (r) => (isThreadRun(r) ? dropInput(r) : r),
+    })),
+    mutant('as.thread-runs-forget', 'runs', ['AS-RUN-002', 'AS-SSE-011'], 'Runs on a thread are run as stateless runs: the thread keeps nothing of them, and their events carry no id lines.', () => ({
+      request: (r) => (isThreadRun(r) ? { ...r, path: '/runs/stream' } : r),
+    })),
+    mutant('as.stateless-run-ignores-input', 'runs', ['AS-RUN-003'], 'A stateless run does not pass its input to the graph.', () => ({
+      request: (r) => (isStatelessRun(r) ? dropInput(r) : r),
+    })),
+    mutant('as.run-id-missing', 'sse', ['AS-SSE-003'], 'The metadata event of a run stream does not carry run_id.', () => ({
+      answer: onRuns(isRun, (blocks) => blocks.map((b) => (b.event === 'metadata' ? editData(b, (d) => void delete d.run_id) : b))),
+    })),
+    mutant('as.updates-mode-without-updates', 'sse', ['AS-SSE-006'], 'stream_mode "updates" given as a string streams no updates events (a list of modes still works).', () => ({
+      answer: onRuns((r) => streamModeOf(r) === 'updates', (blocks) => blocks.filter((b) => b.event !== 'updates')),
+    })),
+    mutant('as.messages-mode-only-metadata', 'sse', ['AS-SSE-008'], 'A run streamed with stream_mode "messages" sends its metadata event and nothing else.', () => ({
+      answer: onRuns((r) => streamModeOf(r) === 'messages', (blocks) => blocks.filter((b) => b.event === 'metadata')),
+    })),
+    mutant('as.stream-held-open', 'sse', ['AS-SSE-009'], 'A stateless run in messages mode sends every event, then keeps the stream open with heartbeats instead of closing it.', heldOpenAfterMessages),
+    mutant('as.metadata-event-renamed', 'sse', ['AS-SSE-003', 'AS-SSE-004', 'AS-SSE-010'], 'The run\'s metadata event is named "run" instead of "metadata".', () => ({
+      answer: onRuns(isRun, (blocks) => blocks.map((b) => (b.event === 'metadata' ? { ...b, event: 'run' } : b))),
+    })),
+    mutant('as.content-type-missing', 'sse', ['AS-SSE-001'], 'Run streams are answered without a Content-Type header.', () => ({
+      answer: (r, a) => {
+        if (!isRun(r) || !(a.headers['content-type'] ?? '').startsWith('text/event-stream')) return a;
+        const { 'content-type': _dropped, ...headers } = a.headers;
+        return { ...a, headers };
+      },
+    })),
+    mutant('as.docs-missing', 'assistants and threads', ['AS-DOCS-001'], 'GET /docs answers 404: the deployment serves no API reference.', () => ({
+      request: (r): ProxiedRequest | ProxiedAnswer =>
+        r.method === 'GET' && pathOf(r) === '/docs' ? { status: 404, headers: { 'content-type': 'text/plain' }, body: Buffer.from('not here') } : r,
+    })),
+    mutant('as.missing-key-accepted', 'keys and tenants', ['AS-AUTH-001'], 'A request without an X-Api-Key header is served as if it carried a valid key.', ({ apiKey }) => ({
+      request: (r) => (r.headers['x-api-key'] === undefined ? { ...r, headers: { ...r.headers, 'x-api-key': apiKey } } : r),
+    })),
+    mutant('as.any-key-accepted', 'keys and tenants', ['AS-AUTH-002'], 'A request with an X-Api-Key that is not a valid key is served as if the key were valid.', ({ apiKey, otherApiKey }) => ({
+      request: (r) => {
+        const key = r.headers['x-api-key'];
+        return key !== undefined && key !== apiKey && key !== otherApiKey ? { ...r, headers: { ...r.headers, 'x-api-key': apiKey } } : r;
+      },
+    })),
+    mutant('as.update-answers-old-context', 'assistant versions', ['AS-ASST-003'], 'PATCH /assistants/{id} creates the new version but answers with the context of the version before it.', () => {
+      const contexts = new Map<string, unknown>();
+      return {
+        answer(r, a) {
+          if (isCreate(r)) return editJson(a, (x) => void contexts.set(String(x.assistant_id), x.context));
+          if (r.method !== 'PATCH' || !pathOf(r).startsWith('/assistants/')) return a;
+          return editJson(a, (x) => {
+            const id = String(x.assistant_id);
+            const before = contexts.get(id);
+            contexts.set(id, x.context);
+            x.context = before;
+          });
+        },
+      };
+    }),
+    mutant('as.runs-use-first-version', 'assistant versions', ['AS-ASST-003', 'AS-ASST-004'], 'Runs by assistant_id always use the context the assistant was created with, whichever version is active.', firstVersionRuns),
+    mutant('as.deleted-still-searchable', 'assistant versions', ['AS-ASST-005'], 'Deleting an assistant removes it, but search still lists it.', deletedStillListed),
+    mutant('as.delete-refused', 'assistant versions', ['AS-ASST-005'], 'DELETE /assistants/{id} is refused with 405: assistants cannot be deleted.', () => ({
+      request: (r): ProxiedRequest | ProxiedAnswer =>
+        r.method === 'DELETE' && /^\/assistants\/[^/]+$/.test(pathOf(r)) ? { status: 405, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"detail":"Method Not Allowed"}') } : r,
+    })),
+  ];
 }

@@ -3,7 +3,7 @@
 // {"messages": [{"type": "ai", "content": <content of the last message>}], "context": <the run's effective context>}.
 import type { Check, SseResult } from '../../../harness/conformance/index.ts';
 import { describeResponse } from '../../../harness/http/curl.ts';
-import { eventsAreComplete, hasUpdateFromNode, nodeUpdates, type SseFailure } from '../../../harness/sse/checker.ts';
+import { eventsAreComplete, hasEventKinds, hasUpdateFromNode, nodeUpdates, type SseFailure } from '../../../harness/sse/checker.ts';
 
 /** The fixture graph's only node. */
 export const ECHO_NODE = 'echo';
@@ -56,8 +56,12 @@ export function expectSse(t: Check, failure: SseFailure | undefined, requirement
   t.expect(failure === undefined, { requirement, message: failure?.message ?? '', expected: failure?.expected, seen: failure?.seen });
 }
 
-/** The echo node's (last) update of a stream. Relies on AS-SSE-005: a fixture run yields the echo node's update. */
+/**
+ * The echo node's (last) update of a stream in updates mode. Relies on AS-SSE-006 (the stream
+ * carries updates events at all) and AS-SSE-005 (a fixture run yields the echo node's update).
+ */
 export function echoUpdate(t: Check, result: SseResult): Record<string, unknown> {
+  expectSse(t, hasEventKinds(result, { kinds: ['updates'] }), 'AS-SSE-006');
   expectSse(t, hasUpdateFromNode(result, { node: ECHO_NODE }), 'AS-SSE-005');
   return nodeUpdates(result, ECHO_NODE).at(-1)!;
 }
