@@ -10,7 +10,8 @@ requirement('EU-RESP-001', async (t: Check) => {
   await t.property(
     validUpload(),
     async (c) => {
-      const { exchange } = await uploadOk(t, bodyOf(t, c), 'EU-RESP-001');
+      // Acceptance is EU-REQ-001's rule (generated rows may lie on the window's edges); this test judges the answer's shape.
+      const { exchange } = await uploadOk(t, bodyOf(t, c));
       t.expectSchema(exchange, 'ExperimentUploadResponse');
     },
     { numRuns: Math.min(t.profile.runs, 5) },

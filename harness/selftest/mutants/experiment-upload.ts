@@ -1,7 +1,154 @@
 // Proxy mutants of the experiment-upload: rules the fault switches do not break, each broken by a
 // rewriting proxy in front of the reference.
-import type { Mutant } from '../subjects.ts';
+import { randomUUID } from 'node:crypto';
+import { instantOf } from '../../../generators/experiment-upload/datetimes.ts';
+import { editJson, editRequestJson, type ProxiedAnswer, type ProxiedRequest, type ProxyRules } from '../proxy.ts';
+import type { Family, Mutant, TargetKeys } from '../subjects.ts';
+
+type Json = Record<string, unknown>;
+
+const isUpload = (r: ProxiedRequest) => r.method === 'POST' && r.path === '/api/v1/datasets/upload-experiment';
+const isSessionRead = (r: ProxiedRequest) => r.method === 'GET' && r.path.startsWith('/api/v1/sessions/');
+const sentBody = (r: ProxiedRequest) => JSON.parse(r.body.toString('utf8')) as Json;
+const rowsOf = (body: Json) => (Array.isArray(body.results) ? (body.results as Json[]) : []);
+
+function mutant(id: string, family: Family, catches: string[], what: string, proxy: (keys: TargetKeys) => ProxyRules): Mutant {
+  return { kind: 'mutant', id, what, interface: 'experiment-upload', family, catches, proxy };
+}
+
+/** A rule rewriting upload requests only. */
+const onUploads = (edit: (body: Json) => void): ProxyRules => ({ request: (r) => (isUpload(r) ? editRequestJson(r, edit) : r) });
+
+/** A rule rewriting the answers of accepted uploads only, knowing what was sent. */
+const onUploadAnswers = (edit: (answer: Json, sent: Json) => void): ProxyRules => ({
+  answer: (r, a) => (isUpload(r) && a.status < 300 ? editJson(a, (json) => edit(json, sentBody(r))) : a),
+});
+
+/** A rule rewriting experiments read back once their statistics are filled. */
+const onFilledStatistics = (edit: (experiment: Json) => void): ProxyRules => ({
+  answer: (r, a) => (isSessionRead(r) ? editJson(a, (e) => void (typeof e.run_count === 'number' && edit(e))) : a),
+});
+
+/** The earliest (or latest) of datetime texts, as written. */
+function extreme(texts: string[], latest: boolean): string | undefined {
+  return [...texts].sort((a, b) => (instantOf(a) - instantOf(b)) * (latest ? -1 : 1))[0];
+}
+
+/** Fills in the top-level required fields an upload lacks, as a too lenient server would. */
+function fillTopLevel(body: Json): void {
+  const rows = rowsOf(body);
+  const start = (body.experiment_start_time ?? extreme(rows.map((r) => String(r.start_time)), false) ?? '2024-01-01T00:00:00Z') as string;
+  body.experiment_name ??= `filled-${randomUUID()}`;
+  body.experiment_start_time ??= start;
+  body.experiment_end_time ??= extreme(rows.map((r) => String(r.end_time)), true) ?? start;
+  body.results ??= [{ row_id: randomUUID(), inputs: {}, start_time: start, end_time: start }];
+}
+
+/** Fills in the required fields a row lacks. */
+function fillRows(body: Json): void {
+  for (const row of rowsOf(body)) {
+    row.row_id ??= randomUUID();
+    row.inputs ??= {};
+    row.start_time ??= body.experiment_start_time;
+    row.end_time ??= body.experiment_start_time;
+  }
+}
+
+/** Fills in the required fields a feedback lacks. */
+function fillFeedback(body: Json): void {
+  const feedback = [body.summary_experiment_scores, ...rowsOf(body).map((r) => r.evaluation_scores)].flatMap((list) => (Array.isArray(list) ? (list as Json[]) : []));
+  for (const f of feedback) {
+    f.key ??= 'filled';
+    if (f.feedback_source) (f.feedback_source as Json).type ??= 'api';
+    ((f.feedback_config as Json | undefined)?.categories as Json[] | undefined)?.forEach((c, i) => void (c.value ??= i));
+  }
+}
+
+/** The row instants of an upload, and its window. */
+function windowOf(body: Json): { start: number; end: number; times: number[] } {
+  return {
+    start: instantOf(String(body.experiment_start_time)),
+    end: instantOf(String(body.experiment_end_time)),
+    times: rowsOf(body).flatMap((row) => [instantOf(String(row.start_time)), instantOf(String(row.end_time))]),
+  };
+}
+
+const REFUSED_ON_EDGE: ProxiedAnswer = {
+  status: 422,
+  headers: { 'content-type': 'application/json' },
+  body: Buffer.from('{"detail":[{"loc":["body","results"],"msg":"row times must lie strictly inside the experiment window","type":"value_error"}]}'),
+};
+
+/** Rows 1 ms (up to a second) outside the window pass, as with datetimes cut to whole seconds: the proxy moves them onto the edge the reference accepts. */
+function secondsWindow(body: Json): void {
+  const { start, end } = windowOf(body);
+  const second = (ms: number) => Math.floor(ms / 1000);
+  for (const row of rowsOf(body)) {
+    for (const field of ['start_time', 'end_time']) {
+      const at = instantOf(String(row[field]));
+      if (at < start && second(at) === second(start)) row[field] = body.experiment_start_time;
+      if (at > end && second(at) === second(end)) row[field] = body.experiment_end_time;
+    }
+  }
+}
+
+const CONSTANT_DATASET = '00000000-0000-4000-8000-00000000c0de';
 
 export function experimentUploadMutants(): Mutant[] {
-  return [];
+  return [
+    mutant('eu.top-level-fields-defaulted', 'experiments', ['EU-REQ-002'], 'An upload lacking experiment_name, its window or results is accepted with defaults filled in.', () => onUploads(fillTopLevel)),
+    mutant('eu.row-fields-defaulted', 'experiments', ['EU-REQ-003'], 'A row lacking row_id, inputs, start_time or end_time is accepted with defaults filled in.', () => onUploads(fillRows)),
+    mutant('eu.feedback-fields-defaulted', 'experiments', ['EU-REQ-004'], 'A feedback lacking key, feedback_source.type or a category value is accepted with defaults filled in.', () => onUploads(fillFeedback)),
+    mutant('eu.missing-key-accepted', 'keys and tenants', ['EU-AUTH-001'], 'An upload without an x-api-key header is served as if it carried a valid key.', ({ apiKey }) => ({
+      request: (r) => (r.headers['x-api-key'] === undefined ? { ...r, headers: { ...r.headers, 'x-api-key': apiKey } } : r),
+    })),
+    mutant('eu.any-key-accepted', 'keys and tenants', ['EU-AUTH-001'], 'An upload with an x-api-key that is not a valid key is served as if the key were valid.', ({ apiKey, otherApiKey }) => ({
+      request: (r) => {
+        const key = r.headers['x-api-key'];
+        return key !== undefined && key !== apiKey && key !== otherApiKey ? { ...r, headers: { ...r.headers, 'x-api-key': apiKey } } : r;
+      },
+    })),
+    mutant('eu.window-edges-refused', 'experiments', ['EU-REQ-001', 'EU-TW-001', 'EU-TW-003'], 'Rows must lie strictly inside the experiment window: a row exactly on its start or end is refused.', () => ({
+      request: (r): ProxiedRequest | ProxiedAnswer => {
+        if (!isUpload(r)) return r;
+        const { start, end, times } = windowOf(sentBody(r));
+        return times.some((t) => t === start || t === end) ? REFUSED_ON_EDGE : r;
+      },
+    })),
+    mutant('eu.window-in-whole-seconds', 'experiments', ['EU-TW-002', 'EU-TW-003'], 'The window check compares datetimes cut to whole seconds, so a row a few milliseconds outside the window is accepted.', () => onUploads(secondsWindow)),
+    mutant('eu.window-not-answered', 'experiments', ['EU-RESP-003'], "The experiment in the upload's answer carries the time of the upload as its end_time, not the window's end.", () =>
+      onUploadAnswers((json) => void ((json.experiment as Json).end_time = new Date().toISOString())),
+    ),
+    mutant('eu.experiment-renamed', 'experiments', ['EU-RESP-003'], "The experiment in the upload's answer carries a name other than the experiment_name uploaded.", () =>
+      onUploadAnswers((json) => void ((json.experiment as Json).name = `${String((json.experiment as Json).name)}-renamed`)),
+    ),
+    mutant('eu.dataset-not-externally-managed', 'experiments', ['EU-RESP-002'], "The dataset in the upload's answer says externally_managed: false.", () =>
+      onUploadAnswers((json) => void ((json.dataset as Json).externally_managed = false)),
+    ),
+    mutant('eu.generated-name-missing', 'experiments', ['EU-DS-002'], 'A dataset named by dataset_id alone gets an empty name instead of a generated one.', () =>
+      onUploadAnswers((json, sent) => void (sent.dataset_name === undefined && ((json.dataset as Json).name = ''))),
+    ),
+    mutant('eu.dataset-name-not-kept', 'experiments', ['EU-DS-003', 'EU-RESP-003'], 'The dataset gets a name other than the dataset_name uploaded.', () =>
+      onUploadAnswers((json, sent) => void (sent.dataset_name !== undefined && ((json.dataset as Json).name = `${String(sent.dataset_name)}-renamed`))),
+    ),
+    mutant('eu.one-dataset-for-all', 'experiments', ['EU-DS-005'], 'Every upload lands in one and the same dataset, whatever dataset it names.', () =>
+      onUploadAnswers((json) => void ((json.dataset as Json).id = CONSTANT_DATASET)),
+    ),
+    mutant('eu.name-grouping-ignored', 'experiments', ['EU-DS-004'], 'Uploads naming their dataset by dataset_name alone get a new dataset each time (grouping only by dataset_id).', () =>
+      onUploadAnswers((json, sent) => void (sent.dataset_id === undefined && ((json.dataset as Json).id = randomUUID()))),
+    ),
+    mutant('eu.latency-not-from-rows', 'experiments', ['EU-STAT-004'], 'Latency percentiles are not the rows\' durations (three times them).', () =>
+      onFilledStatistics((e) => {
+        for (const f of ['latency_p50', 'latency_p99']) if (typeof e[f] === 'number') e[f] = (e[f] as number) * 3;
+      }),
+    ),
+    mutant('eu.run-count-off-by-one', 'experiments', ['EU-STAT-002'], 'The filled run_count counts one run more than the rows uploaded.', () =>
+      onFilledStatistics((e) => void (e.run_count = (e.run_count as number) + 1)),
+    ),
+    mutant('eu.tokens-zero-after-statistics', 'experiments', ['EU-STAT-005'], 'Once the statistics are filled, the token and cost fields read 0 instead of null.', () =>
+      onFilledStatistics((e) => {
+        for (const f of ['total_tokens', 'prompt_tokens', 'completion_tokens', 'total_cost', 'prompt_cost', 'completion_cost']) e[f] = 0;
+      }),
+    ),
+  ];
 }
