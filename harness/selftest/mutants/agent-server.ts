@@ -77,6 +77,23 @@ function deletedStillListed(): ProxyRules {
   };
 }
 
+/** POST /assistants/{id}/latest refuses the version that is already active (409), as if there were nothing to do. */
+function activeVersionRefused(): ProxyRules {
+  const active = new Map<string, number>();
+  const latest = (r: ProxiedRequest) => (r.method === 'POST' ? /^\/assistants\/([^/]+)\/latest$/.exec(pathOf(r))?.[1] : undefined);
+  return {
+    request(r): ProxiedRequest | ProxiedAnswer {
+      const id = latest(r);
+      if (id === undefined || active.get(id) !== (JSON.parse(r.body.toString('utf8')) as Json).version) return r;
+      return { status: 409, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"detail":"This version is already the latest."}') };
+    },
+    answer(r, a) {
+      const changes = isCreate(r) || latest(r) !== undefined || (r.method === 'PATCH' && pathOf(r).startsWith('/assistants/'));
+      return changes && a.status < 300 ? editJson(a, (x) => void active.set(String(x.assistant_id), Number(x.version))) : a;
+    },
+  };
+}
+
 /** Stateless runs in messages mode: every event is sent, then the stream stays open with heartbeats. */
 function heldOpenAfterMessages(): ProxyRules {
   const held = new WeakSet<ProxiedAnswer>();
@@ -165,6 +182,7 @@ export function agentServerMutants(): Mutant[] {
         },
       };
     }),
+    mutant('as.set-latest-active-refused', 'assistant versions', ['AS-ASST-002'], 'POST /assistants/{id}/latest refuses (409) to set the version that is already active.', activeVersionRefused),
     mutant('as.runs-use-first-version', 'assistant versions', ['AS-ASST-003', 'AS-ASST-004'], 'Runs by assistant_id always use the context the assistant was created with, whichever version is active.', firstVersionRuns),
     mutant('as.deleted-still-searchable', 'assistant versions', ['AS-ASST-005'], 'Deleting an assistant removes it, but search still lists it.', deletedStillListed),
     mutant('as.delete-refused', 'assistant versions', ['AS-ASST-005'], 'DELETE /assistants/{id} is refused with 405: assistants cannot be deleted.', () => ({
