@@ -54,25 +54,35 @@ function firstVersionRuns(): ProxyRules {
   };
 }
 
-/** Search keeps an index of the assistants as created, which deletion does not clean (the deletion itself works). */
+/**
+ * Search keeps an index of the assistants as created, which deletion does not clean (the deletion
+ * itself works): the proxy asks the reference for every match and pages them, ghosts included.
+ */
 function deletedStillListed(): ProxyRules {
   const assistants = new Map<string, Json>();
   const deleted = new Set<string>();
+  const pages = new WeakMap<ProxiedRequest, { limit: number; offset: number; metadata: Json }>();
   return {
     request(r) {
       const id = /^\/assistants\/([^/]+)$/.exec(pathOf(r))?.[1];
       if (r.method === 'DELETE' && id !== undefined) deleted.add(id);
-      return r;
+      if (!isSearch(r)) return r;
+      const { limit = 10, offset = 0, metadata = {} } = JSON.parse(r.body.toString('utf8')) as { limit?: unknown; offset?: unknown; metadata?: Json };
+      if (!Number.isInteger(limit) || !Number.isInteger(offset) || (limit as number) < 1 || (offset as number) < 0) return r;
+      const all = editRequestJson(r, (body) => Object.assign(body, { limit: 1000, offset: 0 }));
+      pages.set(all, { limit: limit as number, offset: offset as number, metadata });
+      return all;
     },
     answer(r, a) {
       if (isCreate(r)) return editJson(a, (x) => void assistants.set(String(x.assistant_id), x));
-      if (!isSearch(r) || a.status !== 200) return a;
-      const filter = ((JSON.parse(r.body.toString('utf8')) as Json).metadata ?? {}) as Json;
+      const page = pages.get(r);
+      if (!page || a.status !== 200) return a;
       const listed = JSON.parse(a.body.toString('utf8')) as Json[];
       const ghosts = [...deleted]
         .map((id) => assistants.get(id))
-        .filter((x): x is Json => x !== undefined && Object.entries(filter).every(([k, v]) => JSON.stringify((x.metadata as Json)[k]) === JSON.stringify(v)));
-      return { ...a, body: Buffer.from(JSON.stringify([...listed, ...ghosts])) };
+        .filter((x): x is Json => x !== undefined && Object.entries(page.metadata).every(([k, v]) => JSON.stringify((x.metadata as Json)[k]) === JSON.stringify(v)));
+      const newestFirst = [...listed, ...ghosts].sort((x, y) => Date.parse(String(y.created_at)) - Date.parse(String(x.created_at)));
+      return { ...a, body: Buffer.from(JSON.stringify(newestFirst.slice(page.offset, page.offset + page.limit))) };
     },
   };
 }
