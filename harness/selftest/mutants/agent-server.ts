@@ -1,7 +1,7 @@
 // Proxy mutants of the agent-server: rules the fault switches do not break, each broken by a
 // rewriting proxy in front of the reference.
 import { editJson, editRequestJson, type ProxiedAnswer, type ProxiedRequest, type ProxyRules } from '../proxy.ts';
-import { rewriteStream, streamModeOf } from '../sse-rewrite.ts';
+import { isEventStream, rewriteStream, streamModeOf } from '../sse-rewrite.ts';
 import type { SseBlock } from '../../../generators/sse/stream-model.ts';
 import type { Family, Mutant, TargetKeys } from '../subjects.ts';
 
@@ -154,12 +154,15 @@ export function agentServerMutants(): Mutant[] {
       answer: onRuns((r) => streamModeOf(r) === 'messages', (blocks) => blocks.filter((b) => b.event === 'metadata')),
     })),
     mutant('as.stream-held-open', 'sse', ['AS-SSE-009'], 'A stateless run in messages mode sends every event, then keeps the stream open with heartbeats instead of closing it.', heldOpenAfterMessages),
+    mutant('as.last-event-unterminated', 'sse', ['AS-SSE-002'], 'A run stream closes right after the last data line, without the blank line that ends the event.', () => ({
+      answer: (r, a) => (isRun(r) && isEventStream(a) && a.body.toString('utf8').endsWith('\n\n') ? { ...a, body: a.body.subarray(0, a.body.length - 1) } : a),
+    })),
     mutant('as.metadata-event-renamed', 'sse', ['AS-SSE-003', 'AS-SSE-004', 'AS-SSE-010'], 'The run\'s metadata event is named "run" instead of "metadata".', () => ({
       answer: onRuns(isRun, (blocks) => blocks.map((b) => (b.event === 'metadata' ? { ...b, event: 'run' } : b))),
     })),
     mutant('as.content-type-missing', 'sse', ['AS-SSE-001'], 'Run streams are answered without a Content-Type header.', () => ({
       answer: (r, a) => {
-        if (!isRun(r) || !(a.headers['content-type'] ?? '').startsWith('text/event-stream')) return a;
+        if (!isRun(r) || !isEventStream(a)) return a;
         const { 'content-type': _dropped, ...headers } = a.headers;
         return { ...a, headers };
       },
