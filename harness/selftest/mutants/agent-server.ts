@@ -4,6 +4,7 @@ import { editJson, editRequestJson, type ProxiedAnswer, type ProxiedRequest, typ
 import { isEventStream, rewriteStream, streamModeOf } from '../sse-rewrite.ts';
 import type { SseBlock } from '../../../generators/sse/stream-model.ts';
 import type { Family, Mutant, TargetKeys } from '../subjects.ts';
+import { anyKeyServed, missingKeyServed } from './key-rules.ts';
 
 type Json = Record<string, unknown>;
 
@@ -30,8 +31,8 @@ function dropInput(r: ProxiedRequest): ProxiedRequest {
 }
 
 /** An answer rule for run streams only. */
-function onRuns(match: (r: ProxiedRequest) => boolean, edit: (blocks: SseBlock[], request: ProxiedRequest) => SseBlock[]): ProxyRules['answer'] {
-  return (r, a) => (match(r) ? rewriteStream(a, (blocks) => edit(blocks, r)) : a);
+function onRuns(match: (r: ProxiedRequest) => boolean, edit: (blocks: SseBlock[]) => SseBlock[]): ProxyRules['answer'] {
+  return (r, a) => (match(r) ? rewriteStream(a, edit) : a);
 }
 
 function mutant(id: string, family: Family, catches: string[], what: string, proxy: (keys: TargetKeys) => ProxyRules): Mutant {
@@ -171,15 +172,8 @@ export function agentServerMutants(): Mutant[] {
       request: (r): ProxiedRequest | ProxiedAnswer =>
         r.method === 'GET' && pathOf(r) === '/docs' ? { status: 404, headers: { 'content-type': 'text/plain' }, body: Buffer.from('not here') } : r,
     })),
-    mutant('as.missing-key-accepted', 'keys and tenants', ['AS-AUTH-001'], 'A request without an X-Api-Key header is served as if it carried a valid key.', ({ apiKey }) => ({
-      request: (r) => (r.headers['x-api-key'] === undefined ? { ...r, headers: { ...r.headers, 'x-api-key': apiKey } } : r),
-    })),
-    mutant('as.any-key-accepted', 'keys and tenants', ['AS-AUTH-002'], 'A request with an X-Api-Key that is not a valid key is served as if the key were valid.', ({ apiKey, otherApiKey }) => ({
-      request: (r) => {
-        const key = r.headers['x-api-key'];
-        return key !== undefined && key !== apiKey && key !== otherApiKey ? { ...r, headers: { ...r.headers, 'x-api-key': apiKey } } : r;
-      },
-    })),
+    mutant('as.missing-key-accepted', 'keys and tenants', ['AS-AUTH-001'], 'A request without an X-Api-Key header is served as if it carried a valid key.', (keys) => missingKeyServed(keys, 'x-api-key')),
+    mutant('as.any-key-accepted', 'keys and tenants', ['AS-AUTH-002'], 'A request with an X-Api-Key that is not a valid key is served as if the key were valid.', (keys) => anyKeyServed(keys, 'x-api-key')),
     mutant('as.update-answers-old-context', 'assistant versions', ['AS-ASST-003'], 'PATCH /assistants/{id} creates the new version but answers with the context of the version before it.', () => {
       const contexts = new Map<string, unknown>();
       return {

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { instantOf } from '../../../generators/experiment-upload/datetimes.ts';
 import { editJson, editRequestJson, type ProxiedAnswer, type ProxiedRequest, type ProxyRules } from '../proxy.ts';
 import type { Family, Mutant, TargetKeys } from '../subjects.ts';
+import { anyKeyServed, missingKeyServed } from './key-rules.ts';
 
 type Json = Record<string, unknown>;
 
@@ -99,15 +100,8 @@ export function experimentUploadMutants(): Mutant[] {
     mutant('eu.top-level-fields-defaulted', 'experiments', ['EU-REQ-002'], 'An upload lacking experiment_name, its window or results is accepted with defaults filled in.', () => onUploads(fillTopLevel)),
     mutant('eu.row-fields-defaulted', 'experiments', ['EU-REQ-003'], 'A row lacking row_id, inputs, start_time or end_time is accepted with defaults filled in.', () => onUploads(fillRows)),
     mutant('eu.feedback-fields-defaulted', 'experiments', ['EU-REQ-004'], 'A feedback lacking key, feedback_source.type or a category value is accepted with defaults filled in.', () => onUploads(fillFeedback)),
-    mutant('eu.missing-key-accepted', 'keys and tenants', ['EU-AUTH-001'], 'An upload without an x-api-key header is served as if it carried a valid key.', ({ apiKey }) => ({
-      request: (r) => (r.headers['x-api-key'] === undefined ? { ...r, headers: { ...r.headers, 'x-api-key': apiKey } } : r),
-    })),
-    mutant('eu.any-key-accepted', 'keys and tenants', ['EU-AUTH-001'], 'An upload with an x-api-key that is not a valid key is served as if the key were valid.', ({ apiKey, otherApiKey }) => ({
-      request: (r) => {
-        const key = r.headers['x-api-key'];
-        return key !== undefined && key !== apiKey && key !== otherApiKey ? { ...r, headers: { ...r.headers, 'x-api-key': apiKey } } : r;
-      },
-    })),
+    mutant('eu.missing-key-accepted', 'keys and tenants', ['EU-AUTH-001'], 'An upload without an x-api-key header is served as if it carried a valid key.', (keys) => missingKeyServed(keys, 'x-api-key')),
+    mutant('eu.any-key-accepted', 'keys and tenants', ['EU-AUTH-001'], 'An upload with an x-api-key that is not a valid key is served as if the key were valid.', (keys) => anyKeyServed(keys, 'x-api-key')),
     mutant('eu.window-edges-refused', 'experiments', ['EU-REQ-001', 'EU-TW-001', 'EU-TW-003'], 'Rows must lie strictly inside the experiment window: a row exactly on its start or end is refused.', () => ({
       request: (r): ProxiedRequest | ProxiedAnswer => {
         if (!isUpload(r)) return r;
