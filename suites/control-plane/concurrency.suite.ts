@@ -32,8 +32,9 @@ requirement(['CP-CONC-001', 'CP-CONC-002'], async (t: Check) => {
     seen: listed,
   });
   const lost = reported.filter((id) => !listed.includes(id));
+  // With every revision listed, a PATCH that reports none of them, or another's, breaks what its answer names (CP-REV-013).
   t.expect(new Set(reported).size === n && lost.length === 0, {
-    requirement: 'CP-CONC-001',
+    requirement: 'CP-REV-013',
     message: 'The concurrent PATCHes did not each report their own revision, all of them listed.',
     expected: `${n} distinct latest_revision_id values, each in the listing`,
     seen: { reported, listed },
