@@ -4,9 +4,9 @@
 import { randomUUID } from 'node:crypto';
 import { isObject } from '../../../schemas/is-object.ts';
 import { REVISION_MEMBERS, TRIGGERS } from '../../../generators/control-plane/source-rules.ts';
-import { editJson, type ProxiedAnswer, type ProxiedRequest, type ProxyRules } from '../proxy.ts';
+import { editJson, editRequestJson, type ProxiedAnswer, type ProxiedRequest, type ProxyRules } from '../proxy.ts';
 import type { Family, Mutant, TargetKeys } from '../subjects.ts';
-import { answerJson, DeploymentRecord, jsonAnswer, noTriggerKind, requestJson, routeOf, triggersOf, type Json } from './deployment-traffic.ts';
+import { answerJson, DeploymentRecord, jsonAnswer, jsonReply, noTriggerKind, requestJson, routeOf, triggersOf, type Json } from './deployment-traffic.ts';
 
 type Trigger = keyof typeof TRIGGERS;
 
@@ -47,13 +47,12 @@ function soleTriggerMakesNoRevision(trigger: Trigger): () => ProxyRules {
       request(request) {
         const revisionId = routeOf(request.path).revisionId;
         if (request.method === 'GET' && revisionId && hidden.has(revisionId)) {
-          return { status: 404, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ detail: `Revision ID ${revisionId} not found.` })) };
+          return jsonReply(404, { detail: `Revision ID ${revisionId} not found.` });
         }
         return request;
       },
       answer(request, answer) {
-        const route = routeOf(request.path);
-        if (route.revisions && !route.revisionId && request.method === 'GET') {
+        if (isListing(request)) {
           return editJson(answer, (json) => {
             if (Array.isArray(json.resources)) json.resources = json.resources.filter((r) => !(isObject(r) && hidden.has(r.id as string)));
           });
@@ -83,7 +82,7 @@ function twoRevisionsFor(makesTwo: (request: ProxiedRequest) => boolean): () => 
       request(request) {
         const revisionId = routeOf(request.path).revisionId;
         const twin = revisionId ? listedTwins.get(revisionId) : undefined;
-        if (request.method === 'GET' && twin) return { status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(twin)) };
+        if (request.method === 'GET' && twin) return jsonReply(200, twin);
         return request;
       },
       answer(request, answer) {
@@ -122,9 +121,9 @@ function noTriggerMakesRevision(kind: NonNullable<ReturnType<typeof noTriggerKin
         if (!body || !current || noTriggerKind(body) !== kind) return request;
         const member = (['image_uri', 'repo_ref', 'graph_config_path'] as const).find((m) => typeof current[m] === 'string');
         if (!member) return request;
-        const revision = isObject(body.source_revision_config) ? body.source_revision_config : {};
-        const changed = { ...body, source_revision_config: { ...revision, [member]: current[member] } };
-        return { ...request, headers: { ...request.headers, 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(changed)) };
+        return editRequestJson(request, (json) => {
+          json.source_revision_config = { ...(isObject(json.source_revision_config) ? json.source_revision_config : {}), [member]: current[member] };
+        });
       },
       answer(request, answer) {
         if (isDeploymentAnswer(request)) record.note(answer);
@@ -217,9 +216,9 @@ function activePinnedToFirst(): ProxyRules {
 }
 
 /**
- * After concurrent PATCHes latest_revision_id names the revision of the one answered first (the
- * last to write the pointer wins, not the newest revision): PATCH answers stay as they are, reads
- * of the deployment report the first.
+ * After concurrent PATCHes latest_revision_id names the revision of the PATCH answered first, not
+ * the newest (the pointer is not written in created_at order): PATCH answers stay as they are,
+ * reads of the deployment report that revision.
  */
 function concurrentLatestFirstAnswered(): ProxyRules {
   const inFlight = new Map<string, number>();
@@ -283,7 +282,7 @@ function malformedIdServerError(): ProxyRules {
     request(request) {
       const id = routeOf(request.path).deploymentId;
       if (!isPatch(request) || !id || UUID.test(id)) return request;
-      return { status: 500, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ detail: 'Internal Server Error' })) };
+      return jsonReply(500, { detail: 'Internal Server Error' });
     },
   };
 }

@@ -50,9 +50,14 @@ export function answerJson(answer: ProxiedAnswer): Json | undefined {
   }
 }
 
-/** A JSON answer with `body` in place of the target's. */
+/** A JSON answer of the proxy's own. */
+export function jsonReply(status: number, body: unknown): ProxiedAnswer {
+  return { status, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(body)) };
+}
+
+/** A JSON answer with `body` in place of the target's, its other headers kept. */
 export function jsonAnswer(answer: ProxiedAnswer, status: number, body: unknown): ProxiedAnswer {
-  return { status, headers: { ...answer.headers, 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(body)) };
+  return { ...jsonReply(status, body), headers: { ...answer.headers, 'content-type': 'application/json' } };
 }
 
 /** The revision triggers a PATCH body carries: the section 3 rows (members of TRIGGERS) it sets non-null. */
