@@ -216,38 +216,41 @@ function activePinnedToFirst(): ProxyRules {
 }
 
 /**
- * After concurrent PATCHes latest_revision_id names the revision of the PATCH answered first, not
- * the newest (the pointer is not written in created_at order): PATCH answers stay as they are,
- * reads of the deployment report that revision.
+ * After concurrent PATCHes latest_revision_id names the revision of whichever wrote the pointer
+ * last, not the newest: PATCH answers stay as they are, and while the newest revision is one of a
+ * concurrent group, reads of the deployment report another of the group.
  */
-function concurrentLatestFirstAnswered(): ProxyRules {
-  const inFlight = new Map<string, number>();
-  const overlapping = new Map<string, Set<ProxiedRequest>>();
-  const firstAnswered = new Map<string, string>();
+/** How long the proxy holds each PATCH before passing it on. */
+const WRITE_MS = 25;
+
+function concurrentLatestLastWriter(): ProxyRules {
+  const inFlight = new Map<string, Set<ProxiedRequest>>();
+  const overlapping = new Set<ProxiedRequest>();
+  /** Per deployment, the revisions of its PATCHes that ran while another did. */
+  const concurrent = new Map<string, string[]>();
   return {
-    request(request) {
+    async request(request) {
       const id = routeOf(request.path).deploymentId;
       if (!isPatch(request) || !id) return request;
-      const now = (inFlight.get(id) ?? 0) + 1;
-      inFlight.set(id, now);
-      const group = overlapping.get(id) ?? new Set();
-      group.add(request);
-      overlapping.set(id, group);
-      if (now === 1) for (const r of group) if (r !== request) group.delete(r);
+      const running = inFlight.get(id) ?? new Set();
+      if (running.size > 0) for (const r of [...running, request]) overlapping.add(r);
+      inFlight.set(id, running.add(request));
+      // A slow writer: PATCHes sent at once are all in flight together, as on a loaded server.
+      await new Promise((resolve) => setTimeout(resolve, WRITE_MS));
       return request;
     },
     answer(request, answer) {
       const id = routeOf(request.path).deploymentId;
       if (isPatch(request) && id) {
-        inFlight.set(id, (inFlight.get(id) ?? 1) - 1);
+        inFlight.get(id)?.delete(request);
         const latest = answerJson(answer)?.latest_revision_id;
-        const concurrent = (overlapping.get(id)?.size ?? 0) > 1;
-        if (concurrent && answer.status === 200 && typeof latest === 'string' && !firstAnswered.has(id)) firstAnswered.set(id, latest);
+        if (overlapping.delete(request) && answer.status === 200 && typeof latest === 'string') concurrent.set(id, [...(concurrent.get(id) ?? []), latest]);
         return answer;
       }
       if (request.method !== 'GET') return answer;
       return eachDeployment(request, answer, (d) => {
-        d.latest_revision_id = firstAnswered.get(d.id as string) ?? d.latest_revision_id;
+        const group = concurrent.get(d.id as string) ?? [];
+        if (group.includes(d.latest_revision_id as string)) d.latest_revision_id = group.find((r) => r !== d.latest_revision_id) ?? d.latest_revision_id;
       });
     },
   };
@@ -347,7 +350,13 @@ export function controlPlaneRevisionMutants(): Mutant[] {
     mutant('cp.unknown-revision-answered', 'revisions', ['CP-REVL-006'], 'GET of a revision id the deployment does not have answers 200 with status UNKNOWN.', unknownRevisionAnswered),
     mutant('cp.active-revision-never-set', 'revisions', ['CP-LIFE-002', 'CP-LIFE-004'], 'active_revision_id stays null after a revision is DEPLOYED.', () => activeRevision(() => null)),
     mutant('cp.active-revision-pinned', 'revisions', ['CP-LIFE-004'], 'active_revision_id stays the first deployed revision when a newer one is DEPLOYED.', activePinnedToFirst),
-    mutant('cp.concurrent-latest-first-answered', 'revision triggers', ['CP-CONC-002'], 'After concurrent PATCHes latest_revision_id names the revision of the PATCH answered first, not the newest.', concurrentLatestFirstAnswered),
+    mutant(
+      'cp.concurrent-latest-last-writer',
+      'revision triggers',
+      ['CP-CONC-002'],
+      'After concurrent PATCHes latest_revision_id names the revision of the PATCH that wrote it last, not the newest.',
+      concurrentLatestLastWriter,
+    ),
     mutant('cp.patch-404-detail-without-id', 'errors', ['CP-ERR-002', 'CP-ERR-009'], 'The 404 detail of a PATCH does not name the deployment id ("Deployment not found.").', () => patchRefusalBody(404, () => ({ detail: 'Deployment not found.' }))),
     mutant('cp.patch-400-error-member', 'errors', ['CP-ERR-004'], 'A PATCH 400 answers {"error": <text>}, not {"detail": <string>}.', () => patchRefusalBody(400, (json) => ({ error: json.detail }))),
     mutant(
