@@ -34,6 +34,8 @@ export interface ControlPlaneReal {
   ids: string[];
   /** Revision ids by model slot, oldest first, as the server reported them. */
   revisionIds: string[][];
+  /** Model slots of the deployments a PATCH was sent to. */
+  patched: Set<number>;
 }
 
 type Command = fc.AsyncCommand<ControlPlaneModel, ControlPlaneReal>;
@@ -110,6 +112,7 @@ class PatchCommand implements Command {
     const patch = this.bySource[d.view.source] ?? {};
     const verdict = classifyPatch(patch, d.view, this.ctx.mode);
     const before = latestKnown(real, d);
+    real.patched.add(d.slot);
     const answer = await real.api.patch(real.ids[d.slot]!, patch);
     if (verdict.breaks.length > 0) {
       expectStatus(verdict.breaks[0]!, `A PATCH breaking ${verdict.breaks.join(', ')}`, answer, [400, 422]);
@@ -124,6 +127,10 @@ class PatchCommand implements Command {
     const latest = field(answer.body, 'latest_revision_id');
     if (delta === 1) {
       if (typeof latest !== 'string' || latest === before || real.revisionIds[d.slot]!.includes(latest)) {
+        // The listing tells which rule broke: a revision the PATCH made that latest_revision_id does not name, or none made.
+        const listed = field((await real.api.revisions(real.ids[d.slot]!)).body, 'resources');
+        const made = Array.isArray(listed) && listed.some((r) => typeof field(r, 'id') === 'string' && !real.revisionIds[d.slot]!.includes(field(r, 'id') as string));
+        if (made) throw new ModelMismatch('CP-REV-013', 'A revision-creating PATCH made a revision, but its latest_revision_id does not name it.', `a new revision id (not ${before})`, latest);
         throw new ModelMismatch(triggerRule(patch), 'A revision-creating PATCH answered without a new latest_revision_id.', `a new revision id (not ${before})`, latest);
       }
       real.revisionIds[d.slot]!.push(latest);
@@ -196,7 +203,11 @@ class ListRevisionsCommand implements Command {
     const ids = resources.map((r) => field(r, 'id'));
     const expected = [...real.revisionIds[d.slot]!].reverse();
     if (ids.length !== d.revisions) {
-      throw new ModelMismatch('CP-REV-001', `The deployment has ${ids.length} revisions; the requests made should have created ${d.revisions}.`, expected, ids);
+      // Extra revisions all older than the create's were made by the create (CP-REV-001). Otherwise,
+      // after PATCHes, which step made the count differ is not known: the sequence rule's own finding.
+      const byCreate = ids.length > expected.length && expected.every((id, i) => ids[i] === id);
+      const rule = real.patched.has(d.slot) && !byCreate ? 'CP-SEQ-001' : 'CP-REV-001';
+      throw new ModelMismatch(rule, `The deployment has ${ids.length} revisions; the requests made should have created ${d.revisions}.`, expected, ids);
     }
     if (ids.some((id, i) => id !== expected[i])) {
       throw new ModelMismatch('CP-REVL-002', 'The revisions listing is not the revisions created, newest first.', expected, ids);
@@ -303,5 +314,5 @@ export function controlPlaneSequences(ctx: GeneratorContext, maxCommands: number
 
 /** A fresh model and real side for one sequence. */
 export function newSequence(api: ControlPlaneApi): { model: ControlPlaneModel; real: ControlPlaneReal } {
-  return { model: new ControlPlaneModel(), real: { api, ids: [], revisionIds: [] } };
+  return { model: new ControlPlaneModel(), real: { api, ids: [], revisionIds: [], patched: new Set() } };
 }

@@ -20,8 +20,8 @@ export interface ProxiedAnswer {
 }
 
 export interface ProxyRules {
-  /** Rewrites the request, or answers it without asking the target. */
-  request?(request: ProxiedRequest): ProxiedRequest | ProxiedAnswer;
+  /** Rewrites the request, or answers it without asking the target; may take its time (a slow proxy). */
+  request?(request: ProxiedRequest): ProxiedRequest | ProxiedAnswer | Promise<ProxiedRequest | ProxiedAnswer>;
   /** Rewrites the target's answer (its whole body). */
   answer?(request: ProxiedRequest, answer: ProxiedAnswer): ProxiedAnswer;
   /** Cuts the answer's body into the chunks written, one per event-loop turn. */
@@ -75,7 +75,7 @@ export async function startProxy(target: string, rules: ProxyRules): Promise<Pro
   const server = createServer((req, res) => {
     void (async () => {
       const original: ProxiedRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: plainHeaders(req.headers), body: await readBody(req) };
-      const rewritten = rules.request ? rules.request(original) : original;
+      const rewritten = rules.request ? await rules.request(original) : original;
       let answer: ProxiedAnswer;
       if (isAnswer(rewritten)) {
         answer = rewritten;

@@ -117,11 +117,12 @@ requirement(['CP-ERR-006', 'CP-ERR-004', 'CP-ERR-005'], async (t: Check) => {
   }
 });
 
-requirement('CP-ERR-008', async (t: Check) => {
+requirement(['CP-ERR-008', 'CP-ERR-004', 'CP-ERR-005'], async (t: Check) => {
   const exchange = await patch(t, 'not-a-uuid', {});
   // 400 (bad request), 404 (no such deployment) and 422 (validation) all fit a malformed id (spec 7).
-  t.expectStatus(exchange, [400, 404, 422]);
-  expectErrorBody(t, exchange, { on400: 'CP-ERR-008', on422: 'CP-ERR-008', on404: 'CP-ERR-008' });
+  t.expectStatus(exchange, [400, 404, 422], { requirement: 'CP-ERR-008' });
+  // The 400 and 422 bodies are every PATCH refusal's rules (CP-ERR-004, CP-ERR-005).
+  expectErrorBody(t, exchange, { on400: 'CP-ERR-004', on422: 'CP-ERR-005', on404: 'CP-ERR-008' });
 });
 
 requirement('CP-ERR-010', async (t: Check) => {

@@ -46,7 +46,7 @@ requirement(
     const deployment = await internalSource(t);
     const grant = await grantFor(t, deployment, 'CP-UPL-001');
     const put = await putTarball(t, grant.uploadUrl, sourceTarball(t.profile.fixtures.gitforge.graphConfigPath, t.profile.fixtures.graphId));
-    const before = await revisionCount(t, deployment.id);
+    const before = await listRevisions(t, deployment.id);
     const exchange = await patch(t, deployment.id, { revision_source: 'internal_source', source_revision_config: { source_tarball_path: grant.objectPath } });
     // How to upload is not shown (PUT is the field notes', CP-UPL-004): with no tarball in place, a refusal conforms.
     if (!is2xx(put) && (statusOf(exchange) === 400 || statusOf(exchange) === 422)) {
@@ -54,17 +54,17 @@ requirement(
     }
     t.expectStatus(exchange, 200, { requirement: 'CP-UPL-002', message: `A PATCH naming an object path upload-url handed out answered ${statusOf(exchange) ?? 'nothing'}; expected 200.` });
     const revisions = await listRevisions(t, deployment.id);
-    t.expect(revisions.length === before + 1, {
+    t.expect(revisions.length === before.length + 1, {
       requirement: 'CP-REV-005',
-      message: `A PATCH with a source_tarball_path took the deployment from ${before} to ${revisions.length} revision(s); expected exactly one more.`,
-      expected: before + 1,
+      message: `A PATCH with a source_tarball_path took the deployment from ${before.length} to ${revisions.length} revision(s); expected exactly one more.`,
+      expected: before.length + 1,
       seen: revisions.map((r) => field(r, 'id')),
     });
-    // The new revision is the one the PATCH names, looked up by id (the listing's order is CP-REVL-002's rule).
-    const created = revisions.find((r) => r.id === field(exchange.response?.json, 'latest_revision_id'));
+    // The new revision is the one not listed before (the listing's order is CP-REVL-002's rule, latest_revision_id CP-REV-013's).
+    const created = revisions.find((r) => !before.some((b) => b.id === r.id));
     t.expect(revisionConfigOf(created).source_tarball_path === grant.objectPath, {
       requirement: 'CP-UPL-002',
-      message: 'The revision the upload PATCH created (its latest_revision_id) does not carry the object path.',
+      message: 'The revision the upload PATCH created does not carry the object path.',
       expected: { source_tarball_path: grant.objectPath },
       seen: created ?? revisions,
     });
