@@ -255,7 +255,7 @@ export function controlPlaneDeploymentMutants(): Mutant[] {
             })
           : a,
     })),
-    cp('listing', 'cp.listing-not-a-list', 'GET /v2/deployments answers an object holding no list.', ['CP-READ-002', 'CP-READ-005', 'CP-READ-006'], () => ({
+    cp('listing', 'cp.listing-not-a-list', 'GET /v2/deployments answers an object holding no list.', ['CP-READ-002', 'CP-READ-005'], () => ({
       answer: (r, a) => (isListing(r) && is2xx(a) ? jsonAnswer(200, { resources: 'none' }) : a),
     })),
     cp('errors', 'cp.unknown-id-crashes', 'GET of a deployment id the control plane never issued answers 500 (deleted and foreign ids still 404).', ['CP-READ-003', 'CP-READ-004'], () => {
@@ -403,19 +403,23 @@ export function controlPlaneDeploymentMutants(): Mutant[] {
     cp('immutability', 'cp.cluster-namespace-changes', 'A PATCH can change source_config.listener_config.cluster_namespace.', ['CP-IMM-007'], () => immutableChanges(['source_config', 'listener_config', 'cluster_namespace']), 'self-hosted'),
 
     // Other endpoint groups and versioned paths (9)
+    cp('listing', 'cp.listing-moved-to-v1', 'GET /v2/deployments (the listing) answers 308, redirecting to /v1/deployments.', ['CP-VER-001', 'CP-READ-002', 'CP-READ-005'], () => ({
+      // After authentication: a request the target refuses stays refused.
+      answer: (r, a) => (isListing(r) && is2xx(a) ? { status: 308, headers: { location: r.path.replace('/v2/', '/v1/') }, body: Buffer.alloc(0) } : a),
+    })),
     cp('errors', 'cp.no-integrations', 'GET /v1/integrations/gitforge/install answers 404.', ['CP-VER-002', 'CP-VER-004'], () => ({
       request: (r) => (r.method === 'GET' && pathOf(r) === '/v1/integrations/gitforge/install' ? jsonAnswer(404, { detail: 'Not Found' }) : r),
     })),
     cp('errors', 'cp.no-listeners', 'GET /v2/listeners answers 404.', ['CP-VER-003', 'CP-VER-005'], () => ({
       request: (r) => (r.method === 'GET' && pathOf(r) === '/v2/listeners' ? jsonAnswer(404, { detail: 'Not Found' }) : r),
-    })),
+    }), 'self-hosted'),
 
     // Revisions as the earlier broken-proxy tests bent them
     cp('revisions', 'cp.failed-build-reported-deployed', 'A revision whose build failed is reported DEPLOYED.', ['CP-LIFE-003'], () => ({
       answer: (r, a) =>
         r.method === 'GET' && /\/revisions\/[^/?]+$/.test(pathOf(r)) && is2xx(a) ? editJson(a, (json) => String(json.status).includes('FAILED') && (json.status = 'DEPLOYED')) : a,
     })),
-    cp('revisions', 'cp.revision-without-status', 'GET of one revision answers it without its status.', ['CP-REVL-004'], () => ({
+    cp('revisions', 'cp.revision-without-status', 'GET of one revision answers it without its status, so a client polling it never sees it finish.', ['CP-REVL-004', 'CP-LIFE-001', 'CP-LIFE-003'], () => ({
       answer: (r, a) => (r.method === 'GET' && /^\/v2\/deployments\/[^/]+\/revisions\/[^/?]+$/.test(pathOf(r)) && is2xx(a) ? editJson(a, (json) => delete json.status) : a),
     })),
   ];
