@@ -4,7 +4,7 @@
 // Rules that would get in other tests' way are scoped to the resources of the one property they
 // bend (the create property's deployments are named `<run>-create-...`).
 import { randomUUID } from 'node:crypto';
-import type { Source } from '../../../schemas/index.ts';
+import { DEPLOYMENT_TYPES, SOURCES, type Source } from '../../../schemas/index.ts';
 import { isObject } from '../../../schemas/is-object.ts';
 import { editJson, editRequestJson, type ProxiedAnswer, type ProxiedRequest, type ProxyRules } from '../proxy.ts';
 import type { Family, Mutant } from '../subjects.ts';
@@ -91,15 +91,19 @@ function createPropertyAnswers(edit: (json: Json) => void): ProxyRules {
       if (!is2xx(a)) return a;
       const json = answerJson(a);
       if (!isObject(json) || typeof json.id !== 'string') return a;
-      if (isCreate(r) && String(json.name).includes('-create-')) ids.add(json.id);
+      if (isCreate(r) && ofCreateProperty(json.name)) ids.add(json.id);
       return ids.has(json.id) && (isCreate(r) || deploymentIdOf(r) === json.id) ? editJson(a, edit) : a;
     },
   };
 }
 
-const createdNamed = (r: ProxiedRequest, a: ProxiedAnswer, part: string) => {
+/** The create property's deployments are named `<run>-create-...`. */
+const ofCreateProperty = (name: unknown) => String(name).includes('-create-');
+
+/** The answer to a create of one of the create property's deployments. */
+const createdByProperty = (r: ProxiedRequest, a: ProxiedAnswer) => {
   const json = isCreate(r) ? answerJson(a) : undefined;
-  return isObject(json) && String(json.name).includes(part);
+  return isObject(json) && ofCreateProperty(json.name);
 };
 
 /** Deletes `fields` of a create body's `section` (the top level when undefined). */
@@ -167,7 +171,7 @@ function immutableChanges(path: string[]): ProxyRules {
   };
 }
 
-/** The sources a create's body says it is of, when its source is not one of the four. */
+/** The source a create body's config suggests. */
 function inferredSource(body: Json): Source {
   const config = objectAt(body, 'source_config');
   const revision = objectAt(body, 'source_revision_config');
@@ -176,8 +180,6 @@ function inferredSource(body: Json): Source {
   if (revision.image_uri !== undefined) return 'internal_container';
   return 'internal_source';
 }
-
-const SOURCES = new Set(['gitforge', 'external_container', 'internal_container', 'internal_source']);
 
 function cp(family: Family, id: string, what: string, catches: string[], proxy: Mutant['proxy'], mode: Mutant['mode'] = 'hosted'): Mutant {
   return { kind: 'mutant', id, what, interface: 'control-plane', mode, family, catches, proxy };
@@ -188,7 +190,7 @@ function cp(family: Family, id: string, what: string, catches: string[], proxy: 
  * property's (whose cases pick their source at random, so it would catch it in some seeds only).
  */
 const refusesSource = (source: Source) => () => ({
-  request: onCreate((body) => (body.source === source && !String(body.name).includes('-create-') ? validationError(['source'], `${source} is not offered here`) : undefined)),
+  request: onCreate((body) => (body.source === source && !ofCreateProperty(body.name) ? validationError(['source'], `${source} is not offered here`) : undefined)),
 });
 
 /** Fields of `section` other sources must not set, silently dropped on create instead of refused. */
@@ -202,13 +204,13 @@ export function controlPlaneDeploymentMutants(): Mutant[] {
   return [
     // Create and read (2.1, 3, 4.1)
     cp('create and sources', 'cp.create-answers-200', 'A create answers 200 instead of 201.', ['CP-CREATE-001'], () => ({
-      answer: (r, a) => (a.status === 201 && createdNamed(r, a, '-create-') ? { ...a, status: 200 } : a),
+      answer: (r, a) => (a.status === 201 && createdByProperty(r, a) ? { ...a, status: 200 } : a),
     })),
     cp('create and sources', 'cp.create-without-updated-at', 'The create answer has no updated_at.', ['CP-CREATE-002'], () => ({
-      answer: (r, a) => (createdNamed(r, a, '-create-') ? editJson(a, (json) => delete json.updated_at) : a),
+      answer: (r, a) => (createdByProperty(r, a) ? editJson(a, (json) => delete json.updated_at) : a),
     })),
     cp('create and sources', 'cp.create-without-latest-revision', 'The create answer has a null latest_revision_id (its first revision is made later).', ['CP-CREATE-003'], () => ({
-      answer: (r, a) => (createdNamed(r, a, '-create-') ? editJson(a, (json) => (json.latest_revision_id = null)) : a),
+      answer: (r, a) => (createdByProperty(r, a) ? editJson(a, (json) => (json.latest_revision_id = null)) : a),
     })),
     cp('create and sources', 'cp.name-reported-truncated', 'A deployment reports its name cut to 24 characters.', ['CP-CREATE-004'], () =>
       createPropertyAnswers((json) => (json.name = String(json.name).slice(0, 24))),
@@ -218,7 +220,7 @@ export function controlPlaneDeploymentMutants(): Mutant[] {
     ),
     cp('create and sources', 'cp.create-drops-secrets', 'The secrets of a create body are not stored.', ['CP-CREATE-006'], () => ({
       request: onCreate((body) => {
-        if (String(body.name).includes('-create-')) body.secrets = [];
+        if (ofCreateProperty(body.name)) body.secrets = [];
       }),
     })),
     cp('create and sources', 'cp.missing-fields-defaulted', 'A create without name, secrets or source_config is accepted with defaults (a made-up name, none, empty).', ['CP-CREATE-007'], () => ({
@@ -237,7 +239,7 @@ export function controlPlaneDeploymentMutants(): Mutant[] {
         }
         if (body.source_config !== undefined && !isObject(body.source_config)) body.source_config = {};
         const config = objectAt(body, 'source_config');
-        if (config.deployment_type !== undefined && !['dev_free', 'dev', 'prod'].includes(String(config.deployment_type))) config.deployment_type = 'dev';
+        if (config.deployment_type !== undefined && !(DEPLOYMENT_TYPES as readonly unknown[]).includes(config.deployment_type)) config.deployment_type = 'dev';
         if (config.build_on_push !== undefined && typeof config.build_on_push !== 'boolean') config.build_on_push = Boolean(config.build_on_push);
       }),
     })),
@@ -260,13 +262,16 @@ export function controlPlaneDeploymentMutants(): Mutant[] {
     })),
     cp('errors', 'cp.unknown-id-crashes', 'GET of a deployment id the control plane never issued answers 500 (deleted and foreign ids still 404).', ['CP-READ-003', 'CP-READ-004'], () => {
       const issued = new Set<string>();
+      const crash: ProxiedAnswer = { status: 500, headers: { 'content-type': 'text/plain' }, body: Buffer.from('Internal Server Error') };
       return {
-        request: (r) =>
-          r.method === 'GET' && deploymentIdOf(r) !== undefined && !issued.has(deploymentIdOf(r)!) ? { status: 500, headers: { 'content-type': 'text/plain' }, body: Buffer.from('Internal Server Error') } : r,
+        request(r) {
+          const id = r.method === 'GET' ? deploymentIdOf(r) : undefined;
+          return id !== undefined && !issued.has(id) ? crash : r;
+        },
         answer(_r, a) {
           const json = answerJson(a);
-          if (isObject(json) && typeof json.id === 'string') issued.add(json.id);
-          if (isObject(json) && Array.isArray(json.resources)) for (const item of json.resources) if (isObject(item) && typeof item.id === 'string') issued.add(item.id);
+          const items = isObject(json) ? (Array.isArray(json.resources) ? json.resources : [json]) : [];
+          for (const item of items) if (isObject(item) && typeof item.id === 'string') issued.add(item.id);
           return a;
         },
       };
@@ -276,7 +281,7 @@ export function controlPlaneDeploymentMutants(): Mutant[] {
     cp('deletion', 'cp.delete-answers-200', 'DELETE answers 200 with the deleted deployment\'s id instead of 204 with no body.', ['CP-DEL-001', 'CP-DEL-004'], () => ({
       answer: (r, a) => (r.method === 'DELETE' && a.status === 204 ? jsonAnswer(200, { id: deploymentIdOf(r) }) : a),
     })),
-    cp('deletion', 'cp.delete-unknown-204', 'DELETE of an unknown deployment id answers 204 (as if deleted) instead of a 4xx.', ['CP-DEL-003', 'CP-TEN-002'], () => ({
+    cp('deletion', 'cp.delete-unknown-204', 'DELETE of a deployment id it does not find (unknown, or another workspace\'s) answers 204 as if deleted, instead of a 4xx.', ['CP-DEL-003', 'CP-TEN-002'], () => ({
       answer: (r, a) => (r.method === 'DELETE' && a.status === 404 ? { status: 204, headers: {}, body: Buffer.alloc(0) } : a),
     })),
 
@@ -293,7 +298,7 @@ export function controlPlaneDeploymentMutants(): Mutant[] {
     cp('create and sources', 'cp.no-internal-source', 'The control plane refuses internal_source deployments.', ['CP-SRC-006'], refusesSource('internal_source')),
     cp('create and sources', 'cp.unknown-source-inferred', 'A create whose source is not one of the four is taken as the source its config suggests.', ['CP-SRC-007'], () => ({
       request: onCreate((body) => {
-        if (!SOURCES.has(String(body.source))) body.source = inferredSource(body);
+        if (!(SOURCES as readonly unknown[]).includes(body.source)) body.source = inferredSource(body);
       }),
     })),
 
@@ -313,8 +318,14 @@ export function controlPlaneDeploymentMutants(): Mutant[] {
     cp('create and sources', 'cp.patch-inapplicable-ignored', 'A PATCH setting a field that does not apply to the deployment\'s source (other than resource_spec) has it dropped, not refused.', ['CP-APPL-007'], () => {
       const sources = new Sources();
       return onPatch(sources, (body, source) => {
-        if (source !== 'gitforge') strip(body, 'source_config', ['build_on_push']), strip(body, 'source_revision_config', ['repo_ref']);
-        if (source !== 'external_container') strip(body, 'source_config', ['custom_url']), strip(body, undefined, ['secret_references']);
+        if (source !== 'gitforge') {
+          strip(body, 'source_config', ['build_on_push']);
+          strip(body, 'source_revision_config', ['repo_ref']);
+        }
+        if (source !== 'external_container') {
+          strip(body, 'source_config', ['custom_url']);
+          strip(body, undefined, ['secret_references']);
+        }
         if (source !== 'internal_source') strip(body, 'source_revision_config', ['source_tarball_path']);
       });
     }),
