@@ -298,7 +298,7 @@ export function controlPlaneDeploymentMutants(): Mutant[] {
     cp('create and sources', 'cp.no-internal-source', 'The control plane refuses internal_source deployments.', ['CP-SRC-006'], refusesSource('internal_source')),
     cp('create and sources', 'cp.unknown-source-inferred', 'A create whose source is not one of the four is taken as the source its config suggests.', ['CP-SRC-007'], () => ({
       request: onCreate((body) => {
-        if (!(SOURCES as readonly unknown[]).includes(body.source)) body.source = inferredSource(body);
+        if (body.source !== undefined && !(SOURCES as readonly unknown[]).includes(body.source)) body.source = inferredSource(body);
       }),
     })),
 
