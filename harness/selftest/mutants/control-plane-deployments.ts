@@ -239,8 +239,8 @@ export function controlPlaneDeploymentMutants(): Mutant[] {
         }
         if (body.source_config !== undefined && !isObject(body.source_config)) body.source_config = {};
         const config = objectAt(body, 'source_config');
-        if (config.deployment_type !== undefined && !(DEPLOYMENT_TYPES as readonly unknown[]).includes(config.deployment_type)) config.deployment_type = 'dev';
-        if (config.build_on_push !== undefined && typeof config.build_on_push !== 'boolean') config.build_on_push = Boolean(config.build_on_push);
+        if (config.deployment_type != null && !(DEPLOYMENT_TYPES as readonly unknown[]).includes(config.deployment_type)) config.deployment_type = 'dev';
+        if (config.build_on_push != null && typeof config.build_on_push !== 'boolean') config.build_on_push = Boolean(config.build_on_push);
       }),
     })),
     cp('create and sources', 'cp.secrets-patch-202', 'A PATCH changing secrets answers 202 Accepted instead of 200.', ['CP-PATCH-001', 'CP-CONC-001'], () => ({
