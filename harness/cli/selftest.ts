@@ -49,7 +49,7 @@ export async function selftest(argv: string[], io: CertifyIo): Promise<number> {
       io.out.write(SELFTEST_USAGE);
       return 0;
     }
-    const kinds = (values.kinds ?? KINDS.join(',')).split(',').map((k) => k.trim().replace(/s$/, ''));
+    const kinds = (values.kinds ?? KINDS.join(',')).split(',').map((k) => k.trim().replace(/^(mutant|variation)s$/, '$1'));
     const unknown = kinds.filter((k) => !(KINDS as readonly string[]).includes(k));
     if (unknown.length > 0) throw new UsageError(`--kinds: unknown kind(s) ${unknown.join(', ')}; use mutants, variations, hostile.`);
     const only = selector(values.only ? [values.only] : []);

@@ -1,0 +1,36 @@
+// `apc selftest` on the command line: listing its subjects, and usage problems (exit 2, with
+// what to fix) before anything runs. Running it is test/selftest/selftest.test.ts.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { ROOT } from '../support/certify.ts';
+
+const apc = (...args: string[]) => spawnSync(process.execPath, [join(ROOT, 'bin', 'apc.mjs'), ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+
+describe('apc selftest options', () => {
+  test('--list names each selected subject and what a mutant declares, and runs nothing', () => {
+    const r = apc('selftest', '--list', '--kinds', 'mutants,variations', '--only', 'cp.immutable-name-accepted,as.sse-*');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^mutant +cp\.immutable-name-accepted +control-plane +CP-IMM-001$/m);
+    expect(r.stdout).toMatch(/^variation +as\.sse-unusual-framing +agent-server /m);
+    expect(r.stdout).not.toMatch(/^hostile/m);
+  });
+
+  test.each([
+    [['--kinds', 'bogus'], /--kinds: unknown kind\(s\) bogus; use mutants, variations, hostile\./],
+    [['--only', 'no-such-subject'], /selects no subject; `apc selftest --list` lists them\./],
+    [['--seeds', '0'], /--seeds: expected a whole number from 1 to 1000, found "0"\./],
+    [['--frobnicate'], /Run `apc help selftest` for the options\./],
+  ])('%j is a usage problem: exit 2', (args, message) => {
+    const r = apc('selftest', ...args);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(message);
+  });
+
+  test('apc help selftest explains the measures and exit codes', () => {
+    const r = apc('help', 'selftest');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('--quick');
+    expect(r.stdout).toMatch(/Exit codes: 0 every target met/);
+  });
+});
