@@ -28,7 +28,7 @@ export async function main(argv: string[], io: CertifyIo = defaultIo()): Promise
     case 'contracts':
       return (await import('./contracts.ts')).contracts(rest, io);
     case 'selftest':
-      return (await import('./selftest.ts')).selftest(rest, io);
+      return withStopSignals(async (stop) => (await import('./selftest.ts')).selftest(rest, io, stop));
     case '--version':
     case '-v':
       io.out.write(`${harnessVersion()}\n`);

@@ -10,6 +10,7 @@ import { measure } from '../selftest/measures.ts';
 import { summaryLines, writeSelftestReport } from '../selftest/report.ts';
 import { runSubject, type RunSettings, type SubjectRun } from '../selftest/run-subject.ts';
 import type { Subject } from '../selftest/subjects.ts';
+import type { StopRequest } from '../run/run-stop.ts';
 import type { CertifyIo } from './certify.ts';
 import { UsageError } from './usage-error.ts';
 import { SELFTEST_USAGE } from './usage.ts';
@@ -37,7 +38,7 @@ function count(name: string, text: string | undefined, fallback: number, max: nu
   return n;
 }
 
-export async function selftest(argv: string[], io: CertifyIo): Promise<number> {
+export async function selftest(argv: string[], io: CertifyIo, stop?: StopRequest): Promise<number> {
   try {
     let values;
     try {
@@ -71,14 +72,38 @@ export async function selftest(argv: string[], io: CertifyIo): Promise<number> {
     const concurrency = count('concurrency', values.concurrency, Math.min(4, 2 * cpus().length), 32);
     const dir = resolve(values.reports ?? join('reports', `selftest-${new Date().toISOString().replace(/[:.]/g, '-')}`));
     const started = Date.now();
+    // A first SIGINT or SIGTERM stops the certifications under way (each ends as a stopped apc
+    // certify does) and starts no more; the report covers the subjects that ended. A second exits at once.
+    const aborter = new AbortController();
+    let interrupted: string | undefined;
+    void stop?.requested.then((reason) => {
+      interrupted = reason;
+      io.err.write(`apc selftest: ${reason}; stopping the certifications under way (a second signal exits at once).\n`);
+      aborter.abort();
+    });
+    settings.signal = aborter.signal;
     io.out.write(`apc selftest · ${subjects.length} subjects (${KINDS.map((k) => `${subjects.filter((s) => s.kind === k).length} ${k === 'hostile' ? 'hostile targets' : `${k}s`}`).join(', ')}) · ${settings.runs} runs per property, detection over ${settings.seeds} seeds at ${settings.detectionRuns} runs · ${concurrency} at a time\n`);
     const runs = await runAll(subjects, settings, concurrency, (run, done) => io.out.write(`[${done}/${subjects.length}] ${lineOf(subjects.find((s) => s.id === run.id)!, run)}\n`));
-    const measures = measure(subjects, runs);
-    const report = { harness: harnessVersion(), startedAt: new Date(started).toISOString(), durationMs: Date.now() - started, mode: quick ? 'quick' : 'full', ...settings, ...measures } as const;
+    const ended = interrupted ? subjects.filter((s) => runs.some((r) => r.id === s.id)) : subjects;
+    const measures = measure(ended, runs);
+    const { signal: _signal, timeoutMs: _timeoutMs, ...shown } = settings;
+    const report = {
+      harness: harnessVersion(),
+      startedAt: new Date(started).toISOString(),
+      durationMs: Date.now() - started,
+      mode: quick ? 'quick' : 'full',
+      ...shown,
+      ...(interrupted ? { interrupted } : {}),
+      ...measures,
+    } as const;
     writeSelftestReport(dir, report);
     io.out.write(`\n${summaryLines(measures).join('\n')}\n`);
     for (const p of measures.problems) io.out.write(`  missed: ${p}\n`);
     io.out.write(`report:  ${join(dir, 'selftest.md')}\n`);
+    if (interrupted) {
+      io.out.write(`interrupted: ${runs.length} of ${subjects.length} subjects ended; the report covers those.\n`);
+      return 130;
+    }
     return measures.problems.length === 0 ? 0 : 1;
   } catch (error) {
     if (error instanceof UsageError) {
@@ -98,14 +123,14 @@ async function runAll(subjects: Subject[], settings: RunSettings, concurrency: n
   let done = 0;
   const pool = (queue: Subject[], size: number) =>
     Array.from({ length: size }, async () => {
-      for (let next = queue.shift(); next; next = queue.shift()) {
+      for (let next = queue.shift(); next && !settings.signal?.aborted; next = queue.shift()) {
         const run = await runSubject(next, settings);
         results.set(run.id, run);
         progress(run, ++done);
       }
     });
   await Promise.all([...pool(subjects.filter((s) => s.kind !== 'hostile'), concurrency), ...pool(subjects.filter((s) => s.kind === 'hostile'), 3)]);
-  return subjects.map((s) => results.get(s.id)!);
+  return subjects.flatMap((s) => results.get(s.id) ?? []);
 }
 
 function lineOf(subject: Subject, run: SubjectRun): string {

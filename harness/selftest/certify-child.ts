@@ -19,6 +19,8 @@ export interface ChildCertifyOptions {
   env?: NodeJS.ProcessEnv;
   /** Kill the run after this long (its code is then null). Default 240 s. */
   timeoutMs?: number;
+  /** Stops the run as a first SIGTERM does (it ends its suites, cleans up, writes a partial report). */
+  signal?: AbortSignal;
   /** Where the reports go (default: a temporary folder, removed after reading unless keepReports). */
   reportDir?: string;
   keepReports?: boolean;
@@ -59,8 +61,11 @@ async function run(options: ChildCertifyOptions, profileArgs: string[]): Promise
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 240_000);
+  const stop = () => child.kill('SIGTERM');
+  options.signal?.addEventListener('abort', stop, { once: true });
   const code = await new Promise<number | null>((done) => child.on('close', (c) => done(c)));
   clearTimeout(timer);
+  options.signal?.removeEventListener('abort', stop);
   const durationMs = Date.now() - started;
   const file = join(reportDir, 'compliance.json');
   const report = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ComplianceReport) : undefined;

@@ -18,6 +18,8 @@ export interface RunSettings {
   detectionRuns: number;
   /** Bound of one certification of a mutant or variation. */
   timeoutMs: number;
+  /** Stops the certifications under way (apc selftest interrupted). */
+  signal?: AbortSignal;
 }
 
 export interface Judged {
@@ -47,10 +49,10 @@ export interface SubjectRun {
 }
 
 export async function runSubject(subject: Subject, settings: RunSettings): Promise<SubjectRun> {
-  if (subject.kind === 'hostile') return runHostile(subject);
+  if (subject.kind === 'hostile') return runHostile(subject, settings.signal);
   const run = await certifyBent(subject, settings);
   const outcome = outcomeOf(subject, run);
-  if (subject.kind === 'mutant' && settings.seeds > 1) {
+  if (subject.kind === 'mutant' && settings.seeds > 1 && !settings.signal?.aborted) {
     const requirements = subject.catches.filter((id) => run.report?.requirements.find((r) => r.id === id)?.cases);
     if (requirements.length > 0) outcome.detection = await detect(subject, requirements, settings);
   }
@@ -77,6 +79,7 @@ async function certifyBent(subject: Mutant | Variation, settings: RunSettings, e
       ],
       env: { APC_API_KEY: own!.key, APC_OTHER_API_KEY: other!.key },
       timeoutMs: settings.timeoutMs,
+      ...(settings.signal ? { signal: settings.signal } : {}),
     });
   } finally {
     await proxy?.close();
@@ -99,7 +102,7 @@ async function detect(mutant: Mutant, requirements: string[], settings: RunSetti
   return { requirements, seeds: settings.seeds, caught: [...caught].sort((a, b) => a - b) };
 }
 
-async function runHostile(subject: HostileTarget): Promise<SubjectRun> {
+async function runHostile(subject: HostileTarget, signal: AbortSignal | undefined): Promise<SubjectRun> {
   const target = await subject.start();
   const flag = { 'control-plane': '--control-plane-url', 'agent-server': '--agent-server-url', 'experiment-upload': '--tracing-url' }[subject.interface];
   try {
@@ -114,6 +117,7 @@ async function runHostile(subject: HostileTarget): Promise<SubjectRun> {
       profile: { fixtures: { graphId: 'echo', failingGraphId: 'fail' }, endpoints: ['docs'] },
       env: { APC_API_KEY: target.apiKey ?? 'apc-selftest-hostile' },
       timeoutMs: subject.boundMs + 30_000,
+      ...(signal ? { signal } : {}),
     });
     return { ...outcomeOf(subject, run), boundMs: subject.boundMs };
   } finally {
