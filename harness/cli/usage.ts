@@ -235,5 +235,6 @@ many seeds the property rules catch each mutant) and each hostile target's end t
   --list                  list the subjects and what each mutant declares, and run nothing
 
 Exit codes: 0 every target met, 1 a mutant survived, was diagnosed imprecisely or caught in too
-few seeds, a variation was failed, or a hostile run overstayed; 2 a usage problem.
+few seeds, a variation was failed, or a hostile run overstayed; 2 a usage problem; 130 stopped by
+Ctrl-C or SIGTERM (the report covers the subjects that ended).
 `;
