@@ -90,3 +90,16 @@ export function drippingServer(everyMs = 200): Promise<Hostile> {
     res.on('close', () => clearInterval(timer));
   });
 }
+
+/** Sends a JSON body that never ends, as fast as the client reads. */
+export function endlessBodyServer(): Promise<Hostile> {
+  return hostileHttp((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    const chunk = Buffer.alloc(64 * 1024, 0x20);
+    const pump = () => {
+      while (res.write(chunk));
+    };
+    res.on('drain', pump);
+    pump();
+  });
+}

@@ -6,7 +6,7 @@
 // the same targets, run alone, to 60 s.
 import { defaultProfile } from '../profile.ts';
 import { startReferenceTarget } from '../run/reference-target.ts';
-import { drippingServer, garbageServer, hostileHttp, hugeBodyServer, refusingPort, resettingServer, silentServer } from './hostile-servers.ts';
+import { drippingServer, endlessBodyServer, garbageServer, hugeBodyServer, refusingPort, resettingServer, silentServer } from './hostile-servers.ts';
 import { startProxy, type ProxiedAnswer, type ProxyRules } from './proxy.ts';
 import type { HostileTarget } from './subjects.ts';
 
@@ -63,16 +63,7 @@ export function hostileTargets(): HostileTarget[] {
       id: 'endless-body',
       what: 'Sends a JSON body that never ends, as fast as the client reads.',
       interface: 'control-plane',
-      start: () =>
-        hostileHttp((_req, res) => {
-          res.writeHead(200, { 'content-type': 'application/json' });
-          const chunk = Buffer.alloc(64 * 1024, 0x20);
-          const pump = () => {
-            while (res.write(chunk));
-          };
-          res.on('drain', pump);
-          pump();
-        }),
+      start: endlessBodyServer,
       scope: ['CP-CREATE-*', 'CP-READ-001'],
       boundMs: bound,
     },

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { defaultProfile } from '../../harness/profile.ts';
 import { certify, type CertifyRun } from '../support/certify.ts';
-import { drippingServer, garbageServer, hostileHttp, hugeBodyServer, refusingPort, resettingServer, silentServer, type Hostile } from '../../harness/selftest/hostile-servers.ts';
+import { drippingServer, endlessBodyServer, garbageServer, hugeBodyServer, refusingPort, resettingServer, silentServer, type Hostile } from '../../harness/selftest/hostile-servers.ts';
 
 const { requestMs } = defaultProfile().timeouts;
 /** The bound of the issue: 60 s with the default deadlines. */
@@ -100,17 +100,7 @@ describe('targets that answer badly: a verdict within the bound', { timeout: 4 *
   });
 
   test('a body that never ends is cut off at the size cap', async () => {
-    const url = await started(
-      hostileHttp((_req, res) => {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        const chunk = Buffer.alloc(64 * 1024, 0x20);
-        const pump = () => {
-          while (res.write(chunk));
-        };
-        res.on('drain', pump);
-        pump();
-      }),
-    );
+    const url = await started(endlessBodyServer());
     // CP-CREATE-* holds the check the cut-off body fails (CP-READ-001 is blocked by it).
     const run = await timedCertify(['--control-plane-url', url, '--api-key', 'k-hostile', '--requirements', 'CP-CREATE-*,CP-READ-001']);
     expect(run.code, run.stderr).toBe(1);
