@@ -16,6 +16,19 @@ const STREAM_BOUND_MS = 6 * streamMs;
 
 const isStream = (a: ProxiedAnswer) => /text\/event-stream/.test(a.headers['content-type'] ?? '');
 
+/** Proxy rules that send each event stream's first event, then hold the stream open with nothing more. */
+export function stallAfterFirstEvent(): ProxyRules {
+  return {
+    chunks: (a) => {
+      if (!isStream(a)) return [a.body];
+      const text = a.body.toString('utf8');
+      const end = text.indexOf('\n\n');
+      return [Buffer.from(end === -1 ? text : text.slice(0, end + 2))];
+    },
+    holdOpen: (a) => (isStream(a) ? {} : undefined),
+  };
+}
+
 /** The reference with `rules` in front of one interface; the run uses its key and tenant. */
 function bentReference(iface: 'control-plane' | 'agent-server', rules: () => ProxyRules): HostileTarget['start'] {
   return async () => {
@@ -80,15 +93,7 @@ export function hostileTargets(): HostileTarget[] {
       id: 'streams-stall',
       what: 'The reference agent server, its event streams stalled after their first event.',
       interface: 'agent-server',
-      start: bentReference('agent-server', () => ({
-        chunks: (a) => {
-          if (!isStream(a)) return [a.body];
-          const text = a.body.toString('utf8');
-          const end = text.indexOf('\n\n');
-          return [Buffer.from(end === -1 ? text : text.slice(0, end + 2))];
-        },
-        holdOpen: (a) => (isStream(a) ? {} : undefined),
-      })),
+      start: bentReference('agent-server', stallAfterFirstEvent),
       scope: ['AS-SSE-*', 'AS-RUN-*'],
       boundMs: STREAM_BOUND_MS,
     },

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { defaultProfile } from '../../harness/profile.ts';
 import { certify, type CertifyRun } from '../support/certify.ts';
 import { startTarget, type Reference } from '../support/reference-target.ts';
+import { stallAfterFirstEvent } from '../../harness/selftest/hostile.ts';
 import { startProxy, type ProxiedAnswer, type Proxy } from '../../harness/selftest/proxy.ts';
 
 const { streamMs } = defaultProfile().timeouts;
@@ -64,15 +65,7 @@ describe('hostile streams and random errors', { timeout: 4 * BOUND_MS }, () => {
   });
 
   test('streams that stall after the first event', async () => {
-    const url = await proxied(target.server.urls.agentServer, {
-      chunks: (a) => {
-        if (!isStream(a)) return [a.body];
-        const text = a.body.toString('utf8');
-        const end = text.indexOf('\n\n');
-        return [Buffer.from(end === -1 ? text : text.slice(0, end + 2))];
-      },
-      holdOpen: (a) => (isStream(a) ? {} : undefined),
-    });
+    const url = await proxied(target.server.urls.agentServer, stallAfterFirstEvent());
     const result = await run(['--agent-server-url', url, '--requirements', 'AS-SSE-*,AS-RUN-*']);
     expect(result.code, result.stderr).toBe(1);
     expect(result.ms).toBeLessThan(BOUND_MS);
