@@ -3,12 +3,12 @@
 // or the product image under testcontainers with APC_REFERENCE=container: `.ci/run` does both).
 // A self-hosted pact, a fault switch, or a rewriting proxy in front of one interface (a
 // deliberately broken provider) starts a reference of its own here.
-import { readPactFile } from '../harness/contracts/pact-files.ts';
-import { providerOf, verifyPact, type InteractionResult } from '../harness/contracts/verify.ts';
-import { buildProfile } from '../harness/profile-sources.ts';
-import { applyReference, referenceProfileBase, startReferenceTarget } from '../harness/run/reference-target.ts';
+import { readPactFile } from '../harness/pact/pact-files.ts';
+import { providerOf, verifyPact, type InteractionResult } from '../harness/pact/verify.ts';
+import { buildProfile } from '../harness/profile/sources.ts';
+import { applyReference, referenceProfileBase, startReferenceTarget } from '../harness/reference/reference-target.ts';
 import { sharedReference } from '../test/support/shared-reference.ts';
-import { startProxy, type ProxyRules } from '../harness/selftest/proxy.ts';
+import { startProxy, type ProxyRules } from '../harness/proxy/proxy.ts';
 import { pactFile } from './pact-setup.ts';
 
 export interface ReferenceVerification {

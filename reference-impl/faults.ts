@@ -2,7 +2,7 @@
 // and `apc certify --reference-fault` accept. Each interface's faults.ts (and faults.md) owns its list.
 import { AGENT_SERVER_FAULTS } from './agent-server/faults.ts';
 import { CONTROL_PLANE_FAULTS } from './control-plane/faults.ts';
-import { TRACING_FAULTS } from './tracing/faults.ts';
+import { TRACING_FAULTS } from './experiment-upload/faults.ts';
 
 export const FAULTS_BY_INTERFACE: Record<string, readonly string[]> = {
   'control plane': CONTROL_PLANE_FAULTS,

@@ -4,7 +4,7 @@ import { buildAgentServerApp } from './agent-server/app.ts';
 import { createContext } from './context.ts';
 import { buildControlPlaneApp, SELF_HOSTED_PREFIX } from './control-plane/app.ts';
 import type { ReferenceOptions, ReferenceServer } from './options.ts';
-import { buildTracingApp } from './tracing/app.ts';
+import { buildTracingApp } from './experiment-upload/app.ts';
 
 export type { ReferenceOptions, ReferenceServer } from './options.ts';
 

@@ -108,7 +108,7 @@ const RequirementResultSchema = Type.Object(
   { additionalProperties: false },
 );
 
-// The profile snapshot mirrors harness/profile.ts; it stays open so new settings do not break old readers.
+// The profile snapshot mirrors harness/profile/profile.ts; it stays open so new settings do not break old readers.
 const ProfileSchema = Type.Object(
   {
     urls: perInterface(Type.String(), 'Base URL per certified interface.'),

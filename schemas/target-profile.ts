@@ -1,6 +1,6 @@
 // The schema of a target profile file (`--profile FILE`, written by `apc init`): every key the
 // harness reads, and no other. A typo at any depth is refused with its path, so a mistyped
-// setting can never silently fall back to a default. harness/profile-sources.ts applies it.
+// setting can never silently fall back to a default. harness/profile/sources.ts applies it.
 import { Type, type Static, type TOptional, type TSchema, type TString } from '@sinclair/typebox';
 
 /** A string out of a fixed list, as a JSON Schema `enum` (its errors list the allowed values). */

@@ -1,8 +1,8 @@
 // `apc cleanup`: lists what earlier runs left on a target (every resource whose name carries a run
 // prefix) and, with --yes, deletes it. Same target options as `apc certify` (target-options.ts).
 import { parseArgs } from 'node:util';
-import { INTERFACES, profileSecrets } from '../profile.ts';
-import { buildProfile, ProfileError } from '../profile-sources.ts';
+import { INTERFACES, profileSecrets } from '../profile/profile.ts';
+import { buildProfile, ProfileError } from '../profile/sources.ts';
 import { redactor } from '../redact.ts';
 import { LeftoverSweep, runIdIn } from '../run/leftovers.ts';
 import type { CertifyIo } from './certify.ts';

@@ -2,10 +2,10 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { applyDiscovery, discover } from '../discovery.ts';
-import { INTERFACES, profileSecrets } from '../profile.ts';
-import { buildProfile, ProfileError } from '../profile-sources.ts';
-import { assumptionLines, profileYaml } from '../profile-writer.ts';
+import { applyDiscovery, discover } from '../profile/discovery.ts';
+import { INTERFACES, profileSecrets } from '../profile/profile.ts';
+import { buildProfile, ProfileError } from '../profile/sources.ts';
+import { assumptionLines, profileYaml } from '../profile/writer.ts';
 import { redactor } from '../redact.ts';
 import { preflight, problemLine } from '../run/preflight.ts';
 import type { CertifyIo } from './certify.ts';

@@ -5,7 +5,7 @@ import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { selector } from '../catalogue.ts';
-import { selftestSubjects } from '../selftest/catalogue.ts';
+import { selftestSubjects } from '../selftest/subject-list.ts';
 import { measure } from '../selftest/measures.ts';
 import { summaryLines, writeSelftestReport } from '../selftest/report.ts';
 import { runSubject, type RunSettings, type SubjectRun } from '../selftest/run-subject.ts';

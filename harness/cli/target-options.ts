@@ -1,6 +1,6 @@
 // The command-line options that name a target and its profile, shared by `apc certify` and
 // `apc contracts verify`, and how they become ProfileSettings for buildProfile.
-import type { ProfileSettings } from '../profile-sources.ts';
+import type { ProfileSettings } from '../profile/sources.ts';
 
 /** Where the target is and how to reach it: what `apc init` needs to probe it. */
 export const ADDRESS_OPTIONS = {

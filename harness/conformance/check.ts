@@ -8,7 +8,7 @@ import type { Exchange } from '../http/exchange.ts';
 import { describeResponse } from '../http/curl.ts';
 import { shareBreakersThrough } from '../http/circuit-breaker.ts';
 import { Limiter } from '../http/limiter.ts';
-import type { InterfaceName, TargetProfile } from '../profile.ts';
+import type { InterfaceName, TargetProfile } from '../profile/profile.ts';
 import { readSse, type SseEvent, type SseResult } from '../sse/reader.ts';
 import { ConformanceFailure, describeValue, NotJudged, type FailureSpec } from './failure.ts';
 import type { RunContext } from './run-context.ts';

@@ -1,5 +1,5 @@
 // What the certifying process hands to the suite workers (through vitest's provide/inject).
-import type { TargetProfile } from '../profile.ts';
+import type { TargetProfile } from '../profile/profile.ts';
 
 export interface RunContext {
   profile: TargetProfile;

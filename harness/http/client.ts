@@ -3,9 +3,9 @@
 // the spec's neutral words and the target's spelling.
 import { request as undiciRequest, Agent, interceptors } from 'undici';
 import type { Dispatcher } from 'undici';
-import type { Credentials, InterfaceName, TargetProfile } from '../profile.ts';
+import type { Credentials, InterfaceName, TargetProfile } from '../profile/profile.ts';
 import { redactor } from '../redact.ts';
-import { translator, type Translator } from '../vocabulary.ts';
+import { translator, type Translator } from '../profile/vocabulary.ts';
 import type { Exchange, RecordedRequest } from './exchange.ts';
 import { requestBreaker, streamBreaker } from './circuit-breaker.ts';
 import { Limiter } from './limiter.ts';

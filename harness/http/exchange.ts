@@ -1,6 +1,6 @@
 // One request and what came back, as recorded for failures and reports. Bodies are kept as text
 // (what was on the wire) plus the parsed JSON when it parsed.
-import type { InterfaceName } from '../profile.ts';
+import type { InterfaceName } from '../profile/profile.ts';
 
 export interface RecordedRequest {
   method: string;

@@ -5,7 +5,7 @@ import { notApplicableReason, type Catalogue, type Level, type Requirement } fro
 import type { CheckTally, PropertyTally } from '../conformance/check.ts';
 import type { FailureRecord } from '../conformance/failure.ts';
 import type { ReferenceInstance } from '../../schemas/compliance-report.ts';
-import type { InterfaceName, TargetProfile } from '../profile.ts';
+import type { InterfaceName, TargetProfile } from '../profile/profile.ts';
 
 export type RequirementStatus = 'passed' | 'failed' | 'blocked' | 'skipped' | 'not-applicable' | 'expected-failure' | 'untested';
 export const STATUSES: readonly RequirementStatus[] = ['passed', 'failed', 'blocked', 'skipped', 'not-applicable', 'expected-failure', 'untested'];

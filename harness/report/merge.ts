@@ -3,7 +3,7 @@
 // present in several reports keeps its worst status (failed wins).
 import { cpSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { INTERFACES } from '../profile.ts';
+import { INTERFACES } from '../profile/profile.ts';
 import { countsOf, verdictOf, type ComplianceReport, type RequirementResult, type RequirementStatus, type Universe } from './compliance.ts';
 import { ReportError } from './read.ts';
 import { writeReports } from './write.ts';

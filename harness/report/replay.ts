@@ -4,7 +4,7 @@
 // endpoints, fixtures, mode, hosting). Keys are never in a report: they come from the usual flags
 // and variables again.
 import type { Catalogue } from '../catalogue.ts';
-import { defaultProfile, INTERFACES, type InterfaceName, type TargetProfile } from '../profile.ts';
+import { defaultProfile, INTERFACES, type InterfaceName, type TargetProfile } from '../profile/profile.ts';
 import { readReport, ReportError } from './read.ts';
 
 export interface ReplayPlan {

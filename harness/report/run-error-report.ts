@@ -3,7 +3,7 @@
 // verdict `error` and the reason, and a junit.xml that shows it.
 import { mkdirSync } from 'node:fs';
 import type { Catalogue } from '../catalogue.ts';
-import { redactedProfile, type TargetProfile } from '../profile.ts';
+import { redactedProfile, type TargetProfile } from '../profile/profile.ts';
 import { redactor } from '../redact.ts';
 import { harnessVersion } from '../cli/version.ts';
 import { countsOf, type ComplianceReport } from './compliance.ts';

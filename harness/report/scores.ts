@@ -1,7 +1,7 @@
 // Scores as every format shows them: passed out of applicable, where applicable leaves out
 // the requirements that were skipped (excluded) or not applicable to the target.
 import type { Level } from '../catalogue.ts';
-import { INTERFACES, type InterfaceName } from '../profile.ts';
+import { INTERFACES, type InterfaceName } from '../profile/profile.ts';
 import type { ComplianceReport, Counts, RequirementResult } from './compliance.ts';
 
 export interface Score {

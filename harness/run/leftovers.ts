@@ -6,7 +6,7 @@
 import { InterfaceClient, Recorder } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { Limiter } from '../http/limiter.ts';
-import type { InterfaceName, TargetProfile } from '../profile.ts';
+import type { InterfaceName, TargetProfile } from '../profile/profile.ts';
 
 export interface Leftover {
   interface: InterfaceName;

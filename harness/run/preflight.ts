@@ -6,7 +6,7 @@ import { InterfaceClient, Recorder, type Auth } from '../http/client.ts';
 import { describeResponse } from '../http/curl.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { Limiter } from '../http/limiter.ts';
-import type { Credentials, InterfaceName, TargetProfile } from '../profile.ts';
+import type { Credentials, InterfaceName, TargetProfile } from '../profile/profile.ts';
 
 export type PreflightState = 'nothing-listens' | 'not-this-interface' | 'refused' | 'ready';
 

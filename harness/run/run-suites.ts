@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createVitest } from 'vitest/node';
 import type { RunContext } from '../conformance/run-context.ts';
-import type { InterfaceName } from '../profile.ts';
+import type { InterfaceName } from '../profile/profile.ts';
 import { ROOT } from '../root.ts';
 import type { TestOutcome } from '../report/compliance.ts';
 import { OutcomeCollector, type RunListener } from './outcome-collector.ts';

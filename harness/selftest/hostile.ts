@@ -4,10 +4,10 @@
 // request, 15 s per stream), which the circuit breakers keep it inside. The selftest runs them
 // beside its mutants on a busy machine, so their bound is 90 s; test/cli/hostile-*.test.ts holds
 // the same targets, run alone, to 60 s.
-import { defaultProfile } from '../profile.ts';
-import { startReferenceTarget } from '../run/reference-target.ts';
+import { defaultProfile } from '../profile/profile.ts';
+import { startReferenceTarget } from '../reference/reference-target.ts';
 import { drippingServer, endlessBodyServer, garbageServer, hugeBodyServer, refusingPort, resettingServer, silentServer } from './hostile-servers.ts';
-import { startProxy, type ProxiedAnswer, type ProxyRules } from './proxy.ts';
+import { startProxy, type ProxiedAnswer, type ProxyRules } from '../proxy/proxy.ts';
 import type { HostileTarget } from './subjects.ts';
 
 const { requestMs, streamMs } = defaultProfile().timeouts;

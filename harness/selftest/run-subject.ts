@@ -3,9 +3,9 @@
 // variation is a reference started here (its fault switches on) with the subject's proxy in front
 // of one interface; a hostile target starts itself.
 import type { RequirementResult } from '../report/compliance.ts';
-import { referenceProfileFile, startReferenceTarget } from '../run/reference-target.ts';
+import { referenceProfileFile, startReferenceTarget } from '../reference/reference-target.ts';
 import { certifyChild, type ChildCertifyRun } from './certify-child.ts';
-import { startProxy } from './proxy.ts';
+import { startProxy } from '../proxy/proxy.ts';
 import type { HostileTarget, Mutant, Subject, Variation } from './subjects.ts';
 
 export interface RunSettings {

@@ -3,8 +3,8 @@
 // it must certify: the spec allows them), and hostile targets (whose runs must end, with a report,
 // within a bound). A mutant or variation is the in-process reference with fault switches on,
 // a rewriting proxy in front of one interface, or both.
-import type { ControlPlaneMode, InterfaceName } from '../profile.ts';
-import type { ProxyRules } from './proxy.ts';
+import type { ControlPlaneMode, InterfaceName } from '../profile/profile.ts';
+import type { ProxyRules } from '../proxy/proxy.ts';
 
 /** The rule families the mutants are grouped by in the matrix. */
 export const FAMILIES = [

@@ -2,10 +2,10 @@
 // reference does not. The harness must certify each: any MUST it fails or blocks is a false alarm.
 import { gzipSync } from 'node:zlib';
 import type { EncodingStyle } from '../../generators/sse/encoding.ts';
-import type { InterfaceName } from '../profile.ts';
+import type { InterfaceName } from '../profile/profile.ts';
 import { isObject } from '../../schemas/is-object.ts';
-import { editJson, type ProxiedAnswer, type ProxiedRequest, type ProxyRules } from './proxy.ts';
-import { isEventStream, rewriteStream } from './sse-rewrite.ts';
+import { editJson, type ProxiedAnswer, type ProxiedRequest, type ProxyRules } from '../proxy/proxy.ts';
+import { isEventStream, rewriteStream } from '../proxy/sse-rewrite.ts';
 import type { Variation } from './subjects.ts';
 
 const ALL: InterfaceName[] = ['control-plane', 'agent-server', 'experiment-upload'];

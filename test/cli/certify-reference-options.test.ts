@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { choiceFlags, referenceChoice } from '../../harness/run/reference-choice.ts';
+import { choiceFlags, referenceChoice } from '../../harness/reference/reference-choice.ts';
 import { ROOT } from '../support/certify.ts';
 
 const apc = (...args: string[]) =>

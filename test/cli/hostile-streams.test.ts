@@ -5,11 +5,11 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { defaultProfile } from '../../harness/profile.ts';
+import { defaultProfile } from '../../harness/profile/profile.ts';
 import { certify, type CertifyRun } from '../support/certify.ts';
 import { startTarget, type Reference } from '../support/reference-target.ts';
 import { stallAfterFirstEvent } from '../../harness/selftest/hostile.ts';
-import { startProxy, type ProxiedAnswer, type Proxy } from '../../harness/selftest/proxy.ts';
+import { startProxy, type ProxiedAnswer, type Proxy } from '../../harness/proxy/proxy.ts';
 
 const { streamMs } = defaultProfile().timeouts;
 /** The bound of the issue: 60 s with the default stream deadline. */

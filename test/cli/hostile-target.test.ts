@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { defaultProfile } from '../../harness/profile.ts';
+import { defaultProfile } from '../../harness/profile/profile.ts';
 import { certify, type CertifyRun } from '../support/certify.ts';
 import { drippingServer, endlessBodyServer, garbageServer, hugeBodyServer, refusingPort, resettingServer, silentServer, type Hostile } from '../../harness/selftest/hostile-servers.ts';
 

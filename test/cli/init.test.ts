@@ -9,7 +9,7 @@ import { parse } from 'yaml';
 import { describe, expect, test } from 'vitest';
 import { startReference } from '../../reference-impl/index.ts';
 import { certify, ROOT } from '../support/certify.ts';
-import { startProxy } from '../../harness/selftest/proxy.ts';
+import { startProxy } from '../../harness/proxy/proxy.ts';
 
 function apc(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [join(ROOT, 'bin', 'apc.mjs'), ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', ...env } });

@@ -12,7 +12,7 @@ import { startReference, type ReferenceServer } from '../../reference-impl/index
 import { writeReports } from '../../harness/report/write.ts';
 import { sampleReport } from '../report/support/sample-report.ts';
 import { certify, ROOT } from '../support/certify.ts';
-import { startProxy, type Proxy } from '../../harness/selftest/proxy.ts';
+import { startProxy, type Proxy } from '../../harness/proxy/proxy.ts';
 
 const apc = (args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) =>
   spawnSync(process.execPath, [join(ROOT, 'bin', 'apc.mjs'), ...args], {

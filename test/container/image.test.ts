@@ -1,18 +1,18 @@
 // The product image (Dockerfile): it runs as a non-root user, its HEALTHCHECK turns healthy
 // once `apc serve` listens, and `docker run IMAGE certify` certifies a target outside the
 // container and writes its report to a mounted folder. Needs Docker (see test/support/docker.ts);
-// the image is built once per state of the sources and reused (harness/run/reference-image.ts).
+// the image is built once per state of the sources and reused (harness/reference/reference-image.ts).
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { stringify } from 'yaml';
 import type { ComplianceReport } from '../../harness/report/compliance.ts';
-import { productImage, type ProductImage } from '../../harness/run/reference-image.ts';
-import { startReferenceTarget, type ReferenceTarget } from '../../harness/run/reference-target.ts';
+import { productImage, type ProductImage } from '../../harness/reference/reference-image.ts';
+import { startReferenceTarget, type ReferenceTarget } from '../../harness/reference/reference-target.ts';
 import { complianceReportProblems } from '../../schemas/compliance-report.ts';
 import { docker, dockerProblem } from '../support/docker.ts';
-import { referenceProfileFile } from '../../harness/run/reference-target.ts';
+import { referenceProfileFile } from '../../harness/reference/reference-target.ts';
 
 const problem = await dockerProblem();
 

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { AS_SEQUENCES, assistantCommands, runAssistantCommands } from '../../generators/agent-server/assistant-commands.ts';
 import { controlPlaneSequences, CP_SEQUENCES, newSequence } from '../../generators/control-plane/commands.ts';
-import { defaultProfile } from '../../harness/profile.ts';
+import { defaultProfile } from '../../harness/profile/profile.ts';
 import { memoryAssistants, type Defect } from './agent-server/memory-assistants.ts';
 import { contexts } from './control-plane/contexts.ts';
 import { FakeControlPlane, type FakeFault } from './control-plane/fake-api.ts';

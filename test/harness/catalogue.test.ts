@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { CatalogueError, capabilitiesOf, loadCatalogue, selector } from '../../harness/catalogue.ts';
-import { defaultProfile } from '../../harness/profile.ts';
+import { defaultProfile } from '../../harness/profile/profile.ts';
 
 function catalogueDir(files: Partial<Record<string, string>>): string {
   const dir = mkdtempSync(join(tmpdir(), 'apc-cat-'));

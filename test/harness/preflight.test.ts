@@ -1,7 +1,7 @@
 // Preflight tells a wrong setup from a wrong server, per interface, before any suite runs.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { buildProfile } from '../../harness/profile-sources.ts';
+import { buildProfile } from '../../harness/profile/sources.ts';
 import { checkSetup, preflight, setupProblems } from '../../harness/run/preflight.ts';
 import { startReference, type ReferenceServer } from '../../reference-impl/index.ts';
 

@@ -2,8 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { buildProfile, ProfileError } from '../../harness/profile-sources.ts';
-import { redactedProfile } from '../../harness/profile.ts';
+import { buildProfile, ProfileError } from '../../harness/profile/sources.ts';
+import { redactedProfile } from '../../harness/profile/profile.ts';
 
 function profileFile(text: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'apc-profile-'));

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { Check } from '../../harness/conformance/check.ts';
 import { ConformanceFailure } from '../../harness/conformance/failure.ts';
-import { defaultProfile } from '../../harness/profile.ts';
+import { defaultProfile } from '../../harness/profile/profile.ts';
 
 function check(runs = 25, seeds = 1): Check {
   const profile = { ...defaultProfile(), runs, seeds };

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { sourceHash } from '../../harness/run/reference-image.ts';
+import { sourceHash } from '../../harness/reference/reference-image.ts';
 
 let root: string;
 

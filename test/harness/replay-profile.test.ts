@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { buildProfile } from '../../harness/profile-sources.ts';
+import { buildProfile } from '../../harness/profile/sources.ts';
 import { replayPlan } from '../../harness/report/replay.ts';
 import { writeReports } from '../../harness/report/write.ts';
 import { CATALOGUE, sampleReport } from '../report/support/sample-report.ts';

@@ -3,7 +3,7 @@
 // (selftest.test.ts) proves the harness catches its breakage. Mutant ids are unique.
 import { expect, test } from 'vitest';
 import { loadCatalogue } from '../../harness/catalogue.ts';
-import { selftestSubjects } from '../../harness/selftest/catalogue.ts';
+import { selftestSubjects } from '../../harness/selftest/subject-list.ts';
 import { FAMILIES, type Mutant } from '../../harness/selftest/subjects.ts';
 
 const catalogue = loadCatalogue();

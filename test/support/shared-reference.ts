@@ -4,8 +4,8 @@
 // puts its storage in a PostgreSQL container. Tests (and the Pact provider verification) read
 // where it listens with `sharedReference()`, and certify it with `sharedReferenceCertify()`.
 import { inject } from 'vitest';
-import { referenceChoice } from '../../harness/run/reference-choice.ts';
-import { referenceProfileFile, startReferenceTarget } from '../../harness/run/reference-target.ts';
+import { referenceChoice } from '../../harness/reference/reference-choice.ts';
+import { referenceProfileFile, startReferenceTarget } from '../../harness/reference/reference-target.ts';
 import type { ReferenceInstance } from '../../schemas/compliance-report.ts';
 import type { CertifyOptions } from './certify.ts';
 

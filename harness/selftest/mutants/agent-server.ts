@@ -1,7 +1,7 @@
 // Proxy mutants of the agent-server: rules the fault switches do not break, each broken by a
 // rewriting proxy in front of the reference.
-import { editJson, editRequestJson, type ProxiedAnswer, type ProxiedRequest, type ProxyRules } from '../proxy.ts';
-import { isEventStream, rewriteStream, streamModeOf } from '../sse-rewrite.ts';
+import { editJson, editRequestJson, type ProxiedAnswer, type ProxiedRequest, type ProxyRules } from '../../proxy/proxy.ts';
+import { isEventStream, rewriteStream, streamModeOf } from '../../proxy/sse-rewrite.ts';
 import type { SseBlock } from '../../../generators/sse/stream-model.ts';
 import type { Family, Mutant, TargetKeys } from '../subjects.ts';
 import { anyKeyServed, missingKeyServed } from './key-rules.ts';

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { DEPLOYMENT_TYPES, SOURCES, type Source } from '../../../schemas/index.ts';
 import { isObject } from '../../../schemas/is-object.ts';
-import { editJson, editRequestJson, type ProxiedAnswer, type ProxiedRequest, type ProxyRules } from '../proxy.ts';
+import { editJson, editRequestJson, type ProxiedAnswer, type ProxiedRequest, type ProxyRules } from '../../proxy/proxy.ts';
 import type { Family, Mutant } from '../subjects.ts';
 
 type Json = Record<string, unknown>;

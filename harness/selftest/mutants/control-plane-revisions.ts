@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { isObject } from '../../../schemas/is-object.ts';
 import { REVISION_MEMBERS, TRIGGERS } from '../../../generators/control-plane/source-rules.ts';
-import { editJson, editRequestJson, type ProxiedAnswer, type ProxiedRequest, type ProxyRules } from '../proxy.ts';
+import { editJson, editRequestJson, type ProxiedAnswer, type ProxiedRequest, type ProxyRules } from '../../proxy/proxy.ts';
 import type { Family, Mutant, TargetKeys } from '../subjects.ts';
 import { answerJson, DeploymentRecord, jsonAnswer, jsonReply, noTriggerKind, requestJson, routeOf, triggersOf, type Json } from './deployment-traffic.ts';
 

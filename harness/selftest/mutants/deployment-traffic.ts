@@ -4,7 +4,7 @@
 // target last answered them.
 import { isObject } from '../../../schemas/is-object.ts';
 import { REVISION_MEMBERS, TRIGGERS } from '../../../generators/control-plane/source-rules.ts';
-import type { ProxiedAnswer, ProxiedRequest } from '../proxy.ts';
+import type { ProxiedAnswer, ProxiedRequest } from '../../proxy/proxy.ts';
 
 export type Json = Record<string, unknown>;
 

@@ -2,7 +2,7 @@
 // rewriting proxy in front of the reference.
 import { randomUUID } from 'node:crypto';
 import { instantOf } from '../../../generators/experiment-upload/datetimes.ts';
-import { editJson, editRequestJson, type ProxiedAnswer, type ProxiedRequest, type ProxyRules } from '../proxy.ts';
+import { editJson, editRequestJson, type ProxiedAnswer, type ProxiedRequest, type ProxyRules } from '../../proxy/proxy.ts';
 import type { Family, Mutant, TargetKeys } from '../subjects.ts';
 import { anyKeyServed, missingKeyServed } from './key-rules.ts';
 

@@ -3,11 +3,11 @@
 // the one source; this file only adds the family each switch belongs to.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ControlPlaneMode, InterfaceName } from '../../profile.ts';
+import type { ControlPlaneMode, InterfaceName } from '../../profile/profile.ts';
 import { ROOT } from '../../root.ts';
 import type { Family, Mutant } from '../subjects.ts';
 
-const FOLDERS: Record<string, InterfaceName> = { 'control-plane': 'control-plane', 'agent-server': 'agent-server', tracing: 'experiment-upload' };
+const FOLDERS: Record<string, InterfaceName> = { 'control-plane': 'control-plane', 'agent-server': 'agent-server', 'experiment-upload': 'experiment-upload' };
 
 const FAMILY: Record<string, Family> = {
   'cp.revisions-oldest-first': 'listing',

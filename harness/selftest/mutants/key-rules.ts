@@ -1,6 +1,6 @@
 // Proxy rules of a target that does not check keys, shared by the interfaces' key mutants: the
 // proxy puts the valid key on requests the target should have refused.
-import type { ProxyRules } from '../proxy.ts';
+import type { ProxyRules } from '../../proxy/proxy.ts';
 import type { TargetKeys } from '../subjects.ts';
 
 /** A request without a key header is served as if it carried the valid key. */

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBodies, uniqueName } from '../control-plane/control-plane-server.ts';
-import { row, upload } from '../tracing/bodies.ts';
+import { row, upload } from '../experiment-upload/bodies.ts';
 import { getWithOversizedHeaders, referenceOn, type Listener, type Reply, type RunningReference } from './reference-on.ts';
 
 interface Endpoint {

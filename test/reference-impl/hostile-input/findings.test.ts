@@ -7,7 +7,7 @@ import { MAX_VALUES_FULLY_CHECKED, validate } from '../../../schemas/index.ts';
 import { MAX_NAME_CHARS } from '../../../reference-impl/names.ts';
 import { DEFAULT_JSON_LIMITS } from '../../../reference-impl/json-body.ts';
 import { createBodies, uniqueName } from '../control-plane/control-plane-server.ts';
-import { row, upload } from '../tracing/bodies.ts';
+import { row, upload } from '../experiment-upload/bodies.ts';
 import { BACKENDS, getWithOversizedHeaders, LISTENERS, referenceOn, type Reply, type RunningReference } from './reference-on.ts';
 
 const UPLOAD = '/api/v1/datasets/upload-experiment';

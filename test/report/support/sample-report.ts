@@ -4,7 +4,7 @@
 import type { Catalogue, Requirement } from '../../../harness/catalogue.ts';
 import type { FailureRecord } from '../../../harness/conformance/failure.ts';
 import { buildResults, countsOf, universeOf, verdictOf, type ComplianceReport, type TestOutcome } from '../../../harness/report/compliance.ts';
-import { defaultProfile, redactedProfile } from '../../../harness/profile.ts';
+import { defaultProfile, redactedProfile } from '../../../harness/profile/profile.ts';
 
 export const HOSTILE = `<script>alert("x")</script><img src=x onerror=alert(1)> & 'quote' | pipe \`tick\` \`\`\`fence\`\`\` \u0001\u0007\u001b ]]> \ud800 end`;
 

@@ -1,8 +1,8 @@
 // The target profile: everything the harness knows about the implementation under test.
 // Built from (lowest to highest precedence) defaults, a YAML profile file, APC_* environment
-// variables and command-line flags; see harness/profile-sources.ts. The file's schema, with the
+// variables and command-line flags; see harness/profile/sources.ts. The file's schema, with the
 // lists of allowed words, is schemas/target-profile.ts.
-import { AGENT_SERVER_HOSTINGS, CONTROL_PLANE_MODES, OPTIONAL_ENDPOINT_NAMES, SOURCE_KIND_NAMES } from '../schemas/target-profile.ts';
+import { AGENT_SERVER_HOSTINGS, CONTROL_PLANE_MODES, OPTIONAL_ENDPOINT_NAMES, SOURCE_KIND_NAMES } from '../../schemas/target-profile.ts';
 
 export type InterfaceName = 'control-plane' | 'agent-server' | 'experiment-upload';
 export const INTERFACES: readonly InterfaceName[] = ['control-plane', 'agent-server', 'experiment-upload'];

@@ -1,12 +1,12 @@
 // With no target URL, `apc certify` certifies the in-repo reference implementation: it starts
-// it (in this process, or as a container of the product image: harness/run/reference-container.ts)
+// it (in this process, or as a container of the product image: harness/reference/reference-container.ts)
 // with two keys (two tenants, for the scoping rules), fast revision phases, and a profile that
 // offers every optional endpoint and fixture the reference has.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ApiKeyGrant } from '../../reference-impl/options.ts';
 import type { ReferenceInstance } from '../../schemas/compliance-report.ts';
-import type { ControlPlaneMode, InterfaceName, TargetProfile } from '../profile.ts';
-import { defaultProfile, defaultSources, OPTIONAL_ENDPOINTS } from '../profile.ts';
+import type { ControlPlaneMode, InterfaceName, TargetProfile } from '../profile/profile.ts';
+import { defaultProfile, defaultSources, OPTIONAL_ENDPOINTS } from '../profile/profile.ts';
 import type { PostgresContainer } from './postgres-container.ts';
 
 export type ReferenceKind = 'process' | 'container';

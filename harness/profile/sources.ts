@@ -4,9 +4,9 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import type { ErrorObject } from 'ajv';
-import { compileSchema } from '../schemas/index.ts';
-import { AGENT_SERVER_HOSTINGS, CONTROL_PLANE_MODES, TargetProfileFileSchema, type TargetProfileFile } from '../schemas/target-profile.ts';
-import { closest } from './closest.ts';
+import { compileSchema } from '../../schemas/index.ts';
+import { AGENT_SERVER_HOSTINGS, CONTROL_PLANE_MODES, TargetProfileFileSchema, type TargetProfileFile } from '../../schemas/target-profile.ts';
+import { closest } from '../closest.ts';
 import { defaultProfile, defaultSources, type InterfaceName, type TargetProfile } from './profile.ts';
 
 export class ProfileError extends Error {}

@@ -2,11 +2,11 @@
 // through the target's HTTP interface, the profile's key (and tenant) replace the consumer's
 // example credentials on every request, and event streams are judged again by the harness's SSE
 // checker. The result names, per interaction, the requirements it relies on and what failed.
-import type { ControlPlaneMode, InterfaceName, TargetProfile } from '../profile.ts';
+import type { ControlPlaneMode, InterfaceName, TargetProfile } from '../profile/profile.ts';
 import { redactor } from '../redact.ts';
 import type { PactFile } from './pact-files.ts';
 import { providerStates, runTag, StateError } from './provider-states.ts';
-import { startStreamCheckProxy, type StreamCheckProxy } from './stream-check-proxy.ts';
+import { startStreamCheckProxy, type StreamCheckProxy } from '../proxy/stream-check-proxy.ts';
 
 /** Providers the consumer pacts here name, and the interface (and mode) each one is. */
 export const PROVIDERS: Record<string, { iface: InterfaceName; mode?: ControlPlaneMode }> = {

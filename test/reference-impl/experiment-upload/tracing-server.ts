@@ -2,7 +2,7 @@
 // PostgreSQL database of the test run's server, and sends requests to it.
 import { randomUUID } from 'node:crypto';
 import type { ReferenceOptions } from '../../../reference-impl/options.ts';
-import { buildTracingApp } from '../../../reference-impl/tracing/app.ts';
+import { buildTracingApp } from '../../../reference-impl/experiment-upload/app.ts';
 import { startListener, startOnBackend, type Backend, type ListenerServer } from '../../support/reference-listener.ts';
 
 export { BACKENDS, databaseFor, sendRequest } from '../../support/reference-listener.ts';

@@ -6,11 +6,11 @@
 //
 // A capability is left out only on a clear "no" (404/405 for an endpoint, a 4xx for a source kind):
 // no answer, or a 5xx, keeps the default, so a broken target is judged by the suites, not hidden.
-import { baseCreate } from '../generators/control-plane/create-payloads.ts';
-import { isObject } from '../schemas/is-object.ts';
-import { InterfaceClient, Recorder } from './http/client.ts';
-import type { Exchange } from './http/exchange.ts';
-import { Limiter } from './http/limiter.ts';
+import { baseCreate } from '../../generators/control-plane/create-payloads.ts';
+import { isObject } from '../../schemas/is-object.ts';
+import { InterfaceClient, Recorder } from '../http/client.ts';
+import type { Exchange } from '../http/exchange.ts';
+import { Limiter } from '../http/limiter.ts';
 import { SOURCE_KINDS, type AgentServerHosting, type ControlPlaneMode, type OptionalEndpoint, type SourceKind, type TargetProfile } from './profile.ts';
 
 /** One discovered setting and how it was found. */

@@ -2,7 +2,7 @@
 // above the store).
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TRACING_FAULTS, type TracingFault } from '../../../reference-impl/tracing/faults.ts';
+import { TRACING_FAULTS, type TracingFault } from '../../../reference-impl/experiment-upload/faults.ts';
 import { row, uniqueName, upload, without } from './bodies.ts';
 import { startOn, type TracingServer } from './tracing-server.ts';
 

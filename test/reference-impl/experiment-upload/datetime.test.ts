@@ -2,7 +2,7 @@
 // and output as Python prints it.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatMicros, parseDatetime } from '../../../reference-impl/tracing/datetime.ts';
+import { formatMicros, parseDatetime } from '../../../reference-impl/experiment-upload/datetime.ts';
 
 const micros = (text: string) => {
   const parsed = parseDatetime(text);
