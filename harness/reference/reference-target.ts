@@ -148,6 +148,9 @@ export function applyReference(
     failingGraphId: 'fail',
     // The reference fails a build whose image URI contains `fail-build` (reference-impl/control-plane/README.md).
     failingImageUri: 'registry.invalid/acme/agent:fail-build',
+    // The reference deploys any other image and ref: second values let CP-REV-014 change them.
+    otherImageUri: 'docker.io/acme/agent:1.0.1',
+    gitforge: { ...profile.fixtures.gitforge, otherRepoRef: 'release' },
     ...(mode === 'self-hosted' ? { clusterNamespace: 'agents' } : {}),
   };
 }
