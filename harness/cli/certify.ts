@@ -14,7 +14,7 @@ import { buildProfile, ProfileError, type ProfileSettings } from '../profile/sou
 import { redactor } from '../redact.ts';
 import { allureReporter } from '../report/allure.ts';
 import { BaselineError, loadBaseline } from '../report/baseline.ts';
-import { buildResults, countsOf, exitCodeOf, universeOf, verdictOf, type Baseline, type ComplianceReport } from '../report/compliance.ts';
+import { buildResults, countsOf, exitCodeOf, transientOf, universeOf, verdictOf, type Baseline, type ComplianceReport } from '../report/compliance.ts';
 import { ReportError } from '../report/read.ts';
 import { replayPlan } from '../report/replay.ts';
 import { writeRunErrorReport } from '../report/run-error-report.ts';
@@ -144,8 +144,10 @@ export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest)
     runInfo = { dir: reportDir, runId, startedAt: new Date().toISOString(), reference: false };
     const maxTimeMs = v['max-time'] === undefined ? undefined : parseDuration(v['max-time']);
     if (v['max-time'] !== undefined && maxTimeMs === undefined) throw new UsageError(`--max-time: expected seconds or a duration such as 90s, 30m or 2h, found ${JSON.stringify(v['max-time'])}.`);
-    const maxRps = v['max-rps'] === undefined ? undefined : Number(v['max-rps']);
-    if (maxRps !== undefined && !(maxRps > 0)) throw new UsageError(`--max-rps: expected a number of requests per second above 0, found ${JSON.stringify(v['max-rps'])}.`);
+    // `auto`: no fixed rate; each worker slows down after a 429 and settles (harness/http/limiter.ts).
+    const adaptiveRps = v['max-rps'] === 'auto';
+    const maxRps = v['max-rps'] === undefined || adaptiveRps ? undefined : Number(v['max-rps']);
+    if (maxRps !== undefined && !(maxRps > 0)) throw new UsageError(`--max-rps: expected a number of requests per second above 0, or auto, found ${JSON.stringify(v['max-rps'])}.`);
     if (v.replay !== undefined && (v.requirements || v.interfaces || v.shard)) {
       throw new UsageError('--replay runs exactly the failed requirements of a report: leave out --requirements, --interfaces and --shard.');
     }
@@ -223,6 +225,7 @@ export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest)
       reproFlags: [reproFlags(profile, usesReference, v.profile), usesReference ? choiceFlags(choice) : ''].filter(Boolean).join(' '),
       workerConcurrency: Math.max(1, Math.floor(profile.concurrency / workers)),
       ...(maxRps ? { workerMaxRps: maxRps / workers } : {}),
+      ...(adaptiveRps ? { adaptiveRps } : {}),
       stateDir,
     };
     progress.line(`apc certify · run ${runId} · seed ${profile.seed} · harness ${harnessVersion()} · catalogue ${catalogue.version}`);
@@ -290,6 +293,7 @@ export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest)
       mustScore,
       requirements,
       errors: runErrors,
+      ...(transientOf(outcomes) ? { transient: transientOf(outcomes)! } : {}),
     });
     writeReports(reportDir, report);
     progress.summary(report, shownDir(v.reports, reportDir));
