@@ -16,6 +16,7 @@ import { executeRun, reportOf } from '../run/execute.ts';
 import { draftRun, planRun, SetupError, type RunDraft, type RunRequest } from '../run/plan.ts';
 import { Progress, type Output } from '../run/progress.ts';
 import type { StopRequest } from '../run/run-stop.ts';
+import { expandBareFlag, platformLikeOption } from './platform-like-option.ts';
 import { harnessVersion } from './version.ts';
 import { UsageError } from './usage-error.ts';
 import { targetSettings, TARGET_OPTIONS } from './target-options.ts';
@@ -37,11 +38,14 @@ const OPTIONS = {
   'reference-fault': { type: 'string', multiple: true },
   reference: { type: 'string' },
   database: { type: 'string' },
+  'reference-platform-like': { type: 'string' },
+  'reference-time-scale': { type: 'string' },
 } as const;
 
 type CertifyValues = ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
 
 function requestOf(v: CertifyValues): RunRequest {
+  const platformLike = platformLikeOption('--reference-platform-like', v['reference-platform-like'], '--reference-time-scale', v['reference-time-scale']);
   return {
     settings: targetSettings(v),
     interfaces: v.interfaces,
@@ -55,6 +59,7 @@ function requestOf(v: CertifyValues): RunRequest {
     referenceFaults: v['reference-fault'],
     reference: v.reference,
     database: v.database,
+    ...(platformLike ? { referencePlatformLike: platformLike } : {}),
   };
 }
 
@@ -92,7 +97,7 @@ export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest)
   };
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: false, strict: true });
+    parsed = parseArgs({ args: expandBareFlag(argv, '--reference-platform-like'), options: OPTIONS, allowPositionals: false, strict: true });
   } catch (error) {
     io.err.write(`apc certify: ${redactor.text(`${(error as Error).message.split('\n')[0]}\nRun \`apc help certify\` for the options.`)}\n`);
     return 2;

@@ -71,12 +71,16 @@ export interface Fixtures {
     integrationId?: string;
     repoUrl: string;
     repoRef: string;
+    /** A second branch: a PATCH to it changes the revision's values (CP-REV-014). */
+    otherRepoRef?: string;
     graphConfigPath: string;
     /** A tag of the repository (`refs/tags/...`); a made-up one is used when absent. */
     tagRef?: string;
   };
   /** An image URI that deploys, for container sources. */
   imageUri: string;
+  /** A second image URI that deploys (another tag): a PATCH to it changes the revision's values (CP-REV-014). */
+  otherImageUri?: string;
   /** An image URI whose revision fails, if the target has one. */
   failingImageUri?: string;
   /** A listener id for external_container deployments (self-hosted). */

@@ -10,6 +10,7 @@ import { applyDiscovery, discover } from '../profile/discovery.ts';
 import { INTERFACES, profileSecrets, type InterfaceName, type TargetProfile } from '../profile/profile.ts';
 import { buildProfile, type ProfileSettings } from '../profile/sources.ts';
 import { assumptionLines } from '../profile/writer.ts';
+import type { PlatformLikeOptions } from '../../reference-impl/platform-like/behaviours.ts';
 import { redactor } from '../redact.ts';
 import { referenceChoice, type ReferenceChoice } from '../reference/reference-choice.ts';
 import { referenceProfileBase, startReferenceTarget, type ReferenceTarget } from '../reference/reference-target.ts';
@@ -36,6 +37,8 @@ export interface RunRequest {
   referenceFaults?: string[];
   reference?: string;
   database?: string;
+  /** The reference behaving as the real hosted platform does (--reference-platform-like). */
+  referencePlatformLike?: PlatformLikeOptions;
 }
 
 /**
@@ -174,10 +177,17 @@ export async function planRun(request: RunRequest, env: NodeJS.ProcessEnv, draft
   if (typeof choice === 'string') throw new UsageError(choice);
   if (usesReference) {
     log(`No target URL given: starting the in-repo reference implementation${choice.kind === 'container' ? ' in a container' : ''}.`);
-    draft.reference = await startReferenceTarget({ mode: profile.controlPlaneMode, faults: request.referenceFaults ?? [], ...choice, env, log });
+    draft.reference = await startReferenceTarget({
+      mode: profile.controlPlaneMode,
+      faults: request.referenceFaults ?? [],
+      ...(request.referencePlatformLike ? { platformLike: request.referencePlatformLike } : {}),
+      ...choice,
+      env,
+      log,
+    });
     draft.reference.apply(profile);
-  } else if (request.referenceFaults || request.reference || request.database) {
-    throw new UsageError('--reference, --database and --reference-fault apply only when certifying the in-repo reference implementation (no URL).');
+  } else if (request.referenceFaults || request.reference || request.database || request.referencePlatformLike) {
+    throw new UsageError('--reference, --database, --reference-fault and --reference-platform-like apply only when certifying the in-repo reference implementation (no URL).');
   }
   redactor.add(...profileSecrets(profile));
   const interfaces = parseInterfaces(replay ? replay.interfaces.join(',') : request.interfaces, profile);
