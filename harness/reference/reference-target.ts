@@ -58,7 +58,7 @@ export interface ReferenceLaunch {
 /** Profile defaults for the reference, which answers in milliseconds; flags and APC_* still win. */
 export function referenceProfileBase(): TargetProfile {
   const base = defaultProfile();
-  base.timeouts = { requestMs: 10_000, streamMs: 10_000, deployMs: 30_000, statsMs: 15_000 };
+  base.timeouts = { ...base.timeouts, requestMs: 10_000, streamMs: 10_000, deployMs: 30_000, statsMs: 15_000 };
   base.pollIntervalMs = 20;
   return base;
 }
