@@ -19,7 +19,7 @@ import { ReportError } from '../report/read.ts';
 import { replayPlan } from '../report/replay.ts';
 import { writeRunErrorReport } from '../report/run-error-report.ts';
 import { writeReports } from '../report/write.ts';
-import { applyDiscovery, discover } from '../profile/discovery.ts';
+import { applyDiscovery, discover, hostingBeforeSetup } from '../profile/discovery.ts';
 import { assumptionLines } from '../profile/writer.ts';
 import { checkSetup } from '../run/preflight.ts';
 import { LeftoverSweep } from '../run/leftovers.ts';
@@ -193,7 +193,10 @@ export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest)
       shard,
     );
     if (selected.length === 0) throw new UsageError('No requirement matches --requirements/--interfaces/--shard; nothing to certify.');
-    const setup = await checkSetup(profile, interfaces.filter((i) => selected.some((r) => r.interface === i)));
+    // URLs and no profile: whether the agent server needs a key is asked before a missing key is called the user's mistake.
+    const hosting = usesReference || replay ? undefined : await hostingBeforeSetup(profile, given, io.env);
+    if (hosting) profile = { ...profile, agentServerHosting: hosting.hosting };
+    const setup = await checkSetup(profile, interfaces.filter((i) => selected.some((r) => r.interface === i)), hosting?.how);
     if (setup.length > 0) {
       const reason = `The harness could not run: ${setup.length === 1 ? setup[0] : 'the setup has problems (see errors).'}`;
       writeRunErrorReport(reportDir, { catalogue, runId, profile, reference: usesReference, startedAt: runInfo.startedAt, reason, details: setup.length === 1 ? [] : setup });
