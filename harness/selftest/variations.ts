@@ -156,13 +156,6 @@ export function variations(): Variation[] {
           ),
         ),
     },
-    {
-      kind: 'variation',
-      id: 'cp.slow-revision-phases',
-      what: 'Each revision phase (queued, building, deploying) takes 150 ms instead of 10 ms.',
-      interface: 'control-plane',
-      phaseMs: 150,
-    },
     otherControlPlaneShapes(),
   ];
 }
