@@ -98,11 +98,11 @@ describe('a wrong setup is exit 2 with what to fix', { timeout: 180_000 }, () =>
   });
 
   test('URLs, no key, no profile: a keyless agent server is found to be self-run and the run goes on', async () => {
-    const run = await certify({ args: ['--agent-server-url', keyless.url, '--requirements', 'AS-THR-001', '--runs', '3'] });
+    const run = await certify({ args: ['--agent-server-url', keyless.url, '--requirements', 'AS-AUTH-001,AS-THR-001', '--runs', '3'] });
     expect(run.code, run.stderr).toBe(0);
     expect(run.status('AS-THR-001')).toBe('passed');
-    // The helper passes --quiet, which leaves out the printed assumptions; the report's profile holds them.
-    expect(run.report?.target.profile.agentServerHosting).toBe('self-run');
+    // Found self-run: the authentication rules of a platform-hosted agent server do not apply.
+    expect(run.status('AS-AUTH-001')).toBe('not-applicable');
   });
 
   test('URLs, no key, no profile: an agent server that demands a key is exit 2, saying what it answered', async () => {
