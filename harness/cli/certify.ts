@@ -110,7 +110,15 @@ export interface CertifyIo {
   env: NodeJS.ProcessEnv;
 }
 
-export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest): Promise<number> {
+/** How a caller inside the harness runs a certification (apc selftest runs many in one process). */
+export interface CertifyOptions {
+  /** Suite workers of this run (default: up to two, as the profile's concurrency allows). */
+  workers?: number;
+  /** Write allure-results beside the report (default true); apc selftest reads only compliance.json. */
+  allure?: boolean;
+}
+
+export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest, options: CertifyOptions = {}): Promise<number> {
   let reference: ReferenceTarget | undefined;
   // Known once the options are read: where a report goes even when the run cannot judge the target.
   let runInfo: { dir: string; runId: string; startedAt: string; profile?: TargetProfile; reference: boolean } | undefined;
@@ -210,7 +218,7 @@ export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest)
       progress.line('No profile given: probed the target (`apc init` writes these findings to a profile you can keep). Assumed:');
       for (const line of assumptionLines(profile, found)) progress.line(`  ${line}`);
     }
-    const workers = Math.max(1, Math.min(2, availableParallelism(), profile.concurrency));
+    const workers = options.workers ?? Math.max(1, Math.min(2, availableParallelism(), profile.concurrency));
     const stateDir = mkdtempSync(join(tmpdir(), `${runId}-state-`));
     const context: RunContext = {
       profile,
@@ -243,13 +251,16 @@ export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest)
       ids: selected.map((r) => r.id),
       workers,
       listener: { outcome: (o) => progress.outcome(o), fileEnd: (f) => progress.fileEnd(f) },
-      reporters: [
-        allureReporter(join(reportDir, 'allure-results'), catalogue, {
-          'run-id': runId,
-          seed: String(profile.seed),
-          ...Object.fromEntries(interfaces.map((i) => [i, profile.urls[i]!])),
-        }),
-      ],
+      reporters:
+        options.allure === false
+          ? []
+          : [
+              allureReporter(join(reportDir, 'allure-results'), catalogue, {
+                'run-id': runId,
+                seed: String(profile.seed),
+                ...Object.fromEntries(interfaces.map((i) => [i, profile.urls[i]!])),
+              }),
+            ],
     }).finally(() => {
       deadline.cancel();
       rmSync(stateDir, { recursive: true, force: true });
