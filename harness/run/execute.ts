@@ -11,7 +11,7 @@ import { INTERFACES, redactedProfile, type InterfaceName, type TargetProfile } f
 import { choiceFlags } from '../reference/reference-choice.ts';
 import { allureReporter } from '../report/allure.ts';
 import { assembleReport, type ReportResults } from '../report/assemble.ts';
-import { buildResults, universeOf, verdictOf, type ComplianceReport } from '../report/compliance.ts';
+import { buildResults, transientOf, universeOf, verdictOf, type ComplianceReport } from '../report/compliance.ts';
 import { LeftoverSweep } from './leftovers.ts';
 import type { RunListener } from './outcome-collector.ts';
 import type { RunPlan } from './plan.ts';
@@ -65,6 +65,7 @@ export async function executeRun(plan: RunPlan, hooks: RunHooks = {}): Promise<R
     reproFlags: [reproFlags(profile, usesReference, plan.request.settings.profileFile), plan.referenceChoice ? choiceFlags(plan.referenceChoice) : ''].filter(Boolean).join(' '),
     workerConcurrency: Math.max(1, Math.floor(profile.concurrency / workers)),
     ...(plan.maxRps ? { workerMaxRps: plan.maxRps / workers } : {}),
+    ...(plan.adaptiveRps ? { adaptiveRps: true } : {}),
     stateDir,
   };
   const startedAt = new Date().toISOString();
@@ -102,7 +103,8 @@ export async function executeRun(plan: RunPlan, hooks: RunHooks = {}): Promise<R
   if (stopReason && !profile.keep) runErrors.push(...(await deleteRunLeftovers(profile, runId)));
   const judged = verdictOf(requirements, runErrors, universeOf(catalogue));
   const { verdict, reason } = stopReason ? { verdict: 'interrupted' as const, reason: `Interrupted: ${stopReason}; the report holds the tests that ended before.` } : judged;
-  return { startedAt, endedAt: new Date().toISOString(), verdict, verdictReason: reason, mustScore: judged.mustScore, requirements, errors: runErrors };
+  const transient = transientOf(outcomes);
+  return { startedAt, endedAt: new Date().toISOString(), verdict, verdictReason: reason, mustScore: judged.mustScore, requirements, errors: runErrors, ...(transient ? { transient } : {}) };
 }
 
 /** The report of a planned run. */
