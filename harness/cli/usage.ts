@@ -234,7 +234,8 @@ Exit codes: 0 every interaction holds (or published), 1 a contract failed (or th
 
 export const SELFTEST_USAGE = `Usage: apc selftest [options]
 
-The harness certifies itself (docs/selftest.md). It certifies, each in a child \`apc certify\`:
+The harness certifies itself (docs/selftest.md). It certifies, several at a time in this process
+(each hostile target in a child \`apc certify\`, whose end it times):
   mutants      the reference implementation deliberately broken (a fault switch, or a proxy that
                rewrites its answers); each must fail exactly the requirements it declares;
   variations   the reference behind a proxy that answers as the spec allows but the reference does

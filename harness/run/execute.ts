@@ -24,6 +24,10 @@ export interface RunHooks {
   stop?: StopRequest;
   /** Told once when the run starts to stop, with the reason. */
   stopping?: (reason: string) => void;
+  /** Suite workers (default: up to two, as the profile's concurrency allows). */
+  workers?: number;
+  /** Write allure-results beside the report (default true); apc selftest reads only compliance.json. */
+  allure?: boolean;
 }
 
 /** Flags that name the same target again, without secrets (they come from APC_API_KEY). */
@@ -53,7 +57,7 @@ async function deleteRunLeftovers(profile: TargetProfile, runId: string): Promis
 export async function executeRun(plan: RunPlan, hooks: RunHooks = {}): Promise<ReportResults> {
   const { profile, runId, catalogue } = plan;
   const usesReference = plan.reference !== undefined;
-  const workers = Math.max(1, Math.min(2, availableParallelism(), profile.concurrency));
+  const workers = hooks.workers ?? Math.max(1, Math.min(2, availableParallelism(), profile.concurrency));
   const stateDir = mkdtempSync(join(tmpdir(), `${runId}-state-`));
   const context: RunContext = {
     profile,
@@ -78,13 +82,16 @@ export async function executeRun(plan: RunPlan, hooks: RunHooks = {}): Promise<R
     ids: plan.selected.map((r) => r.id),
     workers,
     ...(hooks.listener ? { listener: hooks.listener } : {}),
-    reporters: [
-      allureReporter(join(plan.reportDir, 'allure-results'), catalogue, {
-        'run-id': runId,
-        seed: String(profile.seed),
-        ...Object.fromEntries(plan.interfaces.map((i) => [i, profile.urls[i]!])),
-      }),
-    ],
+    reporters:
+      hooks.allure === false
+        ? []
+        : [
+            allureReporter(join(plan.reportDir, 'allure-results'), catalogue, {
+              'run-id': runId,
+              seed: String(profile.seed),
+              ...Object.fromEntries(plan.interfaces.map((i) => [i, profile.urls[i]!])),
+            }),
+          ],
   }).finally(() => {
     deadline.cancel();
     rmSync(stateDir, { recursive: true, force: true });
