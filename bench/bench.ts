@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { ROOT } from '../harness/root.ts';
 import { freshDatabase, startThrowawayServer, type ThrowawayServer } from '../test/support/postgres.ts';
 import { certification } from './certification.ts';
+import { feedback } from './feedback.ts';
 import { harnessOverhead } from './harness-overhead.ts';
 import { memory } from './memory.ts';
 import { printSummary } from './print.ts';
@@ -57,12 +58,18 @@ const results: Record<string, unknown> = {
   date: new Date().toISOString(),
   node: process.version,
   cpus: (await import('node:os')).availableParallelism(),
+  // 1, 5 and 15-minute load averages at the start: figures from a busy machine are slower.
+  load: (await import('node:os')).loadavg().map((n) => round(n)),
   options: { runs: RUNS, seconds: SECONDS, scale: args.scale, memoryRequests: Number(args['memory-requests']), peer: peerUrl ?? null },
 };
 
 if (sections.has('certification')) {
   log('timing apc help, a one-requirement certification and the default certification');
   results.certification = await certification(Number(args['certify-runs']));
+}
+if (sections.has('feedback')) {
+  log('timing npm run test:unit and the full apc selftest (minutes)');
+  results.feedback = await feedback();
 }
 if (sections.has('overhead')) {
   log('harness overhead during the create property suites');

@@ -246,8 +246,6 @@ It prints the matrix and writes selftest.json and selftest.md: mutation score, f
 diagnosis precision (failures outside a mutant's declared requirements), detection rate (in how
 many seeds the property rules catch each mutant) and each hostile target's end time.
 
-  --quick                 5 runs per property in the certifications (default 25); detection still
-                          runs at 25 runs per seed
   --only PATTERNS         only subjects whose id matches (comma-separated, * and ? as in --requirements)
   --kinds LIST            mutants, variations, hostile (default all)
   --seeds N               seeds of the detection runs (default 20)
