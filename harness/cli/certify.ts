@@ -74,7 +74,7 @@ export interface CertifyIo {
 }
 
 /** How a caller inside the harness runs a certification (apc selftest runs many in one process). */
-export type CertifyOptions = Pick<RunHooks, 'workers' | 'allure'>;
+export type CertifyOptions = Pick<RunHooks, 'allure'>;
 
 export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest, options: CertifyOptions = {}): Promise<number> {
   // Known once the options are read: where a report goes even when the run cannot judge the target.

@@ -24,8 +24,6 @@ export interface RunHooks {
   stop?: StopRequest;
   /** Told once when the run starts to stop, with the reason. */
   stopping?: (reason: string) => void;
-  /** Suite workers (default: up to two, as the profile's concurrency allows). */
-  workers?: number;
   /** Write allure-results beside the report (default true); apc selftest reads only compliance.json. */
   allure?: boolean;
 }
@@ -57,7 +55,7 @@ async function deleteRunLeftovers(profile: TargetProfile, runId: string): Promis
 export async function executeRun(plan: RunPlan, hooks: RunHooks = {}): Promise<ReportResults> {
   const { profile, runId, catalogue } = plan;
   const usesReference = plan.reference !== undefined;
-  const workers = hooks.workers ?? Math.max(1, Math.min(2, availableParallelism(), profile.concurrency));
+  const workers = Math.max(1, Math.min(2, availableParallelism(), profile.concurrency));
   const stateDir = mkdtempSync(join(tmpdir(), `${runId}-state-`));
   const context: RunContext = {
     profile,
