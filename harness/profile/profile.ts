@@ -100,7 +100,7 @@ export function defaultProfile(): TargetProfile {
     controlPlaneMode: 'hosted',
     agentServerHosting: 'platform',
     sources: defaultSources('hosted'),
-    endpoints: ['upload-url', 'integrations', 'docs'],
+    endpoints: [],
     vocabulary: {},
     fixtures: {
       graphId: 'echo',
