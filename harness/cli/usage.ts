@@ -1,5 +1,11 @@
 // Help texts of the `apc` command.
 import { FAULTS_BY_INTERFACE } from '../../reference-impl/faults.ts';
+import { PLATFORM_BEHAVIOURS } from '../../reference-impl/platform-like/behaviours.ts';
+
+/** The platform-like behaviours of the reference, four a line. */
+function behaviourList(indent: string): string {
+  return PLATFORM_BEHAVIOURS.map((name, i) => (i % 4 === 0 ? indent : ' ') + name + (i < PLATFORM_BEHAVIOURS.length - 1 ? ',' : '') + (i % 4 === 3 ? '\n' : '')).join('').trimEnd();
+}
 
 /** The reference implementation's fault switches, wrapped, one block per interface. */
 function faultList(indent: string): string {
@@ -87,6 +93,9 @@ Generation and timing:
   --max-time DURATION         stop the whole run after this long (e.g. 900, 90s, 30m, 2h): the
                               report is written with verdict interrupted (default: no limit)
   --max-rps N                 at most N requests per second against the target (a shared staging)
+  --max-rps auto              start unlimited, slow down after each 429 and settle below the limit
+  A 429, or a 503 with Retry-After, is waited out as Retry-After says and the request sent again
+  (a create or PATCH only once it is known not to have taken effect), up to timeouts.throttleMs.
   After 2 requests in a row to one URL get no answer, or 2 streams from it pass their deadline,
   the rest of the run fails such calls at once, naming the URL.
 
@@ -104,6 +113,11 @@ Reference implementation (no URL given):
                               (repeatable; for the harness's negative self-tests). Names
                               (described in reference-impl/*/faults.md):
 ${faultList('                              ')}
+  --reference-platform-like [LIST]  the reference behaves as the real hosted platform does where
+                              the spec allows it: all (the default), or some of
+${behaviourList('                              ')}
+                              (\`apc help serve\`, reference-impl/platform-like/README.md)
+  --reference-time-scale X    multiplies its durations; 0.1 is ten times faster (default 1)
 
 Before any suite, each interface gets one request the spec defines for it (control plane
 GET /v2/deployments, agent server POST /assistants/search, experiment upload an empty POST
@@ -150,6 +164,13 @@ export const SERVE_USAGE = `Usage: apc serve [options]
   --fault NAME                enable a documented deviation, for negative tests (repeatable);
                               names (described in reference-impl/*/faults.md):
 ${faultList('                              ')}
+  --platform-like [LIST]      behave as the real hosted platform does where the spec allows it
+                              (reference-impl/platform-like/README.md)   (APC_REF_PLATFORM_LIKE):
+                              all (the default), or a comma-separated list of
+${behaviourList('                              ')}
+  --time-scale X              multiplies the platform-like durations (1.5 s build phases, 3 s
+                              asynchronous deletion, 1 s throttling window); 0.1 is ten times
+                              faster (default 1)                          (APC_REF_TIME_SCALE)
   --log                       structured JSON logs on stderr (keys and secrets redacted)
 
 A busy port or a database that cannot be reached is reported in one line, with exit code 2.
@@ -213,11 +234,13 @@ Exit codes: 0 every interaction holds (or published), 1 a contract failed (or th
 
 export const SELFTEST_USAGE = `Usage: apc selftest [options]
 
-The harness certifies itself (docs/selftest.md). It certifies, each in a child \`apc certify\`:
+The harness certifies itself (docs/selftest.md). It certifies, several at a time in this process
+(each hostile target in a child \`apc certify\`, whose end it times):
   mutants      the reference implementation deliberately broken (a fault switch, or a proxy that
                rewrites its answers); each must fail exactly the requirements it declares;
   variations   the reference behind a proxy that answers as the spec allows but the reference does
-               not (other SSE framing, extra fields, compressed answers ...); each must be certified;
+               not (other SSE framing, extra fields, compressed answers ...), or behaving as the real
+               platform does (asynchronous deletion, busy deployments ...); each must be certified;
   hostile      targets that hang, reset, drip or flood; each run must end with a report in its bound.
 It prints the matrix and writes selftest.json and selftest.md: mutation score, false alarms,
 diagnosis precision (failures outside a mutant's declared requirements), detection rate (in how
