@@ -23,12 +23,9 @@ export type OptionalEndpoint = (typeof OPTIONAL_ENDPOINT_NAMES)[number];
 export const OPTIONAL_ENDPOINTS: readonly OptionalEndpoint[] = OPTIONAL_ENDPOINT_NAMES;
 /** The interface that serves each optional endpoint. */
 export const ENDPOINT_INTERFACE: Record<OptionalEndpoint, InterfaceName> = {
-  'upload-url': 'control-plane',
-  integrations: 'control-plane',
   listeners: 'control-plane',
   'experiment-reads': 'experiment-upload',
   'dataset-create': 'experiment-upload',
-  docs: 'agent-server',
 };
 
 export interface Credentials {
@@ -125,7 +122,7 @@ export function defaultProfile(): TargetProfile {
     controlPlaneMode: 'hosted',
     agentServerHosting: 'platform',
     sources: defaultSources('hosted'),
-    endpoints: ['upload-url', 'integrations', 'docs'],
+    endpoints: [],
     busyPatch: 'accepted',
     vocabulary: {},
     fixtures: {

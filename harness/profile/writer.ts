@@ -16,8 +16,8 @@ export function assumptionLines(profile: TargetProfile, found: Discovery): strin
     ...(given('control-plane') ? [`controlPlaneMode ${profile.controlPlaneMode}`] : []),
     ...(given('agent-server') ? [`agentServerHosting ${profile.agentServerHosting}`] : []),
     ...(given('control-plane') ? [`sources [${profile.sources.join(', ')}]`] : []),
-    `endpoints [${profile.endpoints.filter((e) => given(ENDPOINT_INTERFACE[e])).join(', ')}]`,
   ];
+  if (OPTIONAL_ENDPOINTS.some((e) => given(ENDPOINT_INTERFACE[e]))) so.push(`endpoints [${profile.endpoints.filter((e) => given(ENDPOINT_INTERFACE[e])).join(', ')}]`);
   lines.push(`so: ${so.join(', ')}`);
   return lines;
 }
@@ -54,7 +54,8 @@ export function profileYaml(profile: TargetProfile, found: Discovery, writtenAt:
   const as = profile.urls['agent-server'] !== undefined;
   const probed = OPTIONAL_ENDPOINTS.filter((e) => profile.urls[ENDPOINT_INTERFACE[e]] !== undefined);
   const offered = probed.filter((e) => profile.endpoints.includes(e));
-  out.push(offered.length > 0 ? 'endpoints:' : 'endpoints: []');
+  // An empty list is written as one: a bare `endpoints:` would read as null.
+  if (probed.length > 0) out.push(offered.length > 0 ? 'endpoints:' : 'endpoints: []');
   for (const e of probed) {
     const note = found.endpointNotes[e] ?? found.notes.find((n) => n.key === 'endpoints')?.how ?? 'not probed';
     out.push(profile.endpoints.includes(e) ? `  - ${e}   # ${note}` : `  # - ${e}   (${note})`);
@@ -67,6 +68,7 @@ export function profileYaml(profile: TargetProfile, found: Discovery, writtenAt:
   }
   if (cp) {
     out.push(`  imageUri: ${q(profile.fixtures.imageUri)}   # default: an image URI that deploys on your target`);
+    out.push(profile.fixtures.otherImageUri ? `  otherImageUri: ${q(profile.fixtures.otherImageUri)}   # given` : '  # otherImageUri: not discoverable; a second image that deploys (another tag), so CP-REV-014 can change revision values');
     out.push('  # failingImageUri: not discoverable; name an image whose build fails to check the failure rules');
     if (profile.fixtures.listenerId) out.push(`  listenerId: ${q(profile.fixtures.listenerId)}   # the first of GET /v2/listeners`);
     if (profile.fixtures.clusterNamespace) out.push(`  clusterNamespace: ${q(profile.fixtures.clusterNamespace)}   # the first namespace of that listener`);
@@ -74,6 +76,7 @@ export function profileYaml(profile: TargetProfile, found: Discovery, writtenAt:
     out.push('  gitforge:');
     if (g.integrationId) out.push(`    integrationId: ${q(g.integrationId)}   # the first of GET /v1/integrations/gitforge/install`);
     out.push(`    repoUrl: ${q(g.repoUrl)}   # default: a repository your target can build`, `    repoRef: ${q(g.repoRef)}`, `    graphConfigPath: ${q(g.graphConfigPath)}`);
+    out.push(g.otherRepoRef ? `    otherRepoRef: ${q(g.otherRepoRef)}   # given` : '    # otherRepoRef: not discoverable; a second branch, so CP-REV-014 can change revision values');
   }
   out.push(`timeouts: { requestMs: ${profile.timeouts.requestMs}, streamMs: ${profile.timeouts.streamMs}, deployMs: ${profile.timeouts.deployMs}, statsMs: ${profile.timeouts.statsMs}, ${profile.timeouts.deleteMs ? `deleteMs: ${profile.timeouts.deleteMs}, ` : ''}throttleMs: ${profile.timeouts.throttleMs} }   # defaults or given`);
   out.push(`pollIntervalMs: ${profile.pollIntervalMs}   # default or given`);
