@@ -28,6 +28,7 @@ import { ContainerError } from '../reference/docker.ts';
 import { referenceProfileBase, startReferenceTarget, type ReferenceTarget } from '../reference/reference-target.ts';
 import { choiceFlags, referenceChoice } from '../reference/reference-choice.ts';
 import { runSuites } from '../run/run-suites.ts';
+import { PLATFORM_REVISION_MS, printPlan, REFERENCE_REVISION_MS, runCost } from '../run/plan.ts';
 import { markNotRun, parseDuration, withDeadline, type StopRequest } from '../run/run-stop.ts';
 import { unknownFaultMessage } from './fault-names.ts';
 import { harnessVersion } from './version.ts';
@@ -51,6 +52,8 @@ const OPTIONS = {
   'reference-fault': { type: 'string', multiple: true },
   reference: { type: 'string' },
   database: { type: 'string' },
+  plan: { type: 'boolean' },
+  'revision-time': { type: 'string' },
 } as const;
 
 function parseShard(text: string | undefined): { index: number; count: number } | undefined {
@@ -98,6 +101,14 @@ function reproFlags(profile: TargetProfile, reference: boolean, profileFile: str
   if (profile.agentServerHosting === 'self-run') flags.push('--agent-server-hosting self-run');
   if (profile.apiKey) flags.push('--api-key "$APC_API_KEY"');
   return flags.join(' ');
+}
+
+/** `--revision-time` of the plan; by default the reference's when certifying it, else a real platform's build. */
+function revisionTimeOf(text: string | undefined, reference: boolean): number {
+  if (text === undefined) return reference ? REFERENCE_REVISION_MS : PLATFORM_REVISION_MS;
+  const ms = parseDuration(text);
+  if (ms === undefined) throw new UsageError(`--revision-time: expected seconds or a duration such as 90s, 14m or 1h, found ${JSON.stringify(text)}.`);
+  return ms;
 }
 
 function shownDir(given: string | undefined, dir: string): string {
@@ -193,6 +204,12 @@ export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest)
       shard,
     );
     if (selected.length === 0) throw new UsageError('No requirement matches --requirements/--interfaces/--shard; nothing to certify.');
+    if (v.plan) {
+      const revisionTimeMs = revisionTimeOf(v['revision-time'], usesReference);
+      const context: RunContext = { profile, runId, reproFlags: '', workerConcurrency: 1 };
+      await printPlan({ context, interfaces, ids: selected.map((r) => r.id), byId: catalogue.byId, revisionTimeMs, write: (line) => io.out.write(line) });
+      return 0;
+    }
     const setup = await checkSetup(profile, interfaces.filter((i) => selected.some((r) => r.interface === i)));
     if (setup.length > 0) {
       const reason = `The harness could not run: ${setup.length === 1 ? setup[0] : 'the setup has problems (see errors).'}`;
@@ -285,6 +302,7 @@ export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest)
       mustScore,
       requirements,
       errors: runErrors,
+      cost: runCost(outcomes, catalogue.byId),
     });
     writeReports(reportDir, report);
     progress.summary(report, shownDir(v.reports, reportDir));

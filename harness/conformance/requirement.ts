@@ -9,6 +9,7 @@ import { toCurl, describeResponse } from '../http/curl.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { redactor } from '../redact.ts';
 import { Check, type CheckTally, type PropertyTally } from './check.ts';
+import { createdBy, type Created } from './created.ts';
 import { ConformanceFailure, describeValue, NotJudged, type FailureRecord } from './failure.ts';
 import type { RunContext } from './run-context.ts';
 
@@ -22,6 +23,19 @@ export interface RequirementTestMeta {
   properties?: PropertyTally[];
   failures?: FailureRecord[];
   cleanupErrors?: string[];
+  /** What the test created on the target (counted from its exchanges). */
+  created?: Created;
+  /** Set when the test is declared: what it may create at most, for the plan (harness/run/plan.ts). */
+  cost?: TestCost;
+}
+
+/**
+ * What a test creates at most on a target that follows the spec (refusals create nothing), and
+ * how many revision waits it makes one after another.
+ */
+export interface TestCost {
+  creates: Created;
+  waits?: number;
 }
 
 declare module 'vitest' {
@@ -33,6 +47,8 @@ export interface RequirementOptions {
   title?: string;
   /** Test deadline: `deploy` for waits on revisions, `stream` for event streams, or ms. */
   timeout?: 'deploy' | 'stream' | 'stats' | number;
+  /** What the test creates at most; a function of the profile when it depends on `--runs`. Absent: nothing. */
+  cost?: TestCost | ((profile: RunContext['profile']) => TestCost);
 }
 
 let runContext: RunContext | undefined;
@@ -99,7 +115,11 @@ export function requirement(ids: string | string[], body: (t: Check) => Promise<
       return undefined;
     }
   })();
-  test(title, { timeout: run ? timeoutFor(run, options.timeout) : 60_000 }, async (ctx) => {
+  // A test the profile cannot run creates nothing: its cost is zero in the plan.
+  const applicable = run ? entries.every((e) => missingCapabilities(e, capabilitiesOf(run.profile)).length === 0) : false;
+  const declared = typeof options.cost === 'function' ? (run ? options.cost(run.profile) : undefined) : options.cost;
+  const cost: TestCost = applicable && declared ? declared : { creates: {} };
+  test(title, { timeout: run ? timeoutFor(run, options.timeout) : 60_000, meta: { cost } }, async (ctx) => {
     const runCtx = context();
     ctx.task.meta.requirements = list;
     const caps = capabilitiesOf(runCtx.profile);
@@ -128,6 +148,7 @@ export function requirement(ids: string | string[], body: (t: Check) => Promise<
     } finally {
       ctx.task.meta.checks = Object.fromEntries(check.tallies);
       ctx.task.meta.properties = check.properties;
+      ctx.task.meta.created = createdBy(check.recorder.exchanges, runCtx.profile);
       if (!runCtx.profile.keep) {
         const errors: string[] = [];
         for (const c of check.cleanups.reverse()) {

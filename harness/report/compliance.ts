@@ -3,6 +3,9 @@
 // schemas/compliance-report.ts) and rendered into the other report formats.
 import { notApplicableReason, type Catalogue, type Level, type Requirement } from '../catalogue.ts';
 import type { CheckTally, PropertyTally } from '../conformance/check.ts';
+import type { Created } from '../conformance/created.ts';
+import type { TestCost } from '../conformance/requirement.ts';
+import type { RunCost } from '../run/plan.ts';
 import type { FailureRecord } from '../conformance/failure.ts';
 import type { ReferenceInstance } from '../../schemas/compliance-report.ts';
 import type { InterfaceName, TargetProfile } from '../profile/profile.ts';
@@ -42,6 +45,10 @@ export interface TestOutcome {
   checks: Record<string, CheckTally>;
   properties: PropertyTally[];
   durationMs: number;
+  /** What the test created on the target. */
+  created?: Created;
+  /** What it was declared to create at most (the plan's share of it). */
+  cost?: TestCost;
 }
 
 export interface RequirementResult {
@@ -105,6 +112,8 @@ export interface ComplianceReport {
   requirements: RequirementResult[];
   /** Problems of the run itself (a suite that could not load, an unhandled error). */
   errors: string[];
+  /** What the tests that ran were planned to create at most, and what they created. */
+  cost?: RunCost;
 }
 
 export function emptyCounts(): Counts {

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { controlPlaneSequences, CP_SEQUENCES, newSequence } from '../../generators/control-plane/commands.ts';
 import { ModelMismatch } from '../../generators/model-mismatch.ts';
 import { requirement, type Check } from '../../harness/conformance/index.ts';
-import { deleteWithProject, generatorContext } from './support/steps.ts';
+import { creates, deleteWithProject, generatorContext } from './support/steps.ts';
 import { httpControlPlane } from './support/http-api.ts';
 
 requirement(
@@ -37,5 +37,9 @@ requirement(
       { numRuns: CP_SEQUENCES.runs(t.profile.runs) },
     );
   },
-  { title: 'Sequences of create, PATCH, read, revisions listing and delete agree with the model of sections 2 and 3' },
+  {
+    title: 'Sequences of create, PATCH, read, revisions listing and delete agree with the model of sections 2 and 3',
+    // Each step of a sequence (its first create and up to maxCommands more) makes at most one deployment or one revision.
+    cost: (p) => creates(CP_SEQUENCES.runs(p.runs) * (1 + CP_SEQUENCES.maxCommands)),
+  },
 );

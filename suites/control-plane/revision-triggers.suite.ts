@@ -7,7 +7,7 @@ import { combinedTriggerPatch, nonTriggerPatch, triggerPatch, triggersFor, type 
 import { BUILDABLE, CONTAINER } from '../../generators/control-plane/source-rules.ts';
 import { requirement, type Check } from '../../harness/conformance/index.ts';
 import type { Deployment, Source } from '../../schemas/index.ts';
-import { createSimple, field, generatorContext, listRevisions, patchAddingRevision, patchOk, pickSource, revisionConfigOf, revisionValueDifferences } from './support/steps.ts';
+import { createSimple, field, generatorContext, listRevisions, patchAddingRevision, patchOk, pickSource, revisionConfigOf, revisionValueDifferences, creates } from './support/steps.ts';
 
 /** PATCHes `body` and checks it created exactly `expected` revisions; returns the new listing. */
 async function patchCounting(t: Check, deployment: Deployment, body: PatchBody, expected: 0 | 1, rule: string): Promise<Record<string, unknown>[]> {
@@ -43,7 +43,7 @@ requirement('CP-REV-001', async (t: Check) => {
     expected: [created.latest_revision_id],
     seen: revisions.map((r) => field(r, 'id')),
   });
-});
+}, { cost: creates(1) });
 
 /** One test per trigger row: a deployment of a source it applies to, one PATCH with that trigger alone. */
 function triggerRow(rule: string, trigger: GeneratedTrigger, sources: readonly Source[]): void {
@@ -51,7 +51,7 @@ function triggerRow(rule: string, trigger: GeneratedTrigger, sources: readonly S
     const source = pickSource(t, sources, `${trigger} applies to it`);
     const created = await createSimple(t, source, 'trig');
     await patchCounting(t, created, one(t, triggerPatch(generatorContext(t), trigger)), 1, rule);
-  });
+  }, { cost: creates(1, 2) });
 }
 
 triggerRow('CP-REV-002', 'repo_ref', ['gitforge']);
@@ -71,7 +71,7 @@ requirement('CP-REV-008', async (t: Check) => {
     },
     { numRuns: Math.max(2, Math.min(t.profile.runs, 4)) },
   );
-});
+}, { cost: (p) => creates(1, 1 + Math.max(2, Math.min(p.runs, 4))) });
 
 requirement(
   ['CP-REV-009', 'CP-REV-010', 'CP-REV-011'],
@@ -92,7 +92,7 @@ requirement(
       { numRuns: Math.max(2, Math.min(t.profile.runs, 6)) },
     );
   },
-  { title: 'PATCHes without revision triggers (source_config only, empty, null members) create no revision' },
+  { cost: creates(1), title: 'PATCHes without revision triggers (source_config only, empty, null members) create no revision' },
 );
 
 requirement(['CP-REV-013', 'CP-REV-014'], async (t: Check) => {
@@ -117,4 +117,4 @@ requirement(['CP-REV-013', 'CP-REV-014'], async (t: Check) => {
       seen: patched.source_revision_config,
     });
   }
-});
+}, { cost: creates(1, 3) });
