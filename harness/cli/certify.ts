@@ -31,6 +31,7 @@ import { runSuites } from '../run/run-suites.ts';
 import { PLATFORM_REVISION_MS, printPlan, REFERENCE_REVISION_MS, runCost } from '../run/plan.ts';
 import { markNotRun, parseDuration, withDeadline, type StopRequest } from '../run/run-stop.ts';
 import { unknownFaultMessage } from './fault-names.ts';
+import { expandBareFlag, platformLikeOption } from './platform-like-option.ts';
 import { harnessVersion } from './version.ts';
 import { UsageError } from './usage-error.ts';
 import { targetSettings, TARGET_OPTIONS } from './target-options.ts';
@@ -54,6 +55,8 @@ const OPTIONS = {
   database: { type: 'string' },
   plan: { type: 'boolean' },
   'revision-time': { type: 'string' },
+  'reference-platform-like': { type: 'string' },
+  'reference-time-scale': { type: 'string' },
 } as const;
 
 function parseShard(text: string | undefined): { index: number; count: number } | undefined {
@@ -138,7 +141,7 @@ export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest)
   try {
     let parsed;
     try {
-      parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: false, strict: true });
+      parsed = parseArgs({ args: expandBareFlag(argv, '--reference-platform-like'), options: OPTIONS, allowPositionals: false, strict: true });
     } catch (error) {
       throw new UsageError(`${(error as Error).message.split('\n')[0]}\nRun \`apc help certify\` for the options.`);
     }
@@ -180,20 +183,22 @@ export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest)
     if (faultProblem) throw new UsageError(faultProblem);
     const choice = referenceChoice(v.reference, v.database);
     if (typeof choice === 'string') throw new UsageError(choice);
+    const platformLike = platformLikeOption('--reference-platform-like', v['reference-platform-like'], '--reference-time-scale', v['reference-time-scale']);
     if (usesReference) {
       progress.line(`No target URL given: starting the in-repo reference implementation${choice.kind === 'container' ? ' in a container' : ''}.`);
       profile = buildProfile(given, io.env, replay?.profile ?? referenceProfileBase());
       reference = await startReferenceTarget({
         mode: profile.controlPlaneMode,
         faults: v['reference-fault'] ?? [],
+        ...(platformLike ? { platformLike } : {}),
         ...choice,
         env: io.env,
         log: (line) => progress.line(line),
       });
       reference.apply(profile);
       runInfo = { ...runInfo, profile, reference: true };
-    } else if (v['reference-fault'] || v.reference || v.database) {
-      throw new UsageError('--reference, --database and --reference-fault apply only when certifying the in-repo reference implementation (no URL).');
+    } else if (v['reference-fault'] || v.reference || v.database || platformLike) {
+      throw new UsageError('--reference, --database, --reference-fault and --reference-platform-like apply only when certifying the in-repo reference implementation (no URL).');
     }
     redactor.add(...profileSecrets(profile));
     const interfaces = parseInterfaces(replay ? replay.interfaces.join(',') : v.interfaces, profile);
