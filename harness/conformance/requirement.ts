@@ -119,7 +119,10 @@ export function requirement(ids: string | string[], body: (t: Check) => Promise<
   const applicable = run ? entries.every((e) => missingCapabilities(e, capabilitiesOf(run.profile)).length === 0) : false;
   const declared = typeof options.cost === 'function' ? (run ? options.cost(run.profile) : undefined) : options.cost;
   const cost: TestCost = applicable && declared ? declared : { creates: {} };
-  test(title, { timeout: run ? timeoutFor(run, options.timeout) : 60_000, meta: { cost } }, async (ctx) => {
+  // Tests that create deployments run side by side within their file: each may wait for revisions
+  // (minutes on a real platform), and those waits overlap instead of adding up.
+  const concurrent = (cost.creates.deployments ?? 0) > 0;
+  test(title, { timeout: run ? timeoutFor(run, options.timeout) : 60_000, meta: { cost }, concurrent }, async (ctx) => {
     const runCtx = context();
     ctx.task.meta.requirements = list;
     const caps = capabilitiesOf(runCtx.profile);

@@ -91,6 +91,9 @@ export function suiteVitest(options: Pick<SuiteRunOptions, 'context' | 'ids' | '
       silent: true,
       allowOnly: false,
       sequence: { shuffle: false },
+      // Tests marked concurrent (those that create deployments, harness/conformance/requirement.ts)
+      // run this many at a time per file; requests stay within the run's limiter.
+      maxConcurrency: 16,
     },
     {},
     {},

@@ -34,7 +34,8 @@ requirement(
           seen: mismatch?.seen,
         });
       },
-      { numRuns: CP_SEQUENCES.runs(t.profile.runs) },
+      // Each sequence waits for its revisions before PATCHing: the sequences run side by side.
+      { numRuns: CP_SEQUENCES.runs(t.profile.runs), sideBySide: true },
     );
   },
   {
