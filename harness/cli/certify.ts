@@ -28,7 +28,7 @@ import { ContainerError } from '../reference/docker.ts';
 import { referenceProfileBase, startReferenceTarget, type ReferenceTarget } from '../reference/reference-target.ts';
 import { choiceFlags, referenceChoice } from '../reference/reference-choice.ts';
 import { runSuites } from '../run/run-suites.ts';
-import { PLATFORM_REVISION_MS, printPlan, REFERENCE_REVISION_MS, runCost } from '../run/plan.ts';
+import { PLATFORM_REVISION_MS, printPlan, REFERENCE_REVISION_MS, runCost } from '../run/cost.ts';
 import { markNotRun, parseDuration, withDeadline, type StopRequest } from '../run/run-stop.ts';
 import { unknownFaultMessage } from './fault-names.ts';
 import { expandBareFlag, platformLikeOption } from './platform-like-option.ts';

@@ -1,6 +1,6 @@
 // What a test created on the target, counted from its recorded exchanges: on a real platform
 // every accepted deployment is a database and a tracing project, and every revision a build of
-// minutes, so the report puts these counts beside the plan (harness/run/plan.ts).
+// minutes, so the report puts these counts beside the plan (harness/run/cost.ts).
 import type { Exchange } from '../http/exchange.ts';
 import type { InterfaceName, TargetProfile } from '../profile/profile.ts';
 

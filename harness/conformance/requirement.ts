@@ -25,7 +25,7 @@ export interface RequirementTestMeta {
   cleanupErrors?: string[];
   /** What the test created on the target (counted from its exchanges). */
   created?: Created;
-  /** Set when the test is declared: what it may create at most, for the plan (harness/run/plan.ts). */
+  /** Set when the test is declared: what it may create at most, for the plan (harness/run/cost.ts). */
   cost?: TestCost;
 }
 

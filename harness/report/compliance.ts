@@ -5,7 +5,7 @@ import { notApplicableReason, type Catalogue, type Level, type Requirement } fro
 import type { CheckTally, PropertyTally } from '../conformance/check.ts';
 import type { Created } from '../conformance/created.ts';
 import type { TestCost } from '../conformance/requirement.ts';
-import type { RunCost } from '../run/plan.ts';
+import type { RunCost } from '../run/cost.ts';
 import type { FailureRecord } from '../conformance/failure.ts';
 import type { ReferenceInstance } from '../../schemas/compliance-report.ts';
 import type { InterfaceName, TargetProfile } from '../profile/profile.ts';

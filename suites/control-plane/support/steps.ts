@@ -203,7 +203,7 @@ export const createRuns = (t: { profile: TargetProfile }): number => Math.max(2,
 export const refusalRuns = (t: { profile: TargetProfile }): number => Math.max(3, Math.min(t.profile.runs, 15));
 
 /**
- * What a test creates at most on a target that follows the spec (harness/run/plan.ts): its
+ * What a test creates at most on a target that follows the spec (harness/run/cost.ts): its
  * deployments, its revisions (each create makes one) and its revision waits one after another.
  */
 export const creates = (deployments: number, revisions = deployments, waits = 0): TestCost => ({

@@ -1,4 +1,4 @@
-// The plan of a run, made before it sends anything: per interface, what the selected tests
+// The cost of a run: its plan, made before it sends anything: per interface, what the selected tests
 // create at most (each test declares it, harness/conformance/requirement.ts) and how many
 // revision waits come one after another, which with the revision time gives the wall time.
 import type { TestCase } from 'vitest/node';
