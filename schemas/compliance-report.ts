@@ -1,9 +1,10 @@
 // The schema of compliance.json (JSON Schema draft 2020-12, written with TypeBox): the one
 // machine-readable result of `apc certify`. Every other report format is rendered from a
 // document that validates against it. Bump `schemaVersion` on any incompatible change.
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TInteger, type TObject, type TOptional, type TSchema } from '@sinclair/typebox';
 import type { ValidateFunction } from 'ajv';
 import { compileSchema } from './index.ts';
+import { INTERFACES, LEVELS, STATUSES, VERDICTS, type InterfaceName, type Level, type RequirementStatus } from './vocabulary.ts';
 
 const literals = <T extends string>(values: readonly T[], description: string) =>
   Type.Union(
@@ -11,41 +12,27 @@ const literals = <T extends string>(values: readonly T[], description: string) =
     { description },
   );
 
-const INTERFACE_NAMES = ['control-plane', 'agent-server', 'experiment-upload'] as const;
-const LEVEL_NAMES = ['MUST', 'SHOULD', 'MAY'] as const;
+/** An object with one property per word of `words`, each of the given schema. */
+const each = <K extends string, T extends TSchema>(words: readonly K[], schema: T): Record<K, T> =>
+  Object.fromEntries(words.map((w) => [w, schema])) as Record<K, T>;
 
 export const RequirementStatusSchema = literals(
-  ['passed', 'failed', 'blocked', 'skipped', 'not-applicable', 'expected-failure', 'untested'] as const,
+  STATUSES,
   'passed: at least one check of it ran and held, and none failed. failed: a check of it found a violation. ' +
     'blocked: its tests stopped at another requirement\'s failed check before judging it (see blockedBy). ' +
     'skipped: excluded from testing or not judged (see reason). not-applicable: the target lacks a capability it needs (see needs). ' +
     'expected-failure: failed, and listed in the expected-failures baseline (see reason). untested: no conformance test names it.',
 );
-const InterfaceSchema = literals(INTERFACE_NAMES, 'One of the three interfaces of the spec.');
-const LevelSchema = literals(LEVEL_NAMES, 'RFC 2119 level of a requirement.');
+const InterfaceSchema = literals(INTERFACES, 'One of the three interfaces of the spec.');
+const LevelSchema = literals(LEVELS, 'RFC 2119 level of a requirement.');
 
-const CountsSchema = Type.Object(
-  {
-    passed: Type.Integer({ minimum: 0 }),
-    failed: Type.Integer({ minimum: 0 }),
-    blocked: Type.Integer({ minimum: 0 }),
-    skipped: Type.Integer({ minimum: 0 }),
-    'not-applicable': Type.Integer({ minimum: 0 }),
-    'expected-failure': Type.Integer({ minimum: 0 }),
-    untested: Type.Integer({ minimum: 0 }),
-  },
-  { additionalProperties: false, description: 'Number of requirements per status.' },
-);
+const CountsSchema: TObject<Record<RequirementStatus, TInteger>> = Type.Object(each(STATUSES, Type.Integer({ minimum: 0 })), {
+  additionalProperties: false,
+  description: 'Number of requirements per status.',
+});
 
 const perInterface = <T extends TSchema>(schema: T, description: string) =>
-  Type.Object(
-    {
-      'control-plane': Type.Optional(schema),
-      'agent-server': Type.Optional(schema),
-      'experiment-upload': Type.Optional(schema),
-    },
-    { additionalProperties: false, description },
-  );
+  Type.Object(each(INTERFACES, Type.Optional(schema)) as Record<InterfaceName, TOptional<T>>, { additionalProperties: false, description });
 
 const CreatedSchema = Type.Object(
   {
@@ -131,6 +118,9 @@ const RequirementResultSchema = Type.Object(
       ),
     ),
     certificateRequired: Type.Optional(Type.Boolean({ description: 'A certificate needs this MUST judged; not applicable makes the run incomplete.' })),
+    keptRefusing: Type.Optional(
+      Type.Boolean({ description: 'Skipped because the target kept throttling (429) or failing transiently (503) past timeouts.throttleMs: the run could not judge it.' }),
+    ),
     consumers: Type.Optional(
       Type.Integer({ minimum: 1, description: 'How many Pact consumers (contracts/) rely on it, from the pact files `apc contracts matrix` reads.' }),
     ),
@@ -206,7 +196,7 @@ export const ComplianceReportSchema = Type.Object(
     startedAt: Type.String({ format: 'date-time' }),
     endedAt: Type.String({ format: 'date-time' }),
     verdict: literals(
-      ['certified', 'passed', 'incomplete', 'not-certified', 'error', 'interrupted'] as const,
+      VERDICTS,
       'certified: the whole catalogue of each certified interface ran, every MUST was judged and passed (expected failures ' +
         'included), no MUST required for a certificate was not applicable, nothing was blocked, and the run had no errors. ' +
         'passed: a subset (--requirements or one shard) ran and every judged MUST passed; a subset, not a certificate. ' +
@@ -218,7 +208,7 @@ export const ComplianceReportSchema = Type.Object(
     counts: Type.Object(
       {
         total: CountsSchema,
-        byLevel: Type.Object({ MUST: CountsSchema, SHOULD: CountsSchema, MAY: CountsSchema }, { additionalProperties: false }),
+        byLevel: Type.Object(each(LEVELS, CountsSchema) as Record<Level, typeof CountsSchema>, { additionalProperties: false }),
         byInterface: perInterface(CountsSchema, 'Counts per certified interface.'),
       },
       { additionalProperties: false },
@@ -229,6 +219,20 @@ export const ComplianceReportSchema = Type.Object(
     ),
     requirements: Type.Array(RequirementResultSchema),
     errors: Type.Array(Type.String(), { description: 'Problems of the run itself: a suite that did not load, a stale baseline entry.' }),
+    transient: Type.Optional(
+      perInterface(
+        Type.Object(
+          {
+            throttled: Type.Integer({ minimum: 0, description: 'Answers 429 the run waited out and sent again (or gave up on).' }),
+            unavailable: Type.Integer({ minimum: 0, description: 'Answers 503 with Retry-After the run waited out and sent again (or gave up on).' }),
+            gaveUp: Type.Integer({ minimum: 0, description: 'Requests still refused when the run stopped waiting; their tests were skipped.' }),
+            waitedMs: Type.Integer({ minimum: 0, description: 'Time spent waiting as Retry-After asked (or backing off).' }),
+          },
+          { additionalProperties: false },
+        ),
+        'Per interface: how often the target throttled or failed transiently, and how long the run waited. Absent when it never did.',
+      ),
+    ),
     cost: Type.Optional(CostSchema),
   },
   {
@@ -240,7 +244,12 @@ export const ComplianceReportSchema = Type.Object(
   },
 );
 
-export type ComplianceReportDocument = Static<typeof ComplianceReportSchema>;
+/** compliance.json as the harness builds, writes and reads it. */
+export type ComplianceReport = Static<typeof ComplianceReportSchema>;
+export type RequirementResult = Static<typeof RequirementResultSchema>;
+export type FailureRecord = Static<typeof FailureSchema>;
+/** The target profile as a report keeps it: every secret replaced by "[redacted]". */
+export type ReportedProfile = Static<typeof ProfileSchema>;
 export type ReferenceInstance = Static<typeof ReferenceInstanceSchema>;
 
 // Not in the API registry of schemas/index.ts: it describes the harness's own output, not a type

@@ -5,14 +5,13 @@ import { notApplicableReason, type Catalogue, type Level, type Requirement } fro
 import type { CheckTally, PropertyTally } from '../conformance/check.ts';
 import type { Created } from '../conformance/created.ts';
 import type { TestCost } from '../conformance/requirement.ts';
-import type { RunCost } from '../run/cost.ts';
 import type { FailureRecord } from '../conformance/failure.ts';
-import type { ReferenceInstance } from '../../schemas/compliance-report.ts';
-import type { InterfaceName, TargetProfile } from '../profile/profile.ts';
+import type { ComplianceReport, RequirementResult } from '../../schemas/compliance-report.ts';
+import { STATUSES, type InterfaceName, type RequirementStatus, type Verdict } from '../../schemas/vocabulary.ts';
+import { addTally, type TransientTally } from '../http/throttling.ts';
 
-export type RequirementStatus = 'passed' | 'failed' | 'blocked' | 'skipped' | 'not-applicable' | 'expected-failure' | 'untested';
-export const STATUSES: readonly RequirementStatus[] = ['passed', 'failed', 'blocked', 'skipped', 'not-applicable', 'expected-failure', 'untested'];
-export type Verdict = 'certified' | 'passed' | 'incomplete' | 'not-certified' | 'error' | 'interrupted';
+export type { ComplianceReport, RequirementResult } from '../../schemas/compliance-report.ts';
+export { STATUSES, type RequirementStatus, type Verdict } from '../../schemas/vocabulary.ts';
 
 /** Exit code of a run with this verdict: 0 certified or passed, 1 not certified or incomplete, 2 error, 130 interrupted. */
 export function exitCodeOf(verdict: Verdict): number {
@@ -49,75 +48,23 @@ export interface TestOutcome {
   created?: Created;
   /** What it was declared to create at most (the plan's share of it). */
   cost?: TestCost;
-}
-
-export interface RequirementResult {
-  id: string;
-  level: Level;
-  interface: InterfaceName;
-  section: string;
-  statement: string;
-  status: RequirementStatus;
-  /** Titles of the tests that checked it. */
-  tests: string[];
-  failures: FailureRecord[];
-  /** Why it was skipped, not applicable, or an expected failure. */
-  reason?: string;
-  /** Capabilities it needed and the target lacked. */
-  needs?: string[];
-  /** For a blocked requirement: the failed requirements whose checks stopped its tests. */
-  blockedBy?: string[];
-  /** Checks of it that ran, and how many held, over all its tests. */
-  checks: CheckTally;
-  /** Generated cases its properties ran, of the `--runs` asked per property; absent without properties. */
-  cases?: { ran: number; asked: number };
-  /** With --seeds N: the seeds its properties ran, and the indexes in which one found a counterexample. */
-  seeds?: { ran: number; caught: number[] };
-  /** A certificate needs this MUST judged: not-applicable makes the run incomplete. */
-  certificateRequired?: boolean;
-  /** How many Pact consumers (contracts/) rely on it; absent when none does or no pact files were found. */
-  consumers?: number;
+  /** Per interface: answers 429 / 503 the test waited out, and for how long. */
+  transient?: TransientTally;
+  /** The test could not judge: a request stayed throttled or unavailable. */
+  keptRefusing?: boolean;
 }
 
 export type Counts = Record<RequirementStatus, number>;
 
-export interface ComplianceReport {
-  /** Version of this document's schema. */
-  schemaVersion: 1;
-  harness: { name: string; version: string };
-  catalogue: { version: string; specVersion: string; hash: string };
-  runId: string;
-  seed: number;
-  shard?: { index: number; count: number };
-  /** Run ids of the shard reports `apc report merge` combined into this one. */
-  mergedFrom?: string[];
-  /** Run id of the report whose failed requirements `apc certify --replay` ran again. */
-  replayOf?: string;
-  target: {
-    urls: Partial<Record<InterfaceName, string>>;
-    controlPlaneMode: string;
-    reference: boolean;
-    /** Which reference implementation ran (a process, or a container of which image). */
-    instance?: ReferenceInstance;
-    profile: TargetProfile;
-  };
-  startedAt: string;
-  endedAt: string;
-  verdict: Verdict;
-  /** Why the verdict is what it is, in a sentence. */
-  verdictReason: string;
-  counts: { total: Counts; byLevel: Record<Level, Counts>; byInterface: Partial<Record<InterfaceName, Counts>> };
-  /** MUST score: passed / applicable MUSTs (expected failures count as not passed). */
-  mustScore: { passed: number; applicable: number };
-  requirements: RequirementResult[];
-  /** Problems of the run itself (a suite that could not load, an unhandled error). */
-  errors: string[];
-  /** What the tests that ran were planned to create at most, and what they created. */
-  cost?: RunCost;
+
+/** The whole run's throttling and transient errors, from its tests; undefined when there were none. */
+export function transientOf(outcomes: TestOutcome[]): TransientTally | undefined {
+  const tally = outcomes.reduce<TransientTally>((sum, o) => addTally(sum, o.transient), {});
+  return Object.keys(tally).length > 0 ? tally : undefined;
 }
 
 export function emptyCounts(): Counts {
-  return { passed: 0, failed: 0, blocked: 0, skipped: 0, 'not-applicable': 0, 'expected-failure': 0, untested: 0 };
+  return Object.fromEntries(STATUSES.map((s) => [s, 0])) as Counts;
 }
 
 export interface Baseline {
@@ -217,6 +164,7 @@ export function buildResults({ catalogue, selected, outcomes, baseline, errors }
       ...(seedsOf(tests) ? { seeds: seedsOf(tests)! } : {}),
       ...(r.certificate === 'required' ? { certificateRequired: true } : {}),
     };
+    if (result.status === 'skipped' && tests.some((t) => t.keptRefusing)) result.keptRefusing = true;
     const expected = baseline?.entries.get(r.id);
     if (expected !== undefined) {
       if (result.status === 'failed') return { ...result, status: 'expected-failure', reason: expected };
@@ -276,6 +224,14 @@ export function verdictOf(results: RequirementResult[], errors: string[], univer
   if (blocked.length > 0) return { verdict: 'not-certified', reason: `${blocked.length} MUST requirement(s) blocked by failed checks: ${ids(blocked)}.`, mustScore };
   const untested = musts.filter((r) => r.status === 'untested');
   if (untested.length > 0) return { verdict: 'not-certified', reason: `${untested.length} MUST requirement(s) have no test: ${ids(untested)}.`, mustScore };
+  const refused = musts.filter((r) => r.keptRefusing);
+  if (refused.length > 0) {
+    return {
+      verdict: 'error',
+      reason: `${refused.length} MUST requirement(s) could not be judged: the target kept throttling (429) or failing transiently (503): ${ids(refused)}. Try --max-rps auto (or a lower --max-rps), or a larger timeouts.throttleMs.`,
+      mustScore,
+    };
+  }
   if (mustScore.applicable === 0) {
     return { verdict: 'error', reason: 'No MUST requirement was judged (MUST 0/0): the selection holds none the target can be checked on.', mustScore };
   }
@@ -290,7 +246,7 @@ export function verdictOf(results: RequirementResult[], errors: string[], univer
     const needs = [...new Set(required.flatMap((r) => r.needs ?? []))];
     return {
       verdict: 'incomplete',
-      reason: `A certificate needs ${ids(required)} judged, and they were not applicable (needs ${needs.join(', ')}).${needs.includes('fixture:other-tenant') ? ' Add `otherTenant:` (a second workspace key and tenant id) to the profile, or --other-api-key and --other-tenant-id.' : ''}`,
+      reason: `A certificate needs ${ids(required)} judged, and they were not applicable (needs ${needs.join(', ')}).${needs.includes('fixture:other-tenant') ? ' Add `otherTenant:` (a second workspace key and tenant id) to the profile, or --other-api-key and --other-tenant-id.' : ''}${needs.includes('fixture:foreign-tenant') ? ' Add `foreignTenantId:` (a workspace the main key may not act for) to the profile.' : ''}`,
       mustScore,
     };
   }

@@ -4,7 +4,9 @@
 import { cpSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { INTERFACES } from '../profile/profile.ts';
-import { countsOf, verdictOf, type ComplianceReport, type RequirementResult, type RequirementStatus, type Universe } from './compliance.ts';
+import { assembleReport } from './assemble.ts';
+import { verdictOf, type ComplianceReport, type RequirementResult, type RequirementStatus, type Universe } from './compliance.ts';
+import { addTally, type TransientTally } from '../http/throttling.ts';
 import { ReportError } from './read.ts';
 import { writeReports } from './write.ts';
 
@@ -84,24 +86,22 @@ export function mergeReports(folders: ReportFolder[], { runId, order, universe }
   for (const r of requirements) (known[r.interface] ??= []).push(r.id);
   const { verdict, reason, mustScore } = verdictOf(requirements, errors, universe ?? known);
   const first = folders[0]!.report;
+  const summed = folders.reduce<TransientTally>((sum, f) => addTally(sum, f.report.transient), {});
+  const transient = Object.keys(summed).length > 0 ? summed : undefined;
   const times = folders.map((f) => f.report);
-  return {
-    schemaVersion: 1,
-    harness: first.harness,
-    catalogue: first.catalogue,
-    runId,
-    seed: first.seed,
-    mergedFrom: folders.map((f) => f.report.runId),
-    target: first.target,
-    startedAt: times.map((r) => r.startedAt).sort()[0]!,
-    endedAt: times.map((r) => r.endedAt).sort().at(-1)!,
-    verdict,
-    verdictReason: reason,
-    counts: countsOf(requirements),
-    mustScore,
-    requirements,
-    errors,
-  };
+  return assembleReport(
+    { harness: first.harness, catalogue: first.catalogue, runId, seed: first.seed, mergedFrom: folders.map((f) => f.report.runId), target: first.target },
+    {
+      startedAt: times.map((r) => r.startedAt).sort()[0]!,
+      endedAt: times.map((r) => r.endedAt).sort().at(-1)!,
+      verdict,
+      verdictReason: reason,
+      mustScore,
+      requirements,
+      errors,
+      ...(transient ? { transient } : {}),
+    },
+  );
 }
 
 /** Writes the merged report and gathers the shards' Allure results beside it. */

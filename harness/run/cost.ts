@@ -6,7 +6,7 @@ import { addCreated, CREATED_KINDS, KIND_INTERFACE, type Created } from '../conf
 import type { TestCost } from '../conformance/requirement.ts';
 import type { RunContext } from '../conformance/run-context.ts';
 import { INTERFACES, type InterfaceName } from '../profile/profile.ts';
-import type { TestOutcome } from '../report/compliance.ts';
+import type { ComplianceReport, TestOutcome } from '../report/compliance.ts';
 import { suiteFiles, suiteFilesNaming, suiteVitest } from './run-suites.ts';
 
 /** A test of the selection and what it may cost. */
@@ -74,10 +74,7 @@ export function planOf(tests: PlannedTest[], byId: ReadonlyMap<string, { interfa
 }
 
 /** What a run's report records: the plan of the tests that ran beside what they created. */
-export interface RunCost {
-  planned: Plan['interfaces'];
-  created: Partial<Record<InterfaceName, Created>>;
-}
+export type RunCost = NonNullable<ComplianceReport['cost']>;
 
 export function runCost(outcomes: TestOutcome[], byId: ReadonlyMap<string, { interface: InterfaceName }>): RunCost {
   const planned = planOf(outcomes.map((o) => ({ title: o.title, requirements: o.requirements, cost: o.cost ?? { creates: {} } })), byId, 0).interfaces;
