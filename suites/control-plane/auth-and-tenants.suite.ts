@@ -16,7 +16,6 @@ import {
   generatorContext,
   getDeployment,
   is2xx,
-  offered,
   registerDeletion,
   revisionCount,
   revisionsPath,
