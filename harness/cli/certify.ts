@@ -12,7 +12,7 @@ import { exitCodeOf } from '../report/compliance.ts';
 import { ReportError } from '../report/read.ts';
 import { writeRunErrorReport } from '../report/run-error-report.ts';
 import { writeReports } from '../report/write.ts';
-import { executeRun, reportOf } from '../run/execute.ts';
+import { executeRun, reportOf, type RunHooks } from '../run/execute.ts';
 import { draftRun, planRun, SetupError, type RunDraft, type RunRequest } from '../run/plan.ts';
 import { Progress, type Output } from '../run/progress.ts';
 import type { StopRequest } from '../run/run-stop.ts';
@@ -92,7 +92,10 @@ function errorReport(draft: RunDraft, io: CertifyIo, reason: string, details: st
   }
 }
 
-export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest): Promise<number> {
+/** How a caller inside the harness runs a certification (apc selftest runs many in one process). */
+export type CertifyOptions = Pick<RunHooks, 'workers' | 'allure'>;
+
+export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest, options: CertifyOptions = {}): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({ args: expandBareFlag(argv, '--reference-platform-like'), options: OPTIONS, allowPositionals: false, strict: true });
@@ -124,6 +127,7 @@ export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest)
     progress.line();
 
     const results = await executeRun(plan, {
+      ...options,
       ...(stop ? { stop } : {}),
       listener: { outcome: (o) => progress.outcome(o), fileEnd: (f) => progress.fileEnd(f) },
       stopping: (reason) => io.err.write(`\napc: ${reason}: stopping the suites${profile.keep ? '' : ' and deleting what the run created'}; press Ctrl-C again to exit at once.\n`),

@@ -11,7 +11,7 @@ import { INTERFACES, redactedProfile, type InterfaceName, type TargetProfile } f
 import { choiceFlags } from '../reference/reference-choice.ts';
 import { allureReporter } from '../report/allure.ts';
 import { assembleReport, type ReportResults } from '../report/assemble.ts';
-import { buildResults, universeOf, verdictOf, type ComplianceReport } from '../report/compliance.ts';
+import { buildResults, transientOf, universeOf, verdictOf, type ComplianceReport } from '../report/compliance.ts';
 import { LeftoverSweep } from './leftovers.ts';
 import type { RunListener } from './outcome-collector.ts';
 import type { RunPlan } from './plan.ts';
@@ -24,6 +24,10 @@ export interface RunHooks {
   stop?: StopRequest;
   /** Told once when the run starts to stop, with the reason. */
   stopping?: (reason: string) => void;
+  /** Suite workers (default: up to two, as the profile's concurrency allows). */
+  workers?: number;
+  /** Write allure-results beside the report (default true); apc selftest reads only compliance.json. */
+  allure?: boolean;
 }
 
 /** Flags that name the same target again, without secrets (they come from APC_API_KEY). */
@@ -53,7 +57,7 @@ async function deleteRunLeftovers(profile: TargetProfile, runId: string): Promis
 export async function executeRun(plan: RunPlan, hooks: RunHooks = {}): Promise<ReportResults> {
   const { profile, runId, catalogue } = plan;
   const usesReference = plan.reference !== undefined;
-  const workers = Math.max(1, Math.min(2, availableParallelism(), profile.concurrency));
+  const workers = hooks.workers ?? Math.max(1, Math.min(2, availableParallelism(), profile.concurrency));
   const stateDir = mkdtempSync(join(tmpdir(), `${runId}-state-`));
   const context: RunContext = {
     profile,
@@ -61,6 +65,7 @@ export async function executeRun(plan: RunPlan, hooks: RunHooks = {}): Promise<R
     reproFlags: [reproFlags(profile, usesReference, plan.request.settings.profileFile), plan.referenceChoice ? choiceFlags(plan.referenceChoice) : ''].filter(Boolean).join(' '),
     workerConcurrency: Math.max(1, Math.floor(profile.concurrency / workers)),
     ...(plan.maxRps ? { workerMaxRps: plan.maxRps / workers } : {}),
+    ...(plan.adaptiveRps ? { adaptiveRps: true } : {}),
     stateDir,
   };
   const startedAt = new Date().toISOString();
@@ -77,13 +82,16 @@ export async function executeRun(plan: RunPlan, hooks: RunHooks = {}): Promise<R
     ids: plan.selected.map((r) => r.id),
     workers,
     ...(hooks.listener ? { listener: hooks.listener } : {}),
-    reporters: [
-      allureReporter(join(plan.reportDir, 'allure-results'), catalogue, {
-        'run-id': runId,
-        seed: String(profile.seed),
-        ...Object.fromEntries(plan.interfaces.map((i) => [i, profile.urls[i]!])),
-      }),
-    ],
+    reporters:
+      hooks.allure === false
+        ? []
+        : [
+            allureReporter(join(plan.reportDir, 'allure-results'), catalogue, {
+              'run-id': runId,
+              seed: String(profile.seed),
+              ...Object.fromEntries(plan.interfaces.map((i) => [i, profile.urls[i]!])),
+            }),
+          ],
   }).finally(() => {
     deadline.cancel();
     rmSync(stateDir, { recursive: true, force: true });
@@ -95,7 +103,8 @@ export async function executeRun(plan: RunPlan, hooks: RunHooks = {}): Promise<R
   if (stopReason && !profile.keep) runErrors.push(...(await deleteRunLeftovers(profile, runId)));
   const judged = verdictOf(requirements, runErrors, universeOf(catalogue));
   const { verdict, reason } = stopReason ? { verdict: 'interrupted' as const, reason: `Interrupted: ${stopReason}; the report holds the tests that ended before.` } : judged;
-  return { startedAt, endedAt: new Date().toISOString(), verdict, verdictReason: reason, mustScore: judged.mustScore, requirements, errors: runErrors };
+  const transient = transientOf(outcomes);
+  return { startedAt, endedAt: new Date().toISOString(), verdict, verdictReason: reason, mustScore: judged.mustScore, requirements, errors: runErrors, ...(transient ? { transient } : {}) };
 }
 
 /** The report of a planned run. */

@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { checkSelection, loadCatalogue, selector, type Catalogue, type Requirement } from '../catalogue.ts';
-import { applyDiscovery, discover } from '../profile/discovery.ts';
+import { applyDiscovery, discover, hostingBeforeSetup } from '../profile/discovery.ts';
 import { INTERFACES, profileSecrets, type InterfaceName, type TargetProfile } from '../profile/profile.ts';
 import { buildProfile, type ProfileSettings } from '../profile/sources.ts';
 import { assumptionLines } from '../profile/writer.ts';
@@ -69,6 +69,8 @@ export interface RunPlan extends RunDraft {
   baseline?: Baseline;
   maxTime?: { ms: number; label: string };
   maxRps?: number;
+  /** `--max-rps auto`: each worker slows down after a 429 and settles (harness/http/limiter.ts). */
+  adaptiveRps?: boolean;
   /** How the reference implementation was started, when it is the target. */
   referenceChoice?: ReferenceChoice;
 }
@@ -123,14 +125,19 @@ function shardOf(requirements: Requirement[], shard: { index: number; count: num
   return [...requirements].sort((a, b) => a.id.localeCompare(b.id)).filter((_, i) => i % shard.count === shard.index - 1);
 }
 
-function parseLimits(request: RunRequest): Pick<RunPlan, 'maxTime' | 'maxRps'> {
+function parseLimits(request: RunRequest): Pick<RunPlan, 'maxTime' | 'maxRps' | 'adaptiveRps'> {
   const maxTimeMs = request.maxTime === undefined ? undefined : parseDuration(request.maxTime);
   if (request.maxTime !== undefined && maxTimeMs === undefined) {
     throw new UsageError(`--max-time: expected seconds or a duration such as 90s, 30m or 2h, found ${JSON.stringify(request.maxTime)}.`);
   }
-  const maxRps = request.maxRps === undefined ? undefined : Number(request.maxRps);
-  if (maxRps !== undefined && !(maxRps > 0)) throw new UsageError(`--max-rps: expected a number of requests per second above 0, found ${JSON.stringify(request.maxRps)}.`);
-  return { ...(maxTimeMs !== undefined ? { maxTime: { ms: maxTimeMs, label: `--max-time ${request.maxTime}` } } : {}), ...(maxRps ? { maxRps } : {}) };
+  const adaptiveRps = request.maxRps === 'auto';
+  const maxRps = request.maxRps === undefined || adaptiveRps ? undefined : Number(request.maxRps);
+  if (maxRps !== undefined && !(maxRps > 0)) throw new UsageError(`--max-rps: expected a number of requests per second above 0, or auto, found ${JSON.stringify(request.maxRps)}.`);
+  return {
+    ...(maxTimeMs !== undefined ? { maxTime: { ms: maxTimeMs, label: `--max-time ${request.maxTime}` } } : {}),
+    ...(maxRps ? { maxRps } : {}),
+    ...(adaptiveRps ? { adaptiveRps } : {}),
+  };
 }
 
 /**
@@ -198,7 +205,10 @@ export async function planRun(request: RunRequest, env: NodeJS.ProcessEnv, draft
   );
   if (selected.length === 0) throw new UsageError('No requirement matches --requirements/--interfaces/--shard; nothing to certify.');
   const suiteInterfaces = interfaces.filter((i) => selected.some((r) => r.interface === i));
-  const setup = await checkSetup(profile, suiteInterfaces);
+  // URLs and no profile: whether the agent server needs a key is asked before a missing key is called the user's mistake.
+  const hosting = usesReference || replay ? undefined : await hostingBeforeSetup(profile, settings, env);
+  if (hosting) profile = { ...profile, agentServerHosting: hosting.hosting };
+  const setup = await checkSetup(profile, suiteInterfaces, hosting?.how);
   if (setup.length > 0) throw new SetupError(setup);
   mkdirSync(draft.reportDir, { recursive: true });
   // URLs without a profile: probe what the target offers, as `apc init` does, and say so.

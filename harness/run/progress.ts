@@ -1,7 +1,9 @@
 // Terminal progress of a certification: a line per suite file as it finishes, each failure as
 // it happens, then the verdict. Everything printed passes the redactor.
+import { tallyLines } from '../http/throttling.ts';
 import type { Level } from '../catalogue.ts';
 import { redactor } from '../redact.ts';
+import { failureLine } from '../conformance/failure.ts';
 import type { ComplianceReport, TestOutcome } from '../report/compliance.ts';
 import { mustLine, VERDICT_LABELS } from '../report/scores.ts';
 
@@ -43,7 +45,7 @@ export class Progress {
     tally.ms += o.durationMs;
     this.perFile.set(o.file, tally);
     if (o.state === 'failed') {
-      const first = o.failures[0]?.message ?? o.note ?? 'failed';
+      const first = o.failures[0] ? failureLine(o.failures[0]) : (o.note ?? 'failed');
       this.line(`    ${red('✗')} ${o.title}\n      ${first.split('\n')[0]}`);
     }
   }
@@ -83,6 +85,7 @@ export class Progress {
     if (expected.length > 0) this.print(`expected failures: ${expected.map((r) => r.id).join(', ')}`);
     const na = report.counts.total['not-applicable'];
     if (na > 0) this.print(dim(`not applicable: ${na} requirement(s) need capabilities not declared in the profile (see the report)`));
+    for (const line of tallyLines(report.transient)) this.print(yellow(`waited:  ${line}`));
     for (const error of report.errors) this.print(red(`error:   ${error}`));
     this.print(`report:  ${reportDir}`);
   }
