@@ -15,11 +15,13 @@ const INTERFACE_NAMES = ['control-plane', 'agent-server', 'experiment-upload'] a
 const LEVEL_NAMES = ['MUST', 'SHOULD', 'MAY'] as const;
 
 export const RequirementStatusSchema = literals(
-  ['passed', 'failed', 'blocked', 'skipped', 'not-applicable', 'expected-failure', 'untested'] as const,
+  ['passed', 'failed', 'blocked', 'skipped', 'not-applicable', 'expected-failure', 'blocked-by-expected-failure', 'untested'] as const,
   'passed: at least one check of it ran and held, and none failed. failed: a check of it found a violation. ' +
     'blocked: its tests stopped at another requirement\'s failed check before judging it (see blockedBy). ' +
     'skipped: excluded from testing or not judged (see reason). not-applicable: the target lacks a capability it needs (see needs). ' +
-    'expected-failure: failed, and listed in the expected-failures baseline (see reason). untested: no conformance test names it.',
+    'expected-failure: failed, and listed in the expected-failures baseline (see reason). ' +
+    'blocked-by-expected-failure: blocked only by requirements the baseline lists (see blockedBy); no news, and not judged. ' +
+    'untested: no conformance test names it.',
 );
 const InterfaceSchema = literals(INTERFACE_NAMES, 'One of the three interfaces of the spec.');
 const LevelSchema = literals(LEVEL_NAMES, 'RFC 2119 level of a requirement.');
@@ -32,6 +34,7 @@ const CountsSchema = Type.Object(
     skipped: Type.Integer({ minimum: 0 }),
     'not-applicable': Type.Integer({ minimum: 0 }),
     'expected-failure': Type.Integer({ minimum: 0 }),
+    'blocked-by-expected-failure': Type.Integer({ minimum: 0 }),
     untested: Type.Integer({ minimum: 0 }),
   },
   { additionalProperties: false, description: 'Number of requirements per status.' },
@@ -176,10 +179,11 @@ export const ComplianceReportSchema = Type.Object(
     startedAt: Type.String({ format: 'date-time' }),
     endedAt: Type.String({ format: 'date-time' }),
     verdict: literals(
-      ['certified', 'passed', 'incomplete', 'not-certified', 'error', 'interrupted'] as const,
-      'certified: the whole catalogue of each certified interface ran, every MUST was judged and passed (expected failures ' +
-        'included), no MUST required for a certificate was not applicable, nothing was blocked, and the run had no errors. ' +
+      ['certified', 'passed', 'no-regressions', 'incomplete', 'not-certified', 'error', 'interrupted'] as const,
+      'certified: the whole catalogue of each certified interface ran, every MUST was judged and passed, no MUST required for a certificate was not applicable, nothing was blocked, and the run had no errors. ' +
         'passed: a subset (--requirements or one shard) ran and every judged MUST passed; a subset, not a certificate. ' +
+        'no-regressions: no MUST failed or was blocked but as the expected-failures baseline expects, and no baseline entry passed; ' +
+        'not a certificate (exit code 0). ' +
         'incomplete: nothing failed, but a MUST required for a certificate could not be judged (see verdictReason). ' +
         'not-certified: a MUST failed, was blocked, or has no test. error: the run itself could not run or had a problem ' +
         '(see errors). interrupted: the run was stopped by a signal; the report holds what ran until then.',

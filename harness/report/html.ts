@@ -36,13 +36,13 @@ function scoreCell(score: Score): string {
 function scores(report: ComplianceReport): string {
   const byLevel = LEVELS.map((l) => {
     const c = report.counts.byLevel[l];
-    return `<tr><th>${l}</th>${scoreCell(scoreOf(c))}<td class="num">${c.failed}</td><td class="num">${c['expected-failure']}</td><td class="num">${c['not-applicable']}</td><td class="num">${c.skipped + c.untested}</td></tr>`;
+    return `<tr><th>${l}</th>${scoreCell(scoreOf(c))}<td class="num">${c.failed}</td><td class="num">${c.blocked}</td><td class="num">${c['expected-failure']}</td><td class="num">${c['blocked-by-expected-failure']}</td><td class="num">${c['not-applicable']}</td><td class="num">${c.skipped + c.untested}</td></tr>`;
   });
   const byInterface = interfacesOf(report).map((i) => `<tr><th>${h(i)}</th>${LEVELS.map((l) => scoreCell(cellScore(report, i, l))).join('')}</tr>`);
   return `<section id="scores"><h2>Scores</h2>
 <p class="hint">SHOULD and MAY results are scored but never decide the verdict. A score counts passed requirements out of the applicable ones; expected failures count as not passed.</p>
 <div class="scores">
-<table><thead><tr><th>Level</th><th>Score</th><th>failed</th><th>expected failure</th><th>not applicable</th><th>skipped / untested</th></tr></thead><tbody>${byLevel.join('')}</tbody></table>
+<table><thead><tr><th>Level</th><th>Score</th><th>failed</th><th>blocked</th><th>expected failure</th><th>blocked by expected failure</th><th>not applicable</th><th>skipped / untested</th></tr></thead><tbody>${byLevel.join('')}</tbody></table>
 <table><thead><tr><th>Interface</th>${LEVELS.map((l) => `<th>${l}</th>`).join('')}</tr></thead><tbody>${byInterface.join('')}</tbody></table>
 </div></section>`;
 }
@@ -104,6 +104,9 @@ function details(r: RequirementResult): string {
   }
   if (r.status === 'not-applicable') return `<div class="note">Not applicable: ${h(r.reason ?? `needs ${(r.needs ?? []).join(', ')}`)}</div>`;
   if (r.status === 'blocked') return `<div class="note">Blocked: not judged, its test stopped at a failed check of ${h((r.blockedBy ?? []).join(', '))}</div>`;
+  if (r.status === 'blocked-by-expected-failure') {
+    return `<div class="note">Blocked by an expected failure (baseline): not judged, its test stopped at the expected failure of ${h((r.blockedBy ?? []).join(', '))}</div>`;
+  }
   if (r.reason) return `<div class="note">${h(r.reason)}</div>`;
   return '';
 }

@@ -5,6 +5,7 @@
 //   blocked           → <skipped message="blocked: …">: never judged; the blocking requirement fails
 //   expected-failure  → <skipped message="expected failure (baseline): …"> with the failure text in
 //                       <system-out>: the run does not fail on it, and it does not count as passed
+//   blocked-by-expected-failure → <skipped message="blocked by an expected failure (baseline): …">
 //   not-applicable    → <skipped message="not applicable: <what the profile does not declare>">
 //   skipped           → <skipped message="excluded: …">
 //   untested          → <error type="untested">: a MUST without a test fails the verdict
@@ -42,6 +43,8 @@ function outcome(r: RequirementResult): string {
       return `      <skipped message="${attr(`blocked: not judged, its test stopped at a failed check of ${(r.blockedBy ?? []).join(', ')}`)}"/>`;
     case 'expected-failure':
       return `      <skipped message="${attr(`expected failure (baseline): ${r.reason ?? ''}`)}"/>\n      <system-out>${escapeXml(all)}</system-out>`;
+    case 'blocked-by-expected-failure':
+      return `      <skipped message="${attr(`blocked by an expected failure (baseline): not judged, its test stopped at the expected failure of ${(r.blockedBy ?? []).join(', ')}`)}"/>`;
     case 'not-applicable':
       return `      <skipped message="${attr(`not applicable: ${r.reason ?? `needs ${(r.needs ?? []).join(', ')}`}`)}"/>`;
     case 'skipped':
@@ -81,7 +84,7 @@ function tally(list: RequirementResult[]): Tally {
     tests: list.length,
     failures: list.filter((r) => r.status === 'failed').length,
     errors: list.filter((r) => r.status === 'untested').length,
-    skipped: list.filter((r) => r.status === 'skipped' || r.status === 'not-applicable' || r.status === 'expected-failure').length,
+    skipped: list.filter((r) => r.status !== 'passed' && r.status !== 'failed' && r.status !== 'untested').length,
   };
 }
 

@@ -14,7 +14,7 @@ export interface ReportFolder {
 }
 
 /** Worst first: the status a requirement keeps when reports disagree. */
-const PRECEDENCE: RequirementStatus[] = ['failed', 'blocked', 'expected-failure', 'passed', 'not-applicable', 'skipped', 'untested'];
+const PRECEDENCE: RequirementStatus[] = ['failed', 'blocked', 'expected-failure', 'blocked-by-expected-failure', 'passed', 'not-applicable', 'skipped', 'untested'];
 
 function checkCompatible(folders: ReportFolder[]): void {
   const [first, ...rest] = folders;

@@ -42,12 +42,14 @@ export const STATUS_LABELS: Record<RequirementResult['status'], string> = {
   skipped: 'skipped',
   'not-applicable': 'not applicable',
   'expected-failure': 'expected failure',
+  'blocked-by-expected-failure': 'blocked by an expected failure',
   untested: 'untested',
 };
 
 export const VERDICT_LABELS: Record<ComplianceReport['verdict'], string> = {
   certified: 'certified',
   passed: 'passed (subset)',
+  'no-regressions': 'no regressions against the baseline',
   incomplete: 'incomplete',
   'not-certified': 'not certified',
   error: 'error',
