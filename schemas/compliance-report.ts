@@ -172,6 +172,9 @@ export const ComplianceReportSchema = Type.Object(
         controlPlaneMode: Type.String(),
         reference: Type.Boolean({ description: 'True when the in-repo reference implementation was certified.' }),
         instance: Type.Optional(ReferenceInstanceSchema),
+        faults: Type.Optional(
+          Type.Array(Type.String(), { description: 'The reference implementation\'s fault switches that were on (--reference-fault); --replay turns them on again.' }),
+        ),
         profile: ProfileSchema,
       },
       { additionalProperties: false },

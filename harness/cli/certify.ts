@@ -12,7 +12,6 @@ import { addConsumerCounts } from '../pact/reliance.ts';
 import { defaultProfile, INTERFACES, profileSecrets, redactedProfile, type InterfaceName, type TargetProfile } from '../profile/profile.ts';
 import { buildProfile, ProfileError, type ProfileSettings } from '../profile/sources.ts';
 import { redactor } from '../redact.ts';
-import { allureReporter } from '../report/allure.ts';
 import { BaselineError, loadBaseline } from '../report/baseline.ts';
 import { buildResults, countsOf, exitCodeOf, universeOf, verdictOf, type Baseline, type ComplianceReport } from '../report/compliance.ts';
 import { ReportError } from '../report/read.ts';
@@ -83,9 +82,9 @@ function shardOf(requirements: Requirement[], shard: { index: number; count: num
   return [...requirements].sort((a, b) => a.id.localeCompare(b.id)).filter((_, i) => i % shard.count === shard.index - 1);
 }
 
-/** Flags that name the same target again, without secrets (they come from APC_API_KEY). */
-function reproFlags(profile: TargetProfile, reference: boolean, profileFile: string | undefined): string {
-  if (reference) return profile.controlPlaneMode === 'self-hosted' ? '--control-plane-mode self-hosted' : '';
+/** Flags that name the same target again, without secrets (they come from APC_API_KEY): the reference with its faults. */
+function reproFlags(profile: TargetProfile, reference: boolean, profileFile: string | undefined, faults: string[]): string {
+  if (reference) return [profile.controlPlaneMode === 'self-hosted' ? '--control-plane-mode self-hosted' : '', ...faults.map((f) => `--reference-fault ${f}`)].filter(Boolean).join(' ');
   const flags: string[] = [];
   if (profileFile) flags.push(`--profile ${profileFile}`);
   const names: Record<InterfaceName, string> = {
@@ -165,7 +164,9 @@ export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest)
     const progress = new Progress(io.out, v.quiet ?? false);
 
     const usesReference = INTERFACES.every((i) => !profile.urls[i]);
-    const faultProblem = unknownFaultMessage('--reference-fault', v['reference-fault'] ?? []);
+    // A replay of a fault run turns the recorded faults on again, unless faults are given again.
+    const faults = v['reference-fault'] ?? replay?.faults ?? [];
+    const faultProblem = unknownFaultMessage('--reference-fault', faults);
     if (faultProblem) throw new UsageError(faultProblem);
     const choice = referenceChoice(v.reference, v.database);
     if (typeof choice === 'string') throw new UsageError(choice);
@@ -174,7 +175,7 @@ export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest)
       profile = buildProfile(given, io.env, replay?.profile ?? referenceProfileBase());
       reference = await startReferenceTarget({
         mode: profile.controlPlaneMode,
-        faults: v['reference-fault'] ?? [],
+        faults,
         ...choice,
         env: io.env,
         log: (line) => progress.line(line),
@@ -215,7 +216,7 @@ export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest)
     const context: RunContext = {
       profile,
       runId,
-      reproFlags: [reproFlags(profile, usesReference, v.profile), usesReference ? choiceFlags(choice) : ''].filter(Boolean).join(' '),
+      reproFlags: [reproFlags(profile, usesReference, v.profile, faults), usesReference ? choiceFlags(choice) : ''].filter(Boolean).join(' '),
       workerConcurrency: Math.max(1, Math.floor(profile.concurrency / workers)),
       ...(maxRps ? { workerMaxRps: maxRps / workers } : {}),
       stateDir,
@@ -243,13 +244,6 @@ export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest)
       ids: selected.map((r) => r.id),
       workers,
       listener: { outcome: (o) => progress.outcome(o), fileEnd: (f) => progress.fileEnd(f) },
-      reporters: [
-        allureReporter(join(reportDir, 'allure-results'), catalogue, {
-          'run-id': runId,
-          seed: String(profile.seed),
-          ...Object.fromEntries(interfaces.map((i) => [i, profile.urls[i]!])),
-        }),
-      ],
     }).finally(() => {
       deadline.cancel();
       rmSync(stateDir, { recursive: true, force: true });
@@ -275,6 +269,7 @@ export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest)
         controlPlaneMode: profile.controlPlaneMode,
         reference: usesReference,
         ...(reference ? { instance: reference.instance } : {}),
+        ...(reference && faults.length > 0 ? { faults } : {}),
         profile: redactedProfile(profile),
       },
       startedAt,

@@ -103,6 +103,8 @@ export interface ComplianceReport {
     reference: boolean;
     /** Which reference implementation ran (a process, or a container of which image). */
     instance?: ReferenceInstance;
+    /** The reference's fault switches that were on (`--reference-fault`): replay and repro lines turn them on again. */
+    faults?: string[];
     profile: TargetProfile;
   };
   startedAt: string;

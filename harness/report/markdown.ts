@@ -4,7 +4,8 @@
 import { LEVELS } from '../catalogue.ts';
 import type { FailureRecord } from '../conformance/failure.ts';
 import type { ComplianceReport, RequirementResult } from './compliance.ts';
-import { cellScore, checkedLine, duration, formatScore, interfacesOf, mustLine, scoreOf, STATUS_LABELS, VERDICT_LABELS } from './scores.ts';
+import { reproductionLines } from './reproduction.ts';
+import { cellScore, checkedLine, countsLine, duration, formatScore, interfacesOf, mustLine, scoreOf, STATUS_LABELS, VERDICT_LABELS } from './scores.ts';
 
 /**
  * Inline text on one line, with the characters that would start markup escaped. Underscores
@@ -59,16 +60,6 @@ const MARKS: Record<RequirementResult['status'], string> = {
 function header(report: ComplianceReport): string[] {
   const verdict = VERDICT_LABELS[report.verdict].toUpperCase();
   const levels = LEVELS.map((l) => `${l} ${formatScore(scoreOf(report.counts.byLevel[l]))}`).join(' · ');
-  const t = report.counts.total;
-  const tally = [
-    `${t.failed} failed`,
-    t.blocked ? `${t.blocked} blocked` : '',
-    t['expected-failure'] ? `${t['expected-failure']} expected failure(s)` : '',
-    t['blocked-by-expected-failure'] ? `${t['blocked-by-expected-failure']} blocked by expected failures` : '',
-    t.untested ? `${t.untested} untested` : '',
-    `${t['not-applicable']} not applicable`,
-    t.skipped ? `${t.skipped} skipped` : '',
-  ].filter(Boolean);
   const urls = interfacesOf(report)
     .map((i) => `${i} ${code(report.target.urls[i] ?? '(no URL)')}`)
     .join(', ');
@@ -87,7 +78,7 @@ function header(report: ComplianceReport): string[] {
     '',
     `> **Verdict: ${verdict}** (${mustLine(report)}). ${text(report.verdictReason)}`,
     '',
-    `**${levels}** — ${tally.join(', ')}, of ${report.requirements.length} requirements.`,
+    `**${levels}** — ${countsLine(report.counts.total)}; ${report.requirements.length} requirements.`,
     '',
     `- **Target:** ${kind}, control plane mode ${code(report.target.controlPlaneMode)}: ${urls}`,
     `- **Run:** ${run.join(', ')}`,
@@ -114,7 +105,7 @@ function scores(report: ComplianceReport): string[] {
 /** Long bodies are cut here; compliance.html and compliance.json keep them whole. */
 const RESPONSE_SHOWN = 600;
 
-function failure(f: FailureRecord): string[] {
+function failure(report: ComplianceReport, f: FailureRecord): string[] {
   const lines = [`**${text(f.message)}**`, ''];
   if (f.expected !== undefined) lines.push(value('Expected', f.expected), '');
   if (f.seen !== undefined) lines.push(value('Seen', f.seen), '');
@@ -127,7 +118,7 @@ function failure(f: FailureRecord): string[] {
     const response = last.response.length > RESPONSE_SHOWN ? `${last.response.slice(0, RESPONSE_SHOWN)}… (${last.response.length} characters in all)` : last.response;
     lines.push(`Last request (${f.exchanges.length} recorded, see compliance.html for all):`, '', block(last.curl, 'sh'), '', 'Response:', '', block(response, 'text'), '');
   }
-  if (f.repro) lines.push('Run this check again:', '', block(f.repro, 'sh'), '');
+  for (const line of reproductionLines(report, f)) lines.push(line.label, '', block(line.text, 'sh'), '');
   return lines;
 }
 
@@ -140,7 +131,7 @@ function failed(report: ComplianceReport): string[] {
     lines.push(`### ✗ ${r.id} · ${r.level} · ${r.interface} · § ${text(r.section)}`, '', `_${text(r.statement)}_`, '');
     if (r.consumers) lines.push(`${r.consumers} Pact consumer(s) rely on it (\`apc contracts matrix\` names them).`, '');
     if (r.failures.length === 0) lines.push('The test failed without a recorded failure.', '');
-    for (const f of r.failures) lines.push(...failure(f));
+    for (const f of r.failures) lines.push(...failure(report, f));
   }
   return lines;
 }

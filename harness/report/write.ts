@@ -1,8 +1,9 @@
 // Writes a report folder. compliance.json is the source of truth; every other format is
-// rendered from it, so a merged or replayed report renders the same way. Allure results are
-// the exception: allure-vitest writes them while the suites run (see allure.ts).
+// rendered from it, so a merged or replayed report renders the same way, and every format counts
+// the same failed, blocked, expected-failure and not-applicable requirements.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeAllureResults } from './allure.ts';
 import { renderBadge } from './badge.ts';
 import type { ComplianceReport } from './compliance.ts';
 import { renderHtml } from './html.ts';
@@ -26,6 +27,7 @@ export const WRITERS: ReportWriter[] = [
   rendered('compliance.html', renderHtml),
   rendered('junit.xml', renderJunit),
   rendered('badge.svg', renderBadge),
+  writeAllureResults,
 ];
 
 export function writeReports(dir: string, report: ComplianceReport): void {

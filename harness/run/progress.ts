@@ -3,7 +3,7 @@
 import type { Level } from '../catalogue.ts';
 import { redactor } from '../redact.ts';
 import type { ComplianceReport, TestOutcome } from '../report/compliance.ts';
-import { mustLine, VERDICT_LABELS } from '../report/scores.ts';
+import { countsLine, mustLine, VERDICT_LABELS } from '../report/scores.ts';
 
 export interface Output {
   write(text: string): void;
@@ -74,6 +74,7 @@ export class Progress {
     this.print();
     this.print(`verdict: ${verdict}  ${mustLine(report)}  (${['SHOULD', 'MAY'].map((l) => score(l as Level)).join(', ')})`);
     this.print(`         ${report.verdictReason}`);
+    this.print(`counts:  ${countsLine(report.counts.total)}`);
     // Root causes first: what failed, then what could not be judged because of it.
     const failed = report.requirements.filter((r) => r.status === 'failed');
     if (failed.length > 0) this.print(`failed:  ${failed.map((r) => `${r.id} (${r.level})`).join(', ')}`);
