@@ -4,6 +4,7 @@ import type { FastifyServerOptions } from 'fastify';
 import { resolveAuth, type AuthConfig } from './auth.ts';
 import { openPool, type Pool, type PoolClient } from './db.ts';
 import type { ControlPlaneMode, ReferenceOptions } from './options.ts';
+import { PLATFORM_DEFAULTS, resolvePlatformLike, type PlatformLike } from './platform-like/behaviours.ts';
 
 export interface ReferenceContext {
   mode: ControlPlaneMode;
@@ -13,6 +14,8 @@ export interface ReferenceContext {
   auth: AuthConfig;
   pool: Pool | undefined;
   faults: ReadonlySet<string>;
+  /** The platform-like behaviours switched on (none by default). */
+  platformLike: PlatformLike;
   /** Fastify logger option: structured JSON with secrets redacted, or off. */
   logger: FastifyServerOptions['logger'];
   /** Called on close, in reverse order: background workers register here. */
@@ -43,15 +46,17 @@ export const REDACTED_LOG_PATHS = [
 
 export function createContext(options: ReferenceOptions): { ctx: ReferenceContext; close(): Promise<void> } {
   const stops: (() => Promise<void> | void)[] = [];
+  const platformLike = resolvePlatformLike(options.platformLike);
   const pool = options.databaseUrl ? openPool(options.databaseUrl) : undefined;
   const ctx: ReferenceContext = {
     mode: options.mode ?? 'hosted',
-    phaseMs: options.phaseMs ?? 20,
+    phaseMs: platformLike.has('slow-builds') ? platformLike.scaled(PLATFORM_DEFAULTS.phaseMs) : (options.phaseMs ?? 20),
     statsDelayMs: options.statsDelayMs ?? 2000,
     graphConfigPath: options.graphConfigPath,
     auth: resolveAuth(options.apiKeys),
     pool,
     faults: new Set(options.faults ?? []),
+    platformLike,
     // stderr, so stdout stays for what `apc serve` prints (the URLs and the key).
     logger: options.log ? { level: 'info', redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' }, stream: process.stderr } : false,
     onClose: (stop) => stops.push(stop),

@@ -1,4 +1,5 @@
 // Options of the reference implementation: what `apc serve` flags and `startReference()` accept.
+import type { PlatformLikeOptions } from './platform-like/behaviours.ts';
 
 export type ControlPlaneMode = 'hosted' | 'self-hosted';
 
@@ -27,6 +28,8 @@ export interface ReferenceOptions {
   faults?: string[];
   /** Path of a graph configuration file (`graph.json`) registering extra graphs. */
   graphConfigPath?: string;
+  /** Behave as the real hosted platform does where the spec allows it (platform-like/README.md). */
+  platformLike?: PlatformLikeOptions;
   /** Structured JSON logs to stderr. Default false. */
   log?: boolean;
 }

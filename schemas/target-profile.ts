@@ -17,6 +17,8 @@ const millis = (description: string) => Type.Integer({ minimum: 1, description }
 export const CONTROL_PLANE_MODES = ['hosted', 'self-hosted'] as const;
 export const AGENT_SERVER_HOSTINGS = ['platform', 'self-run'] as const;
 export const SOURCE_KIND_NAMES = ['gitforge', 'external_container', 'internal_container', 'internal_source'] as const;
+/** accepted: it makes the revision (spec 3); refused: a 4xx with a `detail` until the latest revision ends (as an older platform did). */
+export const BUSY_PATCH_ANSWERS = ['accepted', 'refused'] as const;
 export const OPTIONAL_ENDPOINT_NAMES = ['upload-url', 'integrations', 'listeners', 'experiment-reads', 'dataset-create', 'docs'] as const;
 /** Identifiers of the spec that hold a neutral word (spec, naming convention): what a target may spell its own way. */
 export const VOCABULARY_WORDS = [
@@ -58,7 +60,11 @@ export const TargetProfileFileSchema = closed(
     apiKey: Type.Optional(text('the key itself (prefer apiKeyEnv)')),
     apiKeyEnv: Type.Optional(text('name of the environment variable holding the key')),
     tenantId: Type.Optional(text('workspace id sent as X-Tenant-Id')),
-    otherTenant: Type.Optional(credentials('a second workspace, for the tenant-scoping rules')),
+    otherTenant: Type.Optional(
+      credentials('a second workspace, for the tenant-scoping rules; without a key of its own, the main (organization) key acts for it'),
+    ),
+    foreignTenantId: Type.Optional(text('a workspace the main key may not act for (CP-TEN-005)')),
+    busyPatch: Type.Optional(word(BUSY_PATCH_ANSWERS, 'how the target answers a revision-creating PATCH while a revision is in progress')),
     controlPlaneMode: Type.Optional(word(CONTROL_PLANE_MODES, 'hosted, or self-hosted (served under /api-host)')),
     agentServerHosting: Type.Optional(
       word(AGENT_SERVER_HOSTINGS, 'platform: deployed by the platform, authentication rules apply (spec 5); self-run: run outside the platform'),
@@ -82,6 +88,7 @@ export const TargetProfileFileSchema = closed(
           graphId: Type.Optional(text('the conformance fixture graph (echo)')),
           failingGraphId: Type.Optional(text('a graph whose node fails')),
           imageUri: Type.Optional(text('an image URI that deploys')),
+          otherImageUri: Type.Optional(text('a second image URI that deploys (another tag), for PATCHes that change revision values')),
           failingImageUri: Type.Optional(text('an image URI whose revision fails')),
           listenerId: Type.Optional(text('a listener id for external_container deployments')),
           clusterNamespace: Type.Optional(text('a cluster namespace for external_container deployments')),
@@ -91,6 +98,7 @@ export const TargetProfileFileSchema = closed(
                 integrationId: Type.Optional(text('integration id')),
                 repoUrl: Type.Optional(text('repository URL')),
                 repoRef: Type.Optional(text('branch')),
+                otherRepoRef: Type.Optional(text('a second branch, for PATCHes that change revision values')),
                 graphConfigPath: Type.Optional(text('path of graph.json in the repository')),
                 tagRef: Type.Optional(text('a tag, refs/tags/...')),
               },
@@ -107,6 +115,8 @@ export const TargetProfileFileSchema = closed(
           requestMs: Type.Optional(millis('one exchange')),
           streamMs: Type.Optional(millis('one event stream')),
           deployMs: Type.Optional(millis('a revision reaching a terminal status')),
+          deleteMs: Type.Optional(millis('a deleted deployment going away (default: deployMs)')),
+          throttleMs: Type.Optional(millis('waiting out throttling (429) and transient errors (503) for one request')),
           statsMs: Type.Optional(millis('experiment statistics being filled')),
         },
         'deadlines in milliseconds',

@@ -230,7 +230,7 @@ class DeleteCommand implements Command {
     expectStatus('CP-DEL-001', 'DELETE /v2/deployments/{id}', answer, [204]);
     model.delete(d);
     const read = await real.api.get(real.ids[d.slot]!);
-    if (!is4xx(read)) throw new ModelMismatch('CP-DEL-002', 'GET right after DELETE was not refused.', 'a 4xx status', read);
+    if (!is4xx(read)) throw new ModelMismatch('CP-DEL-002', 'GET after DELETE (and after any AWAITING_DELETE) was not refused.', 'a 4xx status', read);
   }
   toString(): string {
     return `delete(#${this.pick})`;

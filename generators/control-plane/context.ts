@@ -6,8 +6,10 @@ import type { Source } from '../../schemas/index.ts';
 export type Mode = 'hosted' | 'self-hosted';
 
 export interface GeneratorFixtures {
-  gitforge: { integrationId?: string; repoUrl: string; repoRef: string; graphConfigPath: string };
+  gitforge: { integrationId?: string; repoUrl: string; repoRef: string; otherRepoRef?: string; graphConfigPath: string };
   imageUri: string;
+  /** A second image URI (another tag), so a PATCH can change a revision-relevant value. */
+  otherImageUri?: string;
   listenerId?: string;
   clusterNamespace?: string;
 }

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import type { DeploymentPatchRequest, Source } from '../../schemas/index.ts';
 import { DEPLOYMENT_TYPES } from '../../schemas/index.ts';
 import { BOUNDED_CPU_FIELDS, cpuOutOf } from './cpu.ts';
-import type { GeneratorContext } from './context.ts';
+import type { GeneratorContext, GeneratorFixtures } from './context.ts';
 import { validResourceSpec } from './resource-spec.ts';
 import { IMMUTABLE_FIELDS, TRIGGER_SOURCES, TRIGGERS, type Trigger } from './source-rules.ts';
 import { arbitraryTarballPath, exampleUrl, nonEmptySecrets, secretReferences, tagRef, uuid } from './values.ts';
@@ -38,6 +38,23 @@ export function triggerPatch(ctx: GeneratorContext, trigger: GeneratedTrigger): 
     case 'resource_spec':
       return validResourceSpec.map((resource_spec) => ({ source_config: { resource_spec } }));
   }
+}
+
+/**
+ * A PATCH that changes a revision-relevant value of a deployment of `source` created from the
+ * fixtures (baseCreate): its image_uri to fixtures.otherImageUri, or its repo_ref to
+ * fixtures.gitforge.otherRepoRef; undefined when the fixtures hold no second value for the source.
+ * A PATCH repeating the create's values creates a revision too, but a deployment that kept its
+ * first revision's values would look right after it.
+ */
+export function changedValuePatch(fx: GeneratorFixtures, source: Source): PatchBody | undefined {
+  if ((source === 'internal_container' || source === 'external_container') && fx.otherImageUri && fx.otherImageUri !== fx.imageUri) {
+    return { source_revision_config: { image_uri: fx.otherImageUri } };
+  }
+  if (source === 'gitforge' && fx.gitforge.otherRepoRef && fx.gitforge.otherRepoRef !== fx.gitforge.repoRef) {
+    return { source_revision_config: { repo_ref: fx.gitforge.otherRepoRef } };
+  }
+  return undefined;
 }
 
 /** Merges patch parts member by member (source_config and source_revision_config objects too). */

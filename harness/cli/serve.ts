@@ -4,6 +4,7 @@ import type { ApiKeyGrant, ReferenceOptions } from '../../reference-impl/options
 import { redactor } from '../redact.ts';
 import type { CertifyIo } from './certify.ts';
 import { unknownFaultMessage } from './fault-names.ts';
+import { expandBareFlag, platformLikeOption } from './platform-like-option.ts';
 import { UsageError } from './usage-error.ts';
 import { SERVE_USAGE } from './usage.ts';
 
@@ -19,6 +20,8 @@ const OPTIONS = {
   'stats-delay-ms': { type: 'string' },
   graphs: { type: 'string' },
   fault: { type: 'string', multiple: true },
+  'platform-like': { type: 'string' },
+  'time-scale': { type: 'string' },
   log: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -67,7 +70,7 @@ function startProblem(error: unknown, options: ReferenceOptions): string | undef
 export async function serve(argv: string[], io: CertifyIo, untilStopped: Promise<unknown>): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false });
+    parsed = parseArgs({ args: expandBareFlag(argv, '--platform-like'), options: OPTIONS, strict: true, allowPositionals: false });
   } catch (error) {
     io.err.write(`apc serve: ${(error as Error).message.split('\n')[0]}\nRun \`apc help serve\` for the options.\n`);
     return 2;
@@ -88,6 +91,7 @@ export async function serve(argv: string[], io: CertifyIo, untilStopped: Promise
     const databaseUrl = v['database-url'] ?? env.DATABASE_URL;
     const phase = v['phase-ms'] ?? env.APC_REF_PHASE_MS;
     const statsDelay = v['stats-delay-ms'] ?? env.APC_REF_STATS_DELAY_MS;
+    const platformLike = platformLikeOption('--platform-like', v['platform-like'] ?? env.APC_REF_PLATFORM_LIKE, '--time-scale', v['time-scale'] ?? env.APC_REF_TIME_SCALE);
     options = {
       mode,
       host: v.host ?? env.APC_REF_HOST ?? '127.0.0.1',
@@ -102,6 +106,7 @@ export async function serve(argv: string[], io: CertifyIo, untilStopped: Promise
       ...(statsDelay ? { statsDelayMs: milliseconds('--stats-delay-ms', statsDelay) } : {}),
       ...(v.graphs ? { graphConfigPath: v.graphs } : {}),
       faults: v.fault ?? [],
+      ...(platformLike ? { platformLike } : {}),
       log: v.log ?? false,
     };
   } catch (error) {
@@ -130,6 +135,7 @@ export async function serve(argv: string[], io: CertifyIo, untilStopped: Promise
       `  experiment upload  ${server.urls.tracing}`,
       generated ? `  development key    ${server.apiKey}  (tenant ${server.tenantId}; generated because no --api-key was given)` : `  tenant             ${server.tenantId}`,
       options.faults && options.faults.length > 0 ? `  FAULTS ENABLED     ${options.faults.join(', ')}` : '',
+      options.platformLike ? `  platform-like      ${options.platformLike.behaviours.join(', ')} (time scale ${options.platformLike.timeScale})` : '',
       'Press Ctrl-C to stop.',
       '',
     ]

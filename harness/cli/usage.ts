@@ -1,5 +1,11 @@
 // Help texts of the `apc` command.
 import { FAULTS_BY_INTERFACE } from '../../reference-impl/faults.ts';
+import { PLATFORM_BEHAVIOURS } from '../../reference-impl/platform-like/behaviours.ts';
+
+/** The platform-like behaviours of the reference, four a line. */
+function behaviourList(indent: string): string {
+  return PLATFORM_BEHAVIOURS.map((name, i) => (i % 4 === 0 ? indent : ' ') + name + (i < PLATFORM_BEHAVIOURS.length - 1 ? ',' : '') + (i % 4 === 3 ? '\n' : '')).join('').trimEnd();
+}
 
 /** The reference implementation's fault switches, wrapped, one block per interface. */
 function faultList(indent: string): string {
@@ -104,6 +110,11 @@ Reference implementation (no URL given):
                               (repeatable; for the harness's negative self-tests). Names
                               (described in reference-impl/*/faults.md):
 ${faultList('                              ')}
+  --reference-platform-like [LIST]  the reference behaves as the real hosted platform does where
+                              the spec allows it: all (the default), or some of
+${behaviourList('                              ')}
+                              (\`apc help serve\`, reference-impl/platform-like/README.md)
+  --reference-time-scale X    multiplies its durations; 0.1 is ten times faster (default 1)
 
 Before any suite, each interface gets one request the spec defines for it (control plane
 GET /v2/deployments, agent server POST /assistants/search, experiment upload an empty POST
@@ -150,6 +161,13 @@ export const SERVE_USAGE = `Usage: apc serve [options]
   --fault NAME                enable a documented deviation, for negative tests (repeatable);
                               names (described in reference-impl/*/faults.md):
 ${faultList('                              ')}
+  --platform-like [LIST]      behave as the real hosted platform does where the spec allows it
+                              (reference-impl/platform-like/README.md)   (APC_REF_PLATFORM_LIKE):
+                              all (the default), or a comma-separated list of
+${behaviourList('                              ')}
+  --time-scale X              multiplies the platform-like durations (1.5 s build phases, 3 s
+                              asynchronous deletion, 1 s throttling window); 0.1 is ten times
+                              faster (default 1)                          (APC_REF_TIME_SCALE)
   --log                       structured JSON logs on stderr (keys and secrets redacted)
 
 A busy port or a database that cannot be reached is reported in one line, with exit code 2.

@@ -2,7 +2,7 @@
 // Built from (lowest to highest precedence) defaults, a YAML profile file, APC_* environment
 // variables and command-line flags; see harness/profile/sources.ts. The file's schema, with the
 // lists of allowed words, is schemas/target-profile.ts.
-import { AGENT_SERVER_HOSTINGS, CONTROL_PLANE_MODES, OPTIONAL_ENDPOINT_NAMES, SOURCE_KIND_NAMES } from '../../schemas/target-profile.ts';
+import { AGENT_SERVER_HOSTINGS, BUSY_PATCH_ANSWERS, CONTROL_PLANE_MODES, OPTIONAL_ENDPOINT_NAMES, SOURCE_KIND_NAMES } from '../../schemas/target-profile.ts';
 
 export type InterfaceName = 'control-plane' | 'agent-server' | 'experiment-upload';
 export const INTERFACES: readonly InterfaceName[] = ['control-plane', 'agent-server', 'experiment-upload'];
@@ -10,6 +10,8 @@ export const INTERFACES: readonly InterfaceName[] = ['control-plane', 'agent-ser
 export type ControlPlaneMode = (typeof CONTROL_PLANE_MODES)[number];
 /** Who runs the agent server: the platform (its auth rules apply, spec 5) or someone outside it. */
 export type AgentServerHosting = (typeof AGENT_SERVER_HOSTINGS)[number];
+/** How the target answers a revision-creating PATCH while a revision is in progress. */
+export type BusyPatch = (typeof BUSY_PATCH_ANSWERS)[number];
 export type SourceKind = (typeof SOURCE_KIND_NAMES)[number];
 export const SOURCE_KINDS: readonly SourceKind[] = SOURCE_KIND_NAMES;
 
@@ -27,8 +29,15 @@ export interface TargetProfile {
   urls: Partial<Record<InterfaceName, string>>;
   apiKey?: string;
   tenantId?: string;
-  /** A second key and tenant, for tenant-scoping rules (gated on its presence). */
+  /**
+   * A second workspace and the key that acts for it, for tenant-scoping rules (gated on its
+   * presence). Its key is the main key when one organization key acts for both workspaces.
+   */
   otherTenant?: Credentials;
+  /** A workspace the main key may not act for (CP-TEN-005); see foreignTenant(). */
+  foreignTenantId?: string;
+  /** How the target answers a revision-creating PATCH while a revision is in progress (apc init finds out). */
+  busyPatch: BusyPatch;
   controlPlaneMode: ControlPlaneMode;
   agentServerHosting: AgentServerHosting;
   /** Source kinds the target offers. Default: every kind valid for the mode. */
@@ -47,6 +56,10 @@ export interface TargetProfile {
     deployMs: number;
     /** Experiment statistics being filled after upload. */
     statsMs: number;
+    /** A deleted deployment going away (deletion may be asynchronous); the deploy timeout when absent. */
+    deleteMs?: number;
+    /** Waiting out throttling (429) and transient errors (503, with Retry-After) for one request. */
+    throttleMs: number;
   };
   pollIntervalMs: number;
   /** At most this many requests in flight against the target. */
@@ -71,12 +84,16 @@ export interface Fixtures {
     integrationId?: string;
     repoUrl: string;
     repoRef: string;
+    /** A second branch: a PATCH to it changes the revision's values (CP-REV-014). */
+    otherRepoRef?: string;
     graphConfigPath: string;
     /** A tag of the repository (`refs/tags/...`); a made-up one is used when absent. */
     tagRef?: string;
   };
   /** An image URI that deploys, for container sources. */
   imageUri: string;
+  /** A second image URI that deploys (another tag): a PATCH to it changes the revision's values (CP-REV-014). */
+  otherImageUri?: string;
   /** An image URI whose revision fails, if the target has one. */
   failingImageUri?: string;
   /** A listener id for external_container deployments (self-hosted). */
@@ -97,13 +114,14 @@ export function defaultProfile(): TargetProfile {
     agentServerHosting: 'platform',
     sources: defaultSources('hosted'),
     endpoints: ['upload-url', 'integrations', 'docs'],
+    busyPatch: 'accepted',
     vocabulary: {},
     fixtures: {
       graphId: 'echo',
       gitforge: { repoUrl: 'https://example.com/acme/agent', repoRef: 'main', graphConfigPath: 'graph.json' },
       imageUri: 'docker.io/acme/agent:1.0.0',
     },
-    timeouts: { requestMs: 10_000, streamMs: 15_000, deployMs: 1_800_000, statsMs: 60_000 },
+    timeouts: { requestMs: 10_000, streamMs: 15_000, deployMs: 1_800_000, statsMs: 60_000, throttleMs: 120_000 },
     pollIntervalMs: 5_000,
     concurrency: 4,
     redact: [],
@@ -130,4 +148,15 @@ export function redactedProfile(profile: TargetProfile): TargetProfile {
     otherTenant: profile.otherTenant && { ...profile.otherTenant, apiKey: '[redacted]' },
     redact: profile.redact.map(() => '[redacted]'),
   };
+}
+
+/**
+ * The workspace CP-TEN-005 names with the main key: `foreignTenantId`, else the second workspace
+ * when it has a key of its own (its own key, its own workspace). A second workspace the main key
+ * acts for too (an organization key) is no such workspace.
+ */
+export function foreignTenant(profile: TargetProfile): string | undefined {
+  if (profile.foreignTenantId) return profile.foreignTenantId;
+  const other = profile.otherTenant;
+  return other?.tenantId && other.apiKey !== profile.apiKey ? other.tenantId : undefined;
 }

@@ -11,6 +11,9 @@ import { defaultProfile, defaultSources, type InterfaceName, type TargetProfile 
 
 export class ProfileError extends Error {}
 
+/** Stands for the main key in a second workspace of the file until the main key is known. */
+const MAIN_KEY = '\u0000main-key';
+
 /** Settings as they arrive from flags or the environment: strings, before validation. */
 export interface ProfileSettings {
   profileFile?: string;
@@ -154,10 +157,14 @@ function applyFile(profile: TargetProfile, file: string, env: NodeJS.ProcessEnv)
   if (key !== undefined) profile.apiKey = key;
   if (doc.tenantId !== undefined) profile.tenantId = doc.tenantId;
   if (doc.otherTenant !== undefined) {
+    // Without a key of its own, the second workspace is one the main (organization) key acts for:
+    // buildProfile gives it the main key once flags and environment have named that.
     const other = secretFrom(at('otherTenant.apiKeyEnv'), doc.otherTenant, env);
-    if (other === undefined) throw new ProfileError(`${at('otherTenant')}: give apiKeyEnv (or apiKey) of the second tenant.`);
-    profile.otherTenant = { apiKey: other, ...(doc.otherTenant.tenantId ? { tenantId: doc.otherTenant.tenantId } : {}) };
+    if (other === undefined && !doc.otherTenant.tenantId) throw new ProfileError(`${at('otherTenant')}: give its tenantId, and apiKeyEnv (or apiKey) unless the main key acts for it too.`);
+    profile.otherTenant = { apiKey: other ?? MAIN_KEY, ...(doc.otherTenant.tenantId ? { tenantId: doc.otherTenant.tenantId } : {}) };
   }
+  if (doc.foreignTenantId !== undefined) profile.foreignTenantId = doc.foreignTenantId;
+  if (doc.busyPatch !== undefined) profile.busyPatch = doc.busyPatch;
   if (doc.controlPlaneMode !== undefined) profile.controlPlaneMode = doc.controlPlaneMode;
   if (doc.agentServerHosting !== undefined) profile.agentServerHosting = doc.agentServerHosting;
   if (doc.sources !== undefined) profile.sources = doc.sources;
@@ -195,7 +202,11 @@ export function buildProfile(flags: ProfileSettings, env: NodeJS.ProcessEnv, bas
   if (s.apiKey) profile.apiKey = s.apiKey;
   if (s.tenantId) profile.tenantId = s.tenantId;
   // Each names one field of the second tenant: the other field keeps what the file said.
-  const otherKey = s.otherApiKey ?? profile.otherTenant?.apiKey;
+  const fileKey = profile.otherTenant?.apiKey === MAIN_KEY ? profile.apiKey : profile.otherTenant?.apiKey;
+  if (profile.otherTenant?.apiKey === MAIN_KEY && !fileKey && !s.otherApiKey) {
+    throw new ProfileError('otherTenant: it has no key of its own, and no main key is given to act for it (--api-key, APC_API_KEY or apiKeyEnv).');
+  }
+  const otherKey = s.otherApiKey ?? fileKey;
   if (otherKey) {
     const otherTenantId = s.otherTenantId ?? profile.otherTenant?.tenantId;
     profile.otherTenant = { apiKey: otherKey, ...(otherTenantId ? { tenantId: otherTenantId } : {}) };

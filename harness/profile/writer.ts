@@ -25,11 +25,14 @@ export function profileYaml(profile: TargetProfile, found: Discovery, writtenAt:
   for (const i of INTERFACES) if (profile.urls[i]) out.push(`  ${i}: ${q(profile.urls[i]!)}   # given`);
   if (profile.tenantId) out.push(`tenantId: ${q(profile.tenantId)}   # given`);
   if (profile.otherTenant) {
-    out.push(`otherTenant:   # ${how('otherTenant') ?? 'given'}`, '  apiKeyEnv: APC_OTHER_API_KEY');
+    out.push(`otherTenant:   # ${how('otherTenant') ?? 'given'}`);
+    out.push(profile.otherTenant.apiKey === profile.apiKey ? '  # no apiKeyEnv: the main (organization) key acts for this workspace too' : '  apiKeyEnv: APC_OTHER_API_KEY');
     if (profile.otherTenant.tenantId) out.push(`  tenantId: ${q(profile.otherTenant.tenantId)}`);
   } else if (found.otherTenant === false) out.push(`# otherTenant left out: ${how('otherTenant')}`);
   else out.push('# otherTenant: none given (apc init --other-api-key ...); the tenant-scoping rules are not applicable without it');
+  if (profile.foreignTenantId) out.push(`foreignTenantId: ${q(profile.foreignTenantId)}   # given: a workspace the main key may not act for`);
   if (profile.urls['control-plane']) {
+    out.push(`busyPatch: ${profile.busyPatch}   # ${how('busyPatch') ?? 'default'}`);
     out.push(`controlPlaneMode: ${profile.controlPlaneMode}   # ${how('controlPlaneMode') ?? 'default'}`);
     out.push('sources:');
     for (const s of SOURCE_KINDS) {
@@ -49,6 +52,7 @@ export function profileYaml(profile: TargetProfile, found: Discovery, writtenAt:
   if (profile.fixtures.failingGraphId) out.push(`  failingGraphId: ${q(profile.fixtures.failingGraphId)}   # ${how('fixtures.failingGraphId')}`);
   else if (how('fixtures.failingGraphId')) out.push(`  # failingGraphId: ${how('fixtures.failingGraphId')}`);
   out.push(`  imageUri: ${q(profile.fixtures.imageUri)}   # default: an image URI that deploys on your target`);
+  out.push(profile.fixtures.otherImageUri ? `  otherImageUri: ${q(profile.fixtures.otherImageUri)}   # given` : '  # otherImageUri: not discoverable; a second image that deploys (another tag), so CP-REV-014 can change revision values');
   out.push('  # failingImageUri: not discoverable; name an image whose build fails to check the failure rules');
   if (profile.fixtures.listenerId) out.push(`  listenerId: ${q(profile.fixtures.listenerId)}   # the first of GET /v2/listeners`);
   if (profile.fixtures.clusterNamespace) out.push(`  clusterNamespace: ${q(profile.fixtures.clusterNamespace)}   # the first namespace of that listener`);
@@ -56,7 +60,8 @@ export function profileYaml(profile: TargetProfile, found: Discovery, writtenAt:
   out.push('  gitforge:');
   if (g.integrationId) out.push(`    integrationId: ${q(g.integrationId)}   # the first of GET /v1/integrations/gitforge/install`);
   out.push(`    repoUrl: ${q(g.repoUrl)}   # default: a repository your target can build`, `    repoRef: ${q(g.repoRef)}`, `    graphConfigPath: ${q(g.graphConfigPath)}`);
-  out.push(`timeouts: { requestMs: ${profile.timeouts.requestMs}, streamMs: ${profile.timeouts.streamMs}, deployMs: ${profile.timeouts.deployMs}, statsMs: ${profile.timeouts.statsMs} }   # defaults or given`);
+  out.push(g.otherRepoRef ? `    otherRepoRef: ${q(g.otherRepoRef)}   # given` : '    # otherRepoRef: not discoverable; a second branch, so CP-REV-014 can change revision values');
+  out.push(`timeouts: { requestMs: ${profile.timeouts.requestMs}, streamMs: ${profile.timeouts.streamMs}, deployMs: ${profile.timeouts.deployMs}, statsMs: ${profile.timeouts.statsMs}, ${profile.timeouts.deleteMs ? `deleteMs: ${profile.timeouts.deleteMs}, ` : ''}throttleMs: ${profile.timeouts.throttleMs} }   # defaults or given`);
   out.push(`pollIntervalMs: ${profile.pollIntervalMs}   # default or given`);
   return `${out.join('\n')}\n`;
 }

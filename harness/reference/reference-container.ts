@@ -22,6 +22,7 @@ export async function startReferenceContainer(launch: ReferenceLaunch, database:
       APC_REF_PHASE_MS: String(launch.phaseMs),
       APC_REF_STATS_DELAY_MS: String(launch.statsDelayMs),
       ...(database ? { DATABASE_URL: database.urlInNetwork } : {}),
+      ...(launch.platformLike && launch.platformLike.behaviours.length > 0 ? { APC_REF_PLATFORM_LIKE: launch.platformLike.behaviours.join(','), APC_REF_TIME_SCALE: String(launch.platformLike.timeScale ?? 1) } : {}),
     })
     .withCommand(['serve', ...launch.faults.flatMap((fault) => ['--fault', fault])])
     .withExposedPorts(...Object.values(PORTS))

@@ -4,6 +4,7 @@
 // offers every optional endpoint and fixture the reference has.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ApiKeyGrant } from '../../reference-impl/options.ts';
+import type { PlatformLikeOptions } from '../../reference-impl/platform-like/behaviours.ts';
 import type { ReferenceInstance } from '../../schemas/compliance-report.ts';
 import type { ControlPlaneMode, InterfaceName, TargetProfile } from '../profile/profile.ts';
 import { defaultProfile, defaultSources, OPTIONAL_ENDPOINTS } from '../profile/profile.ts';
@@ -25,6 +26,8 @@ export interface ReferenceStartOptions {
   log?: (line: string) => void;
   /** Length of each revision phase (default 10 ms). */
   phaseMs?: number;
+  /** Behave as the real hosted platform does (reference-impl/platform-like/README.md). */
+  platformLike?: PlatformLikeOptions;
 }
 
 /** How the reference was started: its listeners' URLs, and what to stop. */
@@ -47,6 +50,7 @@ export interface ReferenceLaunch {
   faults: string[];
   phaseMs: number;
   statsDelayMs: number;
+  platformLike: PlatformLikeOptions | undefined;
   env: NodeJS.ProcessEnv;
   log: (line: string) => void;
 }
@@ -54,7 +58,7 @@ export interface ReferenceLaunch {
 /** Profile defaults for the reference, which answers in milliseconds; flags and APC_* still win. */
 export function referenceProfileBase(): TargetProfile {
   const base = defaultProfile();
-  base.timeouts = { requestMs: 10_000, streamMs: 10_000, deployMs: 30_000, statsMs: 15_000 };
+  base.timeouts = { ...base.timeouts, requestMs: 10_000, streamMs: 10_000, deployMs: 30_000, statsMs: 15_000 };
   base.pollIntervalMs = 20;
   return base;
 }
@@ -68,6 +72,7 @@ async function startInProcess(launch: ReferenceLaunch, database: PostgresContain
     phaseMs: launch.phaseMs,
     statsDelayMs: launch.statsDelayMs,
     faults: launch.faults,
+    ...(launch.platformLike ? { platformLike: launch.platformLike } : {}),
     ...(database ? { databaseUrl: database.urlFromHost } : {}),
   });
   return {
@@ -89,6 +94,7 @@ export async function startReferenceTarget(options: ReferenceStartOptions): Prom
     faults: options.faults ?? [],
     phaseMs: options.phaseMs ?? 10,
     statsDelayMs: 300,
+    platformLike: options.platformLike,
     env: options.env ?? process.env,
     log: options.log ?? (() => undefined),
   };
@@ -142,6 +148,9 @@ export function applyReference(
     failingGraphId: 'fail',
     // The reference fails a build whose image URI contains `fail-build` (reference-impl/control-plane/README.md).
     failingImageUri: 'registry.invalid/acme/agent:fail-build',
+    // The reference deploys any other image and ref: second values let CP-REV-014 change them.
+    otherImageUri: 'docker.io/acme/agent:1.0.1',
+    gitforge: { ...profile.fixtures.gitforge, otherRepoRef: 'release' },
     ...(mode === 'self-hosted' ? { clusterNamespace: 'agents' } : {}),
   };
 }

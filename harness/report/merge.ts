@@ -3,7 +3,8 @@
 // present in several reports keeps its worst status (failed wins).
 import { mkdirSync } from 'node:fs';
 import { INTERFACES } from '../profile/profile.ts';
-import { countsOf, verdictOf, type ComplianceReport, type RequirementResult, type RequirementStatus, type Universe } from './compliance.ts';
+import { assembleReport } from './assemble.ts';
+import { verdictOf, type ComplianceReport, type RequirementResult, type RequirementStatus, type Universe } from './compliance.ts';
 import { ReportError } from './read.ts';
 import { writeReports } from './write.ts';
 
@@ -84,23 +85,18 @@ export function mergeReports(folders: ReportFolder[], { runId, order, universe }
   const { verdict, reason, mustScore } = verdictOf(requirements, errors, universe ?? known);
   const first = folders[0]!.report;
   const times = folders.map((f) => f.report);
-  return {
-    schemaVersion: 1,
-    harness: first.harness,
-    catalogue: first.catalogue,
-    runId,
-    seed: first.seed,
-    mergedFrom: folders.map((f) => f.report.runId),
-    target: first.target,
-    startedAt: times.map((r) => r.startedAt).sort()[0]!,
-    endedAt: times.map((r) => r.endedAt).sort().at(-1)!,
-    verdict,
-    verdictReason: reason,
-    counts: countsOf(requirements),
-    mustScore,
-    requirements,
-    errors,
-  };
+  return assembleReport(
+    { harness: first.harness, catalogue: first.catalogue, runId, seed: first.seed, mergedFrom: folders.map((f) => f.report.runId), target: first.target },
+    {
+      startedAt: times.map((r) => r.startedAt).sort()[0]!,
+      endedAt: times.map((r) => r.endedAt).sort().at(-1)!,
+      verdict,
+      verdictReason: reason,
+      mustScore,
+      requirements,
+      errors,
+    },
+  );
 }
 
 /** Writes the merged report in every format (Allure results included, one per requirement). */

@@ -4,9 +4,8 @@
 import { mkdirSync } from 'node:fs';
 import type { Catalogue } from '../catalogue.ts';
 import { redactedProfile, type TargetProfile } from '../profile/profile.ts';
-import { redactor } from '../redact.ts';
-import { harnessVersion } from '../cli/version.ts';
-import { countsOf, type ComplianceReport } from './compliance.ts';
+import { assembleReport } from './assemble.ts';
+import type { ComplianceReport } from './compliance.ts';
 import { writeReports } from './write.ts';
 
 export interface RunErrorInput {
@@ -23,22 +22,23 @@ export interface RunErrorInput {
 
 export function runErrorReport(input: RunErrorInput): ComplianceReport {
   const { catalogue, profile } = input;
-  return redactor.value({
-    schemaVersion: 1,
-    harness: { name: 'agent-platform-conformance', version: harnessVersion() },
-    catalogue: { version: catalogue.version, specVersion: catalogue.specVersion, hash: catalogue.hash },
-    runId: input.runId,
-    seed: profile.seed,
-    target: { urls: profile.urls, controlPlaneMode: profile.controlPlaneMode, reference: input.reference, profile: redactedProfile(profile) },
-    startedAt: input.startedAt,
-    endedAt: new Date().toISOString(),
-    verdict: 'error',
-    verdictReason: input.reason,
-    counts: countsOf([]),
-    mustScore: { passed: 0, applicable: 0 },
-    requirements: [],
-    errors: [input.reason, ...(input.details ?? [])],
-  });
+  return assembleReport(
+    {
+      catalogue,
+      runId: input.runId,
+      seed: profile.seed,
+      target: { urls: profile.urls, controlPlaneMode: profile.controlPlaneMode, reference: input.reference, profile: redactedProfile(profile) },
+    },
+    {
+      startedAt: input.startedAt,
+      endedAt: new Date().toISOString(),
+      verdict: 'error',
+      verdictReason: input.reason,
+      mustScore: { passed: 0, applicable: 0 },
+      requirements: [],
+      errors: [input.reason, ...(input.details ?? [])],
+    },
+  );
 }
 
 /** Writes the error report in every format; returns it. */

@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { authenticate } from '../auth.ts';
 import type { ReferenceContext } from '../context.ts';
 import { FRAMEWORK_OPTIONS, installErrorHandling } from '../http-errors.ts';
+import { installPlatformTraffic } from '../platform-like/traffic.ts';
 import { DEFAULT_JSON_LIMITS, installJsonBody } from '../json-body.ts';
 import type { AgentServerDeps } from './deps.ts';
 import { loadGraphs, type GraphRegistry } from './graph-registry.ts';
@@ -43,6 +44,7 @@ export async function buildAgentServerApp(ctx: ReferenceContext): Promise<Fastif
   // forever, and a client may leave a connection without a request that would hold it too.
   const app = Fastify({ ...FRAMEWORK_OPTIONS, logger: ctx.logger, forceCloseConnections: true, bodyLimit: BODY_LIMIT_BYTES });
   installErrorHandling(app);
+  installPlatformTraffic(app, ctx.platformLike, 'agent-server');
 
   // An empty body labelled JSON counts as no body: a route that needs a body then answers 422
   // "Field required", one that does not just works.

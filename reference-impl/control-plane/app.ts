@@ -10,6 +10,10 @@ import { registerDeploymentRoutes } from './deployment-routes.ts';
 import { installFaultResponses } from './fault-responses.ts';
 import { faultsOf } from './faults.ts';
 import { openApiDocument } from './openapi.ts';
+import { pendingDeletions } from '../platform-like/async-delete.ts';
+import { PLATFORM_DEFAULTS } from '../platform-like/behaviours.ts';
+import { seedExistingDeployments } from '../platform-like/many-deployments.ts';
+import { installPlatformTraffic } from '../platform-like/traffic.ts';
 import { startProgressWorker } from './progress-worker.ts';
 import { registerRevisionRoutes } from './revision-routes.ts';
 import { makeChangeContext, tenantOfRequest, type RouteDeps } from './route-deps.ts';
@@ -45,8 +49,14 @@ export async function buildControlPlaneApp(ctx: ReferenceContext): Promise<Fasti
   const app = Fastify({ ...FRAMEWORK_OPTIONS, logger: loggerOf(ctx), bodyLimit: JSON_BODY_LIMIT });
   installErrorHandling(app);
   installFaultResponses(app, faults);
+  installPlatformTraffic(app, ctx.platformLike, 'control-plane');
   const prefix = ctx.mode === 'self-hosted' ? SELF_HOSTED_PREFIX : '';
-  const deps: RouteDeps = { ctx, store, faults, prefix, changeContext: makeChangeContext(ctx, faults) };
+  const platform = ctx.platformLike;
+  const pending = platform.has('async-delete')
+    ? pendingDeletions(store, platform.scaled(PLATFORM_DEFAULTS.deleteLingerMs), (error) => app.log.warn({ err: { message: (error as Error).message } }, 'asynchronous deletion failed'))
+    : undefined;
+  const deps: RouteDeps = { ctx, store, faults, prefix, changeContext: makeChangeContext(ctx, faults), ...(pending ? { pendingDeletions: pending } : {}) };
+  if (platform.has('many-deployments')) await seedExistingDeployments(store, ctx.auth.grants[0]!.tenants[0]!, deps.changeContext);
 
   await app.register(
     async (scope) => {
@@ -67,6 +77,7 @@ export async function buildControlPlaneApp(ctx: ReferenceContext): Promise<Fasti
 
   const worker = startProgressWorker(store, { phaseMs: ctx.phaseMs, faults, log: app.log });
   const stop = async () => {
+    pending?.stop();
     await worker.stop();
     await store.close();
   };

@@ -21,6 +21,8 @@ export interface ChangeContext {
   mode: ControlPlaneMode;
   faults: FaultCheck;
   phaseMs: number;
+  /** Refuse a revision-creating PATCH while the latest revision is in progress (platform-like busy-deployments). */
+  refuseWhileBusy: boolean;
   /** Epoch milliseconds; read under the deployment's lock so revisions of one deployment are ordered. */
   clock: () => number;
 }

@@ -19,6 +19,8 @@ import { normalizeResourceSpec } from './resource-spec.ts';
 import { startRevision } from './revision-lifecycle.ts';
 import { REVISION_CONFIG_KEYS, SOURCE_CONFIG_KEYS } from './source-fields.ts';
 import type { ChangePlan } from './store.ts';
+import { assertNotDeleting } from '../platform-like/async-delete.ts';
+import { assertNotBusy } from '../platform-like/busy-deployments.ts';
 
 /** A PATCH body as received: the schema's fields, plus `name`/`source`, which it may not change. */
 export type PatchBody = DeploymentPatchRequest & { name?: unknown; source?: unknown };
@@ -72,6 +74,7 @@ function revisionValues(source: Source, base: StoredRevision | undefined, patch:
 
 export function planPatch(body: PatchBody, c: PatchContext): ChangePlan<Deployment> {
   return (current, revisions) => {
+    assertNotDeleting(current);
     const name = assertIdentityUnchanged(current, body, c);
     if (present(body.revision_source)) assertSourceAllowed(c.mode, body.revision_source, 'revision_source');
     const revisionSource = body.revision_source ?? current.source;
@@ -102,6 +105,7 @@ export function planPatch(body: PatchBody, c: PatchContext): ChangePlan<Deployme
     let revisionConfig = current.source_revision_config;
     const now = c.clock();
     if (createsRevision) {
+      if (c.refuseWhileBusy) assertNotBusy(latest);
       const base = baseRevision(revisionSource, revisions);
       revisionConfig = revisionValues(revisionSource, base, revisionPatch);
       assertGraphConfigPath(revisionSource, revisionConfig.graph_config_path, c.faults);

@@ -3,7 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import type { PoolClient } from '../db.ts';
 import { conflict, HttpError, unprocessable } from '../http-errors.ts';
 import { nameLengthIssue } from '../names.ts';
-import type { DeploymentCreateRequest } from './api-types.ts';
+import { planAwaitingDelete } from '../platform-like/async-delete.ts';
+import { pageLimit } from '../platform-like/small-pages.ts';
+import type { Deployment, DeploymentCreateRequest } from './api-types.ts';
 import { planCreate } from './deployment-create.ts';
 import { planPatch, type PatchBody } from './deployment-patch.ts';
 import { readDeploymentQuery, selectDeployments } from './listing.ts';
@@ -19,6 +21,16 @@ function patchBody(raw: unknown): PatchBody {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return validBody<PatchBody>('DeploymentPatchRequest', raw);
   const { name, source, ...rest } = raw as Record<string, unknown>;
   return { ...validBody<PatchBody>('DeploymentPatchRequest', rest), name, source };
+}
+
+/** The deployment deleted, or marked AWAITING_DELETE when deletion is asynchronous (platform-like). */
+async function deleteNowOrLater(deps: RouteDeps, tenantId: string, id: string): Promise<Deployment | undefined> {
+  // FAULT cp.delete-keeps: answers 204 but keeps the deployment.
+  if (deps.faults('cp.delete-keeps')) return requireDeployment(deps, tenantId, id);
+  if (!deps.pendingDeletions) return deps.store.deleteDeployment(tenantId, id);
+  const marked = await deps.store.changeDeployment(tenantId, id, planAwaitingDelete(deps.changeContext.clock()));
+  if (marked) deps.pendingDeletions.schedule(tenantId, id);
+  return marked?.result;
 }
 
 export function registerDeploymentRoutes(app: FastifyInstance, deps: RouteDeps): void {
@@ -39,7 +51,8 @@ export function registerDeploymentRoutes(app: FastifyInstance, deps: RouteDeps):
 
   app.get('/v2/deployments', async (request) => {
     const tenantId = tenantOfRequest(deps, request);
-    const query = readDeploymentQuery(request.query);
+    const asked = readDeploymentQuery(request.query);
+    const query = { ...asked, limit: pageLimit(ctx.platformLike, asked.limit) };
     return { resources: await store.listDeployments(tenantId, (all) => selectDeployments(all, query)), offset: query.offset };
   });
 
@@ -65,8 +78,7 @@ export function registerDeploymentRoutes(app: FastifyInstance, deps: RouteDeps):
     const reader = new QueryReader(request.query);
     const deleteTracingProject = reader.boolean('delete_tracing_project', false);
     reader.done();
-    // FAULT cp.delete-keeps: answers 204 but keeps the deployment.
-    const deleted = deps.faults('cp.delete-keeps') ? await requireDeployment(deps, tenantId, id) : await store.deleteDeployment(tenantId, id);
+    const deleted = await deleteNowOrLater(deps, tenantId, id);
     if (!deleted) throw deploymentNotFound(id);
     if (deleteTracingProject) {
       await ctx.tracingProjects?.deleteProject(tenantId, deleted.name).catch((error: unknown) => {

@@ -1,6 +1,7 @@
 // Revisions of a deployment: listing (newest first) and one revision (spec 2.6, 4.1).
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../http-errors.ts';
+import { pageLimit } from '../platform-like/small-pages.ts';
 import { readRevisionQuery, selectRevisions } from './listing.ts';
 import { pathUuid } from './request-params.ts';
 import { requireDeployment, tenantOfRequest, type RouteDeps } from './route-deps.ts';
@@ -9,7 +10,8 @@ export function registerRevisionRoutes(app: FastifyInstance, deps: RouteDeps): v
   app.get('/v2/deployments/:deployment_id/revisions', async (request) => {
     const tenantId = tenantOfRequest(deps, request);
     const id = pathUuid(request.params, 'deployment_id');
-    const query = readRevisionQuery(request.query);
+    const asked = readRevisionQuery(request.query);
+    const query = { ...asked, limit: pageLimit(deps.ctx.platformLike, asked.limit) };
     await requireDeployment(deps, tenantId, id);
     const revisions = await deps.store.listRevisions(id);
     // FAULT cp.revisions-oldest-first: the listing order is reversed.

@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { tenantOf } from '../auth.ts';
 import type { ReferenceContext } from '../context.ts';
 import { notFound } from '../http-errors.ts';
+import type { PendingDeletions } from '../platform-like/async-delete.ts';
 import type { ChangeContext } from './deployment-create.ts';
 import type { FaultCheck } from './faults.ts';
 import type { Deployment } from './records.ts';
@@ -16,6 +17,8 @@ export interface RouteDeps {
   /** Path prefix the routes are served under ('' when hosted). */
   prefix: string;
   changeContext: ChangeContext;
+  /** Deletions under way (platform-like async-delete); absent when DELETE deletes at once. */
+  pendingDeletions?: PendingDeletions;
 }
 
 export function makeChangeContext(ctx: ReferenceContext, faults: FaultCheck): ChangeContext {
@@ -24,6 +27,7 @@ export function makeChangeContext(ctx: ReferenceContext, faults: FaultCheck): Ch
     mode: ctx.mode,
     faults,
     phaseMs: ctx.phaseMs,
+    refuseWhileBusy: ctx.platformLike.has('busy-deployments'),
     // Strictly increasing within a process, so revisions of one deployment never share a timestamp.
     clock: () => {
       last = Math.max(Date.now(), last + 1);

@@ -6,6 +6,7 @@ import { tenantOf } from '../auth.ts';
 import type { ReferenceContext } from '../context.ts';
 import { registerDocs } from '../docs.ts';
 import { FRAMEWORK_OPTIONS, installErrorHandling } from '../http-errors.ts';
+import { installPlatformTraffic } from '../platform-like/traffic.ts';
 import { DEFAULT_JSON_LIMITS, installJsonBody } from '../json-body.ts';
 import { faultsOf } from './faults.ts';
 import { memoryStore } from './memory.ts';
@@ -22,6 +23,7 @@ export async function buildTracingApp(ctx: ReferenceContext): Promise<FastifyIns
   ctx.tracingProjects = tracingProjects(store);
   const app = Fastify({ ...FRAMEWORK_OPTIONS, logger: ctx.logger, bodyLimit: BODY_LIMIT_BYTES });
   installErrorHandling(app);
+  installPlatformTraffic(app, ctx.platformLike, 'experiment-upload');
   installJsonBody(app, { ...DEFAULT_JSON_LIMITS, bodyBytes: BODY_LIMIT_BYTES, refuseEmpty: true });
   registerDocs(app, openApiDocument());
   await app.register(async (api) => {

@@ -1,9 +1,12 @@
-// Deleting deployments (spec 4.1, 7): 204 with no body, then the deployment is gone for every
-// endpoint; unknown ids are refused.
+// Deleting deployments (spec 4.1, 7): 204 with no body, then the deployment goes away for every
+// endpoint; unknown ids are refused. Deletion may be asynchronous: until it is gone the
+// deployment may still be read and listed with status AWAITING_DELETE (spec 3), within the
+// profile's deletion bound (support/deletion.ts).
 import { requirement, type Check } from '../../harness/conformance/index.ts';
 import { describeResponse } from '../../harness/http/curl.ts';
 import type { Deployment } from '../../schemas/index.ts';
-import { createSimple, DEPLOYMENTS, deploymentPath, expectRefused, offered, patch, revisionsPath, statusOf, unknownId, pickSource } from './support/steps.ts';
+import { stillListed, untilGone } from './support/deletion.ts';
+import { createSimple, deploymentPath, expectRefused, patch, revisionsPath, statusOf, unknownId, pickSource } from './support/steps.ts';
 
 async function someDeployment(t: Check): Promise<Deployment> {
   const source = pickSource(t, ['internal_container', 'gitforge', 'external_container', 'internal_source']);
@@ -16,27 +19,35 @@ requirement(['CP-DEL-001', 'CP-DEL-002'], async (t: Check) => {
   t.expectStatus(exchange, 204, { requirement: 'CP-DEL-001' });
   t.expect(exchange.response!.text.length === 0, { requirement: 'CP-DEL-001', message: 'DELETE answered 204 with a body.', expected: 'no body', seen: describeResponse(exchange) });
 
-  const read = await t.cp.get(deploymentPath(deployment.id));
-  expectRefused(t, read, 'CP-DEL-002', 'the id of a deleted deployment');
+  const gone = await untilGone(t, deployment.id);
+  t.expect(gone.gone, {
+    requirement: 'CP-DEL-002',
+    message: gone.gone ? '' : gone.why,
+    expected: 'GET refused with a 4xx, after at most AWAITING_DELETE for a while',
+    seen: describeResponse(gone.read),
+  });
+  expectRefused(t, gone.read, 'CP-DEL-002', 'the id of a deleted deployment');
   expectRefused(t, await t.cp.get(revisionsPath(deployment.id)), 'CP-DEL-002', 'the id of a deleted deployment');
   t.expectStatus(await patch(t, deployment.id, {}), 404, { requirement: 'CP-DEL-002', message: 'PATCH of a deleted deployment did not answer 404 (deployment id unknown).' });
-  for (const query of [{}, { name_contains: deployment.name }]) {
-    const listing = await t.cp.get(DEPLOYMENTS, { query });
-    t.expect(!listing.response?.text.includes(deployment.id), {
+  const queries: Record<string, string>[] = [{}, { name_contains: deployment.name }];
+  for (const query of queries) {
+    const listing = await stillListed(t, deployment.id, query);
+    t.expect(listing === undefined, {
       requirement: 'CP-DEL-002',
-      message: 'The deployments listing still shows a deleted deployment.',
+      message: 'The deployments listing still shows a deleted deployment (other than AWAITING_DELETE for a while).',
       expected: `no deployment ${deployment.id}`,
-      seen: describeResponse(listing),
+      seen: listing && describeResponse(listing),
     });
   }
 });
 
 requirement('CP-DEL-005', async (t: Check) => {
   const deployment = await someDeployment(t);
-  // The DELETE is a step: its exact 204 is CP-DEL-001's rule.
+  // The DELETE is a step: its exact 204 is CP-DEL-001's rule, its going away CP-DEL-002's.
   t.needSuccess(await t.cp.delete(deploymentPath(deployment.id)), { requirement: 'CP-DEL-001' });
-  const read = await t.cp.get(deploymentPath(deployment.id));
-  t.expect(statusOf(read) === 404, { message: 'GET of a deleted deployment did not answer 404.', expected: 'HTTP 404', seen: describeResponse(read) });
+  const gone = await untilGone(t, deployment.id);
+  t.need(gone.gone, { requirement: 'CP-DEL-002', message: gone.gone ? '' : gone.why, seen: describeResponse(gone.read) });
+  t.expect(statusOf(gone.read) === 404, { message: 'GET of a deleted deployment did not answer 404.', expected: 'HTTP 404', seen: describeResponse(gone.read) });
 });
 
 requirement('CP-DEL-003', async (t: Check) => {

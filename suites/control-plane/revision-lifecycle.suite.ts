@@ -29,7 +29,7 @@ async function deploy(t: Check, deployment: Deployment, revisionId: string, rule
   const status = await waitForRevision(t, deployment.id, revisionId, rule);
   t.expect(status === 'DEPLOYED', {
     requirement: rule,
-    message: `Revision ${revisionId} ended with status ${status}, not DEPLOYED.`,
+    message: `Revision ${revisionId} of deployment ${deployment.id} ended with status ${status}, not DEPLOYED.`,
     expected: 'DEPLOYED',
     seen: status,
   });

@@ -1,13 +1,29 @@
 // Revision creation (spec 3): creating a deployment makes one revision; a PATCH with any trigger of
 // the table (a non-null source_revision_config member, secrets, a resource_spec) makes exactly one,
 // however many triggers it carries; a PATCH with none makes none. The deployment's
-// latest_revision_id and source_revision_config follow the newest revision.
+// latest_revision_id and source_revision_config follow the newest revision, judged on a PATCH that
+// changes a revision-relevant value.
 import fc from 'fast-check';
-import { combinedTriggerPatch, nonTriggerPatch, triggerPatch, triggersFor, type GeneratedTrigger, type PatchBody } from '../../generators/control-plane/patches.ts';
+import { changedValuePatch, combinedTriggerPatch, nonTriggerPatch, triggerPatch, triggersFor, type GeneratedTrigger, type PatchBody } from '../../generators/control-plane/patches.ts';
 import { BUILDABLE, CONTAINER } from '../../generators/control-plane/source-rules.ts';
 import { requirement, type Check } from '../../harness/conformance/index.ts';
 import type { Deployment, Source } from '../../schemas/index.ts';
-import { createSimple, field, generatorContext, listRevisions, patchAddingRevision, patchOk, pickSource, revisionConfigOf, revisionValueDifferences } from './support/steps.ts';
+import {
+  ANY_SOURCE,
+  createSimple,
+  field,
+  generatorContext,
+  getDeployment,
+  is2xx,
+  listRevisions,
+  offered,
+  patchAddingRevision,
+  patchOk,
+  pickSource,
+  revisionConfigOf,
+  revisionValueDifferences,
+} from './support/steps.ts';
+import { putTarball, requestUpload, sourceTarball } from './support/upload.ts';
 
 /** PATCHes `body` and checks it created exactly `expected` revisions; returns the new listing. */
 async function patchCounting(t: Check, deployment: Deployment, body: PatchBody, expected: 0 | 1, rule: string): Promise<Record<string, unknown>[]> {
@@ -95,7 +111,7 @@ requirement(
   { title: 'PATCHes without revision triggers (source_config only, empty, null members) create no revision' },
 );
 
-requirement(['CP-REV-013', 'CP-REV-014'], async (t: Check) => {
+requirement('CP-REV-013', async (t: Check) => {
   const ctx = generatorContext(t);
   const source = pickSource(t, ['internal_container', 'external_container', 'gitforge', 'internal_source']);
   const created = await createSimple(t, source, 'latest');
@@ -104,17 +120,52 @@ requirement(['CP-REV-013', 'CP-REV-014'], async (t: Check) => {
     // The added revision is found by id: the listing's order is CP-REVL-002's rule.
     const { patched, added: newest } = await patchAddingRevision(t, created.id, body);
     t.expect(patched.latest_revision_id === newest.id, {
-      requirement: 'CP-REV-013',
       message: 'After a revision-creating PATCH, latest_revision_id does not name the revision the PATCH added.',
       expected: newest.id,
       seen: patched.latest_revision_id,
     });
-    const wrong = revisionValueDifferences(revisionConfigOf(newest), patched.source_revision_config);
-    t.expect(wrong.length === 0, {
-      requirement: 'CP-REV-014',
-      message: `The deployment's source_revision_config differs from its latest revision's (${wrong.join(', ')}).`,
+  }
+});
+
+/**
+ * The upload flow's PATCH for an internal_source deployment: a fresh object path is a value the
+ * deployment did not hold. Undefined when the target hands out no path or refuses the tarball.
+ */
+async function uploadedTarballPatch(t: Check, deploymentId: string): Promise<PatchBody | undefined> {
+  const grant = await requestUpload(t, deploymentId);
+  if (!grant.uploadUrl || !grant.objectPath) return undefined;
+  const put = await putTarball(t, grant.uploadUrl, sourceTarball(t.profile.fixtures.gitforge.graphConfigPath, t.profile.fixtures.graphId));
+  return is2xx(put) ? { revision_source: 'internal_source', source_revision_config: { source_tarball_path: grant.objectPath } } : undefined;
+}
+
+/**
+ * CP-REV-014 needs a PATCH that changes a revision-relevant value (the fixtures' second image or
+ * branch, or a freshly uploaded tarball): a deployment that kept an earlier revision's values
+ * differs from its latest revision only when the values differ. Both the PATCH's answer and a
+ * later read are judged.
+ */
+requirement('CP-REV-014', async (t: Check) => {
+  const fixtures = generatorContext(t).fixtures;
+  const sources = offered(t, ANY_SOURCE);
+  const fixed = sources.find((s) => changedValuePatch(fixtures, s) !== undefined);
+  const upload = sources.includes('internal_source') && t.profile.endpoints.includes('upload-url');
+  const noChange = `no revision-relevant value can change on this target: add fixtures.otherImageUri (a second image that deploys, for ${CONTAINER.join(' or ')}) or fixtures.gitforge.otherRepoRef (a second branch, for gitforge), or offer internal_source with upload-url`;
+  if (!fixed && !upload) t.notApplicable('fixture:other-revision-value', noChange);
+  const source = fixed ?? 'internal_source';
+  const created = await createSimple(t, source, 'values');
+  const body = fixed ? changedValuePatch(fixtures, fixed) : await uploadedTarballPatch(t, created.id);
+  if (!body) t.notApplicable('fixture:other-revision-value', `the upload flow handed out no tarball path this test could use, and ${noChange.replace(/^no/, 'no other')}`);
+  const { patched, added: newest } = await patchAddingRevision(t, created.id, body);
+  const changed = Object.keys(body.source_revision_config ?? {}) as (keyof NonNullable<PatchBody['source_revision_config']>)[];
+  const before = revisionConfigOf(created);
+  for (const [when, deployment] of [['the PATCH answer', patched], ['a GET after the PATCH', await getDeployment(t, created.id)]] as const) {
+    const seen = deployment.source_revision_config as Record<string, unknown> | null;
+    const wrong = revisionValueDifferences(revisionConfigOf(newest), seen);
+    const stale = changed.filter((m) => (seen?.[m] ?? null) === (before[m] ?? null));
+    t.expect(wrong.length === 0 && stale.length === 0, {
+      message: `After a PATCH changing ${changed.join(', ')}, the deployment's source_revision_config in ${when} ${stale.length > 0 ? `still shows the earlier ${stale.join(', ')}` : `differs from its latest revision's (${wrong.join(', ')})`}.`,
       expected: revisionConfigOf(newest),
-      seen: patched.source_revision_config,
+      seen,
     });
   }
 });

@@ -21,12 +21,11 @@ import {
   statusOf,
   unknownId,
 } from './support/steps.ts';
+import { REVISION_STATUSES } from './support/revision-wait.ts';
 
 type Json = Record<string, unknown>;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Field-notes status values (CP-REVL-009). */
-const STATUSES = ['CREATING', 'QUEUED', 'AWAITING_BUILD', 'BUILDING', 'AWAITING_DEPLOY', 'DEPLOYING', 'CREATE_FAILED', 'BUILD_FAILED', 'DEPLOY_FAILED', 'DEPLOYED', 'SKIPPED', 'INTERRUPTED', 'UNKNOWN'];
 
 interface History {
   deployment: Deployment;
@@ -155,9 +154,9 @@ requirement('CP-REVL-008', async (t: Check) => {
 requirement('CP-REVL-009', async (t: Check) => {
   const history = await threeRevisions(t);
   const statuses = (await listRevisions(t, history.deployment.id)).map((r) => r.status);
-  t.expect(statuses.every((s) => typeof s === 'string' && STATUSES.includes(s)), {
+  t.expect(statuses.every((s) => typeof s === 'string' && REVISION_STATUSES.includes(s)), {
     message: 'A revision status is not one the field notes list.',
-    expected: STATUSES,
+    expected: REVISION_STATUSES,
     seen: statuses,
   });
 });

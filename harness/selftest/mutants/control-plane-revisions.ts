@@ -161,6 +161,23 @@ function patchEchoesRevisionConfig(): ProxyRules {
   };
 }
 
+/**
+ * Every deployment answer (create, read, PATCH, listing) shows the source_revision_config of the
+ * deployment's first revision, whatever revisions came after; the revisions themselves are right.
+ */
+function keepsFirstRevisionConfig(): ProxyRules {
+  const first = new Map<string, unknown>();
+  return {
+    answer(request, answer) {
+      return eachDeployment(request, answer, (d) => {
+        const id = d.id as string;
+        if (!first.has(id)) first.set(id, d.source_revision_config);
+        d.source_revision_config = first.get(id);
+      });
+    },
+  };
+}
+
 /** Edits each revision of a revisions listing; `index` 0 is the first listed. */
 function eachListedRevision(edit: (revision: Json, index: number) => void): ProxyRules {
   return {
@@ -338,6 +355,13 @@ export function controlPlaneRevisionMutants(): Mutant[] {
     mutant('cp.null-members-patch-revision', 'revision triggers', ['CP-REV-011'], 'A PATCH whose members are all null creates a revision.', noTriggerMakesRevision('null members')),
     mutant('cp.latest-revision-never-moves', 'revisions', ['CP-REV-013'], "latest_revision_id stays the create's revision after revision-creating PATCHes.", latestNeverMoves),
     mutant('cp.patch-echoes-revision-config', 'revisions', ['CP-REV-014'], "A PATCH answers with the SourceRevisionConfig members it sent (others null), not the latest revision's.", patchEchoesRevisionConfig),
+    mutant(
+      'cp.deployment-keeps-first-revision-config',
+      'revisions',
+      ['CP-REV-014'],
+      "A deployment keeps showing its first revision's source_revision_config after PATCHes create revisions with other values.",
+      keepsFirstRevisionConfig,
+    ),
     mutant('cp.revisions-bare-array', 'listing', ['CP-REVL-001'], 'The revisions listing is a bare array, not {resources: [...]}.', () => listingBody((json) => json.resources)),
     mutant('cp.listed-revisions-without-status', 'listing', ['CP-REVL-003', 'CP-REVL-007', 'CP-REVL-008', 'CP-REVL-009'], 'Revisions in the listing carry no status.', () => eachListedRevision((r) => delete r.status)),
     mutant(

@@ -15,16 +15,14 @@ import type { PatchBody } from '../../../generators/control-plane/patches.ts';
 
 export { revisionConfigOf } from '../../../generators/control-plane/commands.ts';
 
-export const DEPLOYMENTS = '/v2/deployments';
-export const deploymentPath = (id: string) => `${DEPLOYMENTS}/${id}`;
-export const revisionsPath = (id: string) => `${DEPLOYMENTS}/${id}/revisions`;
-export const revisionPath = (id: string, revisionId: string) => `${revisionsPath(id)}/${revisionId}`;
+import { DEPLOYMENTS, deploymentPath, field, is2xx, is4xx, revisionPath, revisionsPath, statusOf } from './endpoints.ts';
+import { untilIdle } from './revision-wait.ts';
+export { DEPLOYMENTS, deploymentPath, field, is2xx, is4xx, revisionPath, revisionsPath, statusOf };
+export { isFailed, waitForRevision } from './revision-wait.ts';
+import { registerDeletion } from './deletion.ts';
+export { deleteWithProject, registerDeletion } from './deletion.ts';
 
 type Json = Record<string, unknown>;
-export const field = (body: unknown, key: string): unknown => (isObject(body) ? body[key] : undefined);
-export const statusOf = (exchange: Exchange): number | undefined => exchange.response?.status;
-export const is2xx = (exchange: Exchange) => (statusOf(exchange) ?? 0) >= 200 && (statusOf(exchange) ?? 0) < 300;
-export const is4xx = (exchange: Exchange) => (statusOf(exchange) ?? 0) >= 400 && (statusOf(exchange) ?? 0) < 500;
 
 /** What the generators need to know about the target, with a fresh run-prefixed name prefix. */
 export function generatorContext(t: Check, hint = 'g'): GeneratorContext {
@@ -52,28 +50,6 @@ export const ANY_SOURCE: readonly Source[] = ['internal_container', 'external_co
 /** A valid create body of `source` made of the profile's fixtures, with a run-prefixed name. */
 export function simpleBody(t: Check, source: Source, hint = 'd'): CreateBody {
   return baseCreate(generatorContext(t, hint), source, t.name(hint));
-}
-
-/**
- * Deletes a deployment at the end of the test. Asks for its tracing project to go too (field
- * notes), so a run leaves nothing behind; a target that refuses that query is asked plainly.
- */
-export function registerDeletion(t: Check, id: string): void {
-  t.cleanup(`DELETE ${deploymentPath(id)}`, async () => {
-    const answer = await deleteWithProject(t, id);
-    const status = statusOf(answer);
-    if (status !== undefined && (is2xx(answer) || status === 404)) return;
-    throw new Error(`could not delete deployment ${id}: ${describeResponse(answer)}`);
-  });
-}
-
-/**
- * DELETE of a deployment and its tracing project (field notes: delete_tracing_project=true), so
- * a name can be created again. A target that refuses the query is asked plainly.
- */
-export async function deleteWithProject(t: Check, id: string): Promise<Exchange> {
-  const answer = await t.cp.delete(deploymentPath(id), { query: { delete_tracing_project: true } });
-  return is4xx(answer) && statusOf(answer) !== 404 ? t.cp.delete(deploymentPath(id)) : answer;
 }
 
 /** POST /v2/deployments; whatever is created gets its deletion registered. */
@@ -141,7 +117,13 @@ export async function revisionCount(t: Check, id: string): Promise<number> {
   return (await listRevisions(t, id)).length;
 }
 
-export function patch(t: Check, id: string, body: unknown): Promise<Exchange> {
+/**
+ * PATCH of a deployment, sent once its latest revision has ended (revision-wait.ts), as the
+ * documented client does: a target may refuse a new revision while one is in progress. Only
+ * rules about concurrency send it at once (`{ whileBusy: true }`).
+ */
+export async function patch(t: Check, id: string, body: unknown, options: { whileBusy?: boolean } = {}): Promise<Exchange> {
+  if (!options.whileBusy) await untilIdle(t, id);
   return t.cp.patch(deploymentPath(id), body);
 }
 
@@ -197,24 +179,6 @@ export function revisionValueDifferences(a: unknown, b: unknown): string[] {
   const left = isObject(a) ? a : {};
   const right = isObject(b) ? b : {};
   return REVISION_VALUE_KEYS.filter((k) => (left[k] ?? null) !== (right[k] ?? null));
-}
-
-export const isFailed = (status: unknown) => typeof status === 'string' && status.includes('FAILED');
-
-/**
- * Polls GET .../revisions/{revision_id} until the revision is DEPLOYED or FAILED (spec 2.6, 3),
- * as the documented client does, and returns its last status.
- */
-export async function waitForRevision(t: Check, id: string, revisionId: string, requirement = 'CP-LIFE-001'): Promise<string> {
-  const final = await t.poll(
-    () => t.cp.get(revisionPath(id, revisionId)),
-    (exchange) => {
-      const status = field(exchange.response?.json, 'status');
-      return statusOf(exchange) === 200 && (status === 'DEPLOYED' || isFailed(status));
-    },
-    { what: `revision ${revisionId} to reach DEPLOYED or a status containing FAILED`, requirement },
-  );
-  return field(final.response?.json, 'status') as string;
 }
 
 /** Test deadline for `waits` revision waits in a row (each up to the profile's deploy timeout). */

@@ -1,0 +1,127 @@
+// The second stage of a certify run: runs the planned suites against the planned target, within
+// --max-time and until an interrupt, and judges what they found: a status per requirement and
+// the verdict. The third stage, reportOf, puts that into a compliance report.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RunContext } from '../conformance/run-context.ts';
+import { DEFAULT_PACT_DIR } from '../pact/pact-files.ts';
+import { addConsumerCounts } from '../pact/reliance.ts';
+import { INTERFACES, redactedProfile, type InterfaceName, type TargetProfile } from '../profile/profile.ts';
+import { choiceFlags } from '../reference/reference-choice.ts';
+import { assembleReport, type ReportResults } from '../report/assemble.ts';
+import { buildResults, universeOf, verdictOf, type ComplianceReport } from '../report/compliance.ts';
+import { LeftoverSweep } from './leftovers.ts';
+import type { RunListener } from './outcome-collector.ts';
+import type { RunPlan } from './plan.ts';
+import { runSuites } from './run-suites.ts';
+import { markNotRun, withDeadline, type StopRequest } from './run-stop.ts';
+
+export interface RunHooks {
+  listener?: RunListener;
+  /** An interrupt or --max-time. */
+  stop?: StopRequest;
+  /** Told once when the run starts to stop, with the reason. */
+  stopping?: (reason: string) => void;
+}
+
+/** Flags that start the reference again as certified: its mode, fault switches and platform-like behaviours. */
+function referenceFlags(plan: RunPlan): string[] {
+  const platformLike = plan.request.referencePlatformLike;
+  return [
+    plan.profile.controlPlaneMode === 'self-hosted' ? '--control-plane-mode self-hosted' : '',
+    ...plan.referenceFaults.map((f) => `--reference-fault ${f}`),
+    platformLike ? `--reference-platform-like ${platformLike.behaviours.join(',')}` : '',
+    platformLike?.timeScale !== undefined && platformLike.timeScale !== 1 ? `--reference-time-scale ${platformLike.timeScale}` : '',
+    plan.referenceChoice ? choiceFlags(plan.referenceChoice) : '',
+  ].filter(Boolean);
+}
+
+/** Flags that name the same target again, without secrets (they come from APC_API_KEY). */
+function reproFlags(plan: RunPlan): string {
+  const { profile } = plan;
+  if (plan.reference !== undefined) return referenceFlags(plan).join(' ');
+  const profileFile = plan.request.settings.profileFile;
+  const flags: string[] = [];
+  if (profileFile) flags.push(`--profile ${profileFile}`);
+  const names: Record<InterfaceName, string> = {
+    'control-plane': '--control-plane-url',
+    'agent-server': '--agent-server-url',
+    'experiment-upload': '--tracing-url',
+  };
+  for (const i of INTERFACES) if (profile.urls[i]) flags.push(`${names[i]} ${profile.urls[i]}`);
+  if (profile.tenantId) flags.push(`--tenant-id ${profile.tenantId}`);
+  if (profile.agentServerHosting === 'self-run') flags.push('--agent-server-hosting self-run');
+  if (profile.apiKey) flags.push('--api-key "$APC_API_KEY"');
+  return flags.join(' ');
+}
+
+/** After an interrupt: deletes what the run created (as its tests would have), each request bounded. */
+async function deleteRunLeftovers(profile: TargetProfile, runId: string): Promise<string[]> {
+  const sweep = new LeftoverSweep(profile, Math.min(profile.timeouts.requestMs, 10_000));
+  const { found, problems } = await sweep.scan(runId);
+  return [...problems, ...(await sweep.deleteAll(found))].map((p) => `cleanup after the interrupt: ${p}`);
+}
+
+export async function executeRun(plan: RunPlan, hooks: RunHooks = {}): Promise<ReportResults> {
+  const { profile, runId, catalogue } = plan;
+  const workers = Math.max(1, Math.min(2, availableParallelism(), profile.concurrency));
+  const stateDir = mkdtempSync(join(tmpdir(), `${runId}-state-`));
+  const context: RunContext = {
+    profile,
+    runId,
+    reproFlags: reproFlags(plan),
+    workerConcurrency: Math.max(1, Math.floor(profile.concurrency / workers)),
+    ...(plan.maxRps ? { workerMaxRps: plan.maxRps / workers } : {}),
+    stateDir,
+  };
+  const startedAt = new Date().toISOString();
+  const deadline = withDeadline(hooks.stop, plan.maxTime?.ms, plan.maxTime?.label ?? '');
+  let stopReason: string | undefined;
+  const stopped = deadline.requested?.then((reason) => {
+    stopReason = reason;
+    hooks.stopping?.(reason);
+  });
+  const { outcomes, errors } = await runSuites({
+    ...(stopped ? { stop: stopped } : {}),
+    context,
+    interfaces: plan.suiteInterfaces,
+    ids: plan.selected.map((r) => r.id),
+    workers,
+    ...(hooks.listener ? { listener: hooks.listener } : {}),
+  }).finally(() => {
+    deadline.cancel();
+    rmSync(stateDir, { recursive: true, force: true });
+  });
+  const built = buildResults({ catalogue, selected: plan.selected, outcomes, errors, ...(plan.baseline ? { baseline: plan.baseline } : {}) });
+  const requirements = stopReason ? markNotRun(built.requirements, stopReason) : built.requirements;
+  const runErrors = built.errors;
+  addConsumerCounts(requirements, DEFAULT_PACT_DIR);
+  if (stopReason && !profile.keep) runErrors.push(...(await deleteRunLeftovers(profile, runId)));
+  const judged = verdictOf(requirements, runErrors, universeOf(catalogue));
+  const { verdict, reason } = stopReason ? { verdict: 'interrupted' as const, reason: `Interrupted: ${stopReason}; the report holds the tests that ended before.` } : judged;
+  return { startedAt, endedAt: new Date().toISOString(), verdict, verdictReason: reason, mustScore: judged.mustScore, requirements, errors: runErrors };
+}
+
+/** The report of a planned run. */
+export function reportOf(plan: RunPlan, results: ReportResults): ComplianceReport {
+  const { profile } = plan;
+  return assembleReport(
+    {
+      catalogue: plan.catalogue,
+      runId: plan.runId,
+      seed: profile.seed,
+      ...(plan.shard ? { shard: plan.shard } : {}),
+      ...(plan.replay ? { replayOf: plan.replay.runId } : {}),
+      target: {
+        urls: profile.urls,
+        controlPlaneMode: profile.controlPlaneMode,
+        reference: plan.reference !== undefined,
+        ...(plan.reference ? { instance: plan.reference.instance } : {}),
+        ...(plan.referenceFaults.length > 0 ? { faults: plan.referenceFaults } : {}),
+        profile: redactedProfile(profile),
+      },
+    },
+    results,
+  );
+}

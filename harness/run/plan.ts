@@ -1,0 +1,233 @@
+// The first stage of a certify run: from what the user asked (flags and APC_* variables) to a
+// RunPlan that names everything the run needs: its id and report folder, the catalogue and the
+// requirements selected, and the target's profile, resolved here once (from its sources, the
+// started reference implementation and what probing the target found) and not changed after.
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { checkSelection, loadCatalogue, selector, type Catalogue, type Requirement } from '../catalogue.ts';
+import { applyDiscovery, discover } from '../profile/discovery.ts';
+import { INTERFACES, profileSecrets, type InterfaceName, type TargetProfile } from '../profile/profile.ts';
+import { buildProfile, type ProfileSettings } from '../profile/sources.ts';
+import { assumptionLines } from '../profile/writer.ts';
+import type { PlatformLikeOptions } from '../../reference-impl/platform-like/behaviours.ts';
+import { redactor } from '../redact.ts';
+import { referenceChoice, type ReferenceChoice } from '../reference/reference-choice.ts';
+import { referenceProfileBase, startReferenceTarget, type ReferenceTarget } from '../reference/reference-target.ts';
+import { loadBaseline } from '../report/baseline.ts';
+import type { Baseline } from '../report/compliance.ts';
+import { replayPlan, type ReplayPlan } from '../report/replay.ts';
+import { unknownFaultMessage } from '../cli/fault-names.ts';
+import { UsageError } from '../cli/usage-error.ts';
+import { checkSetup } from './preflight.ts';
+import { parseDuration } from './run-stop.ts';
+
+/** What the user asked for, as given: strings before validation. */
+export interface RunRequest {
+  /** The target and its profile (flags); APC_* variables fill what they leave out. */
+  settings: ProfileSettings;
+  interfaces?: string;
+  requirements?: string[];
+  shard?: string;
+  replay?: string;
+  maxTime?: string;
+  maxRps?: string;
+  reports?: string;
+  expectedFailures?: string;
+  referenceFaults?: string[];
+  reference?: string;
+  database?: string;
+  /** The reference behaving as the real hosted platform does (--reference-platform-like). */
+  referencePlatformLike?: PlatformLikeOptions;
+}
+
+/**
+ * Known before anything can fail: where the report of a run that could not judge its target
+ * goes. Planning fills in the profile and the started reference as they become known.
+ */
+export interface RunDraft {
+  runId: string;
+  reportDir: string;
+  startedAt: string;
+  profile?: TargetProfile;
+  /** Started by the plan; whoever started the plan closes it, also when planning failed. */
+  reference?: ReferenceTarget;
+}
+
+export interface RunPlan extends RunDraft {
+  request: RunRequest;
+  catalogue: Catalogue;
+  /** The target's profile, final. */
+  profile: TargetProfile;
+  selected: Requirement[];
+  /** The interfaces asked for (all with a URL, unless --interfaces names some). */
+  interfaces: InterfaceName[];
+  /** Those of them with selected requirements: only their suite files are loaded. */
+  suiteInterfaces: InterfaceName[];
+  shard?: { index: number; count: number };
+  replay?: ReplayPlan;
+  baseline?: Baseline;
+  maxTime?: { ms: number; label: string };
+  maxRps?: number;
+  /** How the reference implementation was started, when it is the target. */
+  referenceChoice?: ReferenceChoice;
+  /** The reference's fault switches that are on: given, or restored from the replayed report. */
+  referenceFaults: string[];
+}
+
+/** Nothing to run, and why (a replay of a report without a failed requirement). */
+export interface NothingToRun {
+  nothing: string;
+}
+
+/** The target cannot be certified as set up; each problem says what to fix. */
+export class SetupError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`The harness could not run: ${problems.length === 1 ? problems[0] : 'the setup has problems (see errors).'}`);
+  }
+}
+
+export function draftRun(reports: string | undefined): RunDraft {
+  const runId = `apc-${randomBytes(4).toString('hex').slice(0, 6)}`;
+  return { runId, reportDir: resolve(reports ?? join('reports', runId)), startedAt: new Date().toISOString() };
+}
+
+function parseShard(text: string | undefined): { index: number; count: number } | undefined {
+  if (text === undefined) return undefined;
+  const match = /^(\d+)\/(\d+)$/.exec(text);
+  const index = Number(match?.[1]);
+  const count = Number(match?.[2]);
+  if (!match || count < 1 || index < 1 || index > count) {
+    throw new UsageError(`--shard: expected I/N with 1 <= I <= N (for example 2/4), found ${JSON.stringify(text)}.`);
+  }
+  return { index, count };
+}
+
+function parseInterfaces(text: string | undefined, profile: TargetProfile): InterfaceName[] {
+  const withUrl = INTERFACES.filter((i) => profile.urls[i]);
+  if (text === undefined) return withUrl;
+  const list = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const name of list) {
+    if (!INTERFACES.includes(name as InterfaceName)) throw new UsageError(`--interfaces: unknown interface "${name}"; use ${INTERFACES.join(', ')}.`);
+    if (!profile.urls[name as InterfaceName]) {
+      throw new UsageError(`--interfaces includes ${name}, but no ${name} URL was given (see \`apc help certify\`).`);
+    }
+  }
+  return list as InterfaceName[];
+}
+
+/** A deterministic slice: requirements sorted by id, every count-th from index. */
+function shardOf(requirements: Requirement[], shard: { index: number; count: number } | undefined): Requirement[] {
+  if (!shard) return requirements;
+  return [...requirements].sort((a, b) => a.id.localeCompare(b.id)).filter((_, i) => i % shard.count === shard.index - 1);
+}
+
+function parseLimits(request: RunRequest): Pick<RunPlan, 'maxTime' | 'maxRps'> {
+  const maxTimeMs = request.maxTime === undefined ? undefined : parseDuration(request.maxTime);
+  if (request.maxTime !== undefined && maxTimeMs === undefined) {
+    throw new UsageError(`--max-time: expected seconds or a duration such as 90s, 30m or 2h, found ${JSON.stringify(request.maxTime)}.`);
+  }
+  const maxRps = request.maxRps === undefined ? undefined : Number(request.maxRps);
+  if (maxRps !== undefined && !(maxRps > 0)) throw new UsageError(`--max-rps: expected a number of requests per second above 0, found ${JSON.stringify(request.maxRps)}.`);
+  return { ...(maxTimeMs !== undefined ? { maxTime: { ms: maxTimeMs, label: `--max-time ${request.maxTime}` } } : {}), ...(maxRps ? { maxRps } : {}) };
+}
+
+/**
+ * The profile from its sources: flags over APC_* variables over a profile file over the base (a
+ * replayed report's profile, or the reference's timings when no URL names a target).
+ */
+function resolveProfile(settings: ProfileSettings, env: NodeJS.ProcessEnv, replay: ReplayPlan | undefined): { profile: TargetProfile; usesReference: boolean } {
+  const profile = buildProfile(settings, env, replay?.profile);
+  const usesReference = INTERFACES.every((i) => !profile.urls[i]);
+  if (!usesReference || replay) return { profile, usesReference };
+  return { profile: buildProfile(settings, env, referenceProfileBase()), usesReference };
+}
+
+/**
+ * Plans a run; starts the reference implementation when no URL is given (into `draft.reference`,
+ * so the caller closes it however planning ends). `log` prints a line of progress.
+ */
+export async function planRun(request: RunRequest, env: NodeJS.ProcessEnv, draft: RunDraft, log: (line: string) => void): Promise<RunPlan | NothingToRun> {
+  const limits = parseLimits(request);
+  if (request.replay !== undefined && (request.requirements || request.interfaces || request.shard)) {
+    throw new UsageError('--replay runs exactly the failed requirements of a report: leave out --requirements, --interfaces and --shard.');
+  }
+  const catalogue = loadCatalogue();
+  checkSelection(request.requirements ?? [], catalogue);
+  const replay = request.replay === undefined ? undefined : replayPlan(request.replay, catalogue);
+  if (replay && replay.ids.length === 0) return { nothing: `the report in ${request.replay} has no failed requirement; nothing to replay.` };
+  const settings: ProfileSettings = { ...request.settings, otherTenantId: request.settings.otherTenantId ?? replay?.otherTenantId };
+  // A replay starts from the recorded profile as it was; flags given again win.
+  const resolved = resolveProfile(settings, env, replay);
+  let profile = resolved.profile;
+  const { usesReference } = resolved;
+  draft.profile = profile;
+  if (replay?.otherTenantId !== undefined && !profile.otherTenant) {
+    throw new UsageError(
+      `--replay: the run ${replay.runId} had a second tenant (${replay.otherTenantId}); give its key again with --other-api-key or APC_OTHER_API_KEY (keys are never written to a report).`,
+    );
+  }
+  const shard = parseShard(request.shard);
+  const baseline = request.expectedFailures ? loadBaseline(request.expectedFailures, catalogue) : undefined;
+
+  // A replay of a fault run turns the recorded faults on again, unless faults are given again.
+  const faults = request.referenceFaults ?? replay?.faults ?? [];
+  const faultProblem = unknownFaultMessage('--reference-fault', faults);
+  if (faultProblem) throw new UsageError(faultProblem);
+  const choice = referenceChoice(request.reference, request.database);
+  if (typeof choice === 'string') throw new UsageError(choice);
+  if (usesReference) {
+    log(`No target URL given: starting the in-repo reference implementation${choice.kind === 'container' ? ' in a container' : ''}.`);
+    draft.reference = await startReferenceTarget({
+      mode: profile.controlPlaneMode,
+      faults,
+      ...(request.referencePlatformLike ? { platformLike: request.referencePlatformLike } : {}),
+      ...choice,
+      env,
+      log,
+    });
+    draft.reference.apply(profile);
+  } else if (request.referenceFaults || request.reference || request.database || request.referencePlatformLike) {
+    throw new UsageError('--reference, --database, --reference-fault and --reference-platform-like apply only when certifying the in-repo reference implementation (no URL).');
+  }
+  redactor.add(...profileSecrets(profile));
+  const interfaces = parseInterfaces(replay ? replay.interfaces.join(',') : request.interfaces, profile);
+  const wanted = selector(replay ? replay.ids : (request.requirements ?? []));
+  const selected = shardOf(
+    catalogue.requirements.filter((r) => interfaces.includes(r.interface) && wanted(r.id)),
+    shard,
+  );
+  if (selected.length === 0) throw new UsageError('No requirement matches --requirements/--interfaces/--shard; nothing to certify.');
+  const suiteInterfaces = interfaces.filter((i) => selected.some((r) => r.interface === i));
+  const setup = await checkSetup(profile, suiteInterfaces);
+  if (setup.length > 0) throw new SetupError(setup);
+  mkdirSync(draft.reportDir, { recursive: true });
+  // URLs without a profile: probe what the target offers, as `apc init` does, and say so.
+  if (!usesReference && !replay && !(settings.profileFile ?? env.APC_PROFILE)) {
+    // Probes are cheap requests: each is bounded like the preflight's, whatever the profile's deadline.
+    const probing = { ...profile, timeouts: { ...profile.timeouts, requestMs: Math.min(profile.timeouts.requestMs, 10_000) } };
+    const found = await discover({ profile: probing, runId: draft.runId, modeGiven: settings.controlPlaneMode !== undefined || env.APC_CONTROL_PLANE_MODE !== undefined });
+    profile = applyDiscovery(profile, found);
+    log('No profile given: probed the target (`apc init` writes these findings to a profile you can keep). Assumed:');
+    for (const line of assumptionLines(profile, found)) log(`  ${line}`);
+  }
+  draft.profile = profile;
+  return {
+    ...draft,
+    request,
+    catalogue,
+    profile,
+    selected,
+    interfaces,
+    suiteInterfaces,
+    ...(shard ? { shard } : {}),
+    ...(replay ? { replay } : {}),
+    ...(baseline ? { baseline } : {}),
+    ...limits,
+    ...(usesReference ? { referenceChoice: choice } : {}),
+    referenceFaults: usesReference ? faults : [],
+  };
+}

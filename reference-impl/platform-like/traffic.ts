@@ -1,0 +1,23 @@
+// The platform-like behaviours that act on any request of any listener before it is processed:
+// throttling (429) and transient errors (503), both with Retry-After and the spec's `{detail}` body.
+import type { FastifyInstance } from 'fastify';
+import type { PlatformLike } from './behaviours.ts';
+import { keyThrottle } from './throttle.ts';
+import { transientErrors } from './transient-errors.ts';
+
+export const RATE_LIMITED = 'Rate limit exceeded';
+export const UNAVAILABLE = 'Service temporarily unavailable';
+
+const LISTENERS = { 'control-plane': 1, 'agent-server': 2, 'experiment-upload': 3 } as const;
+
+export function installPlatformTraffic(app: FastifyInstance, platform: PlatformLike, listener: keyof typeof LISTENERS): void {
+  const throttle = platform.has('throttle') ? keyThrottle(platform) : undefined;
+  const transient = platform.has('transient-errors') ? transientErrors(platform, LISTENERS[listener]) : undefined;
+  if (!throttle && !transient) return;
+  app.addHook('onRequest', async (request, reply) => {
+    const wait = throttle?.check(request, Date.now());
+    if (wait !== undefined) return reply.code(429).header('retry-after', String(wait)).type('application/json').send({ detail: RATE_LIMITED });
+    if (transient?.strikes(request)) return reply.code(503).header('retry-after', '1').type('application/json').send({ detail: UNAVAILABLE });
+    return undefined;
+  });
+}

@@ -1,0 +1,85 @@
+// Deleting deployments. Deletion may be asynchronous (the deployment status enum names
+// AWAITING_DELETE, spec 3): after DELETE the deployment may still be read and listed with that
+// status for a while. What a deleted deployment must not do is stay READY (or any other status),
+// or stay at all past the profile's deletion bound (timeouts.deleteMs, else the deploy timeout).
+import type { Check, Exchange } from '../../../harness/conformance/index.ts';
+import { describeResponse } from '../../../harness/http/curl.ts';
+import { DEPLOYMENTS, deploymentPath, field, is2xx, is4xx, statusOf } from './endpoints.ts';
+
+/** The one status a deleted deployment may show until it is gone. */
+export const AWAITING_DELETE = 'AWAITING_DELETE';
+
+/** How long a deleted deployment may take to go away. */
+export const deleteBoundMs = (t: Check): number => t.profile.timeouts.deleteMs ?? t.profile.timeouts.deployMs;
+
+export type Gone =
+  | { gone: true; /** The read that was refused. */ read: Exchange }
+  | { gone: false; why: string; read: Exchange };
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Reads a deleted deployment until its GET is refused (a 4xx): gone. While it answers 200 with
+ * AWAITING_DELETE it is on its way; any other status after DELETE, or the bound passing, is not
+ * gone, and says why. Judges nothing itself: CP-DEL-002 judges, cleanup reports.
+ */
+export async function untilGone(t: Check, id: string): Promise<Gone> {
+  const boundMs = deleteBoundMs(t);
+  const deadline = Date.now() + boundMs;
+  for (;;) {
+    const read = await t.cp.get(deploymentPath(id));
+    if (is4xx(read)) return { gone: true, read };
+    const status = field(read.response?.json, 'status');
+    if (statusOf(read) === 200 && status !== AWAITING_DELETE) {
+      return { gone: false, read, why: `After DELETE answered, deployment ${id} is still there with status ${JSON.stringify(status)}; a deleted deployment may only show ${AWAITING_DELETE} until it is gone.` };
+    }
+    if (Date.now() + t.profile.pollIntervalMs > deadline) {
+      return { gone: false, read, why: `Deployment ${id} was not gone ${boundMs} ms after DELETE answered (timeouts.deleteMs, else the deploy timeout); its GET last answered ${describeResponse(read)}.` };
+    }
+    await sleep(t.profile.pollIntervalMs);
+  }
+}
+
+/**
+ * The deployment in a listing (with `query`), once any AWAITING_DELETE entry of it has gone, up
+ * to the deletion bound: undefined when the listing no longer shows it, else the listing.
+ */
+export async function stillListed(t: Check, id: string, query: Record<string, string>): Promise<Exchange | undefined> {
+  const deadline = Date.now() + deleteBoundMs(t);
+  for (;;) {
+    const listing = await t.cp.get(DEPLOYMENTS, { query });
+    if (!listing.response?.text.includes(id)) return undefined;
+    const resources = field(listing.response.json, 'resources');
+    const entry = (Array.isArray(resources) ? resources : Array.isArray(listing.response.json) ? (listing.response.json as unknown[]) : []).find((d) => field(d, 'id') === id);
+    if (field(entry, 'status') !== AWAITING_DELETE || Date.now() + t.profile.pollIntervalMs > deadline) return listing;
+    await sleep(t.profile.pollIntervalMs);
+  }
+}
+
+/**
+ * DELETE of a deployment and its tracing project (field notes: delete_tracing_project=true), so
+ * a name can be created again. A target that refuses the query is asked plainly.
+ */
+export async function deleteWithProject(t: Check, id: string): Promise<Exchange> {
+  const answer = await t.cp.delete(deploymentPath(id), { query: { delete_tracing_project: true } });
+  return is4xx(answer) && statusOf(answer) !== 404 ? t.cp.delete(deploymentPath(id)) : answer;
+}
+
+/**
+ * Deletes a deployment at the end of the test and waits until it is gone, so the run leaves
+ * nothing behind (its tracing project included). A deployment already on its way (a refused
+ * second DELETE while it is AWAITING_DELETE) is waited for the same way.
+ */
+export function registerDeletion(t: Check, id: string): void {
+  t.cleanup(`DELETE ${deploymentPath(id)}`, async () => {
+    const answer = await deleteWithProject(t, id);
+    if (statusOf(answer) === 404) return;
+    if (!is2xx(answer)) {
+      const read = await t.cp.get(deploymentPath(id));
+      if (is4xx(read)) return;
+      if (field(read.response?.json, 'status') !== AWAITING_DELETE) throw new Error(`could not delete deployment ${id}: ${describeResponse(answer)}`);
+    }
+    const gone = await untilGone(t, id);
+    if (!gone.gone) throw new Error(`deleted deployment ${id} did not go away: ${gone.why}`);
+  });
+}

@@ -1,0 +1,82 @@
+// The one poll loop of the control-plane suites: waiting for a revision to end, as the documented
+// client does (poll its GET until DEPLOYED, stop on a status containing FAILED), and waiting
+// until a deployment is idle before a revision-creating PATCH. A real platform's builds take
+// minutes and do get stuck, so the loop ends as soon as it can judge: a status outside the known
+// values ends it at once (it can never be interpreted), a revision that never ends fails its rule
+// when the deploy timeout passes, and either way the run gets its report.
+import type { Check } from '../../../harness/conformance/index.ts';
+import { describeResponse } from '../../../harness/http/curl.ts';
+import { deploymentPath, field, revisionPath, statusOf } from './endpoints.ts';
+
+/** Revision statuses the field notes list (CP-REVL-009); the spec shows only DEPLOYED and "*FAILED*". */
+export const REVISION_STATUSES = ['CREATING', 'QUEUED', 'AWAITING_BUILD', 'BUILDING', 'AWAITING_DEPLOY', 'DEPLOYING', 'CREATE_FAILED', 'BUILD_FAILED', 'DEPLOY_FAILED', 'DEPLOYED', 'SKIPPED', 'INTERRUPTED', 'UNKNOWN'];
+
+export const isFailed = (status: unknown): boolean => typeof status === 'string' && status.includes('FAILED');
+
+/**
+ * A revision that will not change again: DEPLOYED, a status containing FAILED (spec 3), or, as a
+ * real command-line client treats them, SKIPPED and INTERRUPTED (a newer revision superseded it).
+ */
+export const isTerminal = (status: unknown): status is string =>
+  status === 'DEPLOYED' || isFailed(status) || status === 'SKIPPED' || status === 'INTERRUPTED';
+
+/** Answers other than 200 in a row before a revision's GET is taken as refused (a real platform may lag a moment). */
+const MISSES_ALLOWED = 3;
+
+/**
+ * Polls GET .../revisions/{revision_id} until the revision ends, and returns its last status.
+ * `requirement` is the rule that fails when the deploy timeout passes first. A status outside the
+ * known values fails CP-REVL-009 at once (the test's own rules are then blocked by it), and so
+ * does a revision its GET keeps refusing (CP-REVL-004).
+ */
+export async function waitForRevision(t: Check, id: string, revisionId: string, requirement = 'CP-LIFE-001'): Promise<string> {
+  const timeoutMs = t.profile.timeouts.deployMs;
+  const deadline = Date.now() + timeoutMs;
+  let misses = 0;
+  let last: unknown;
+  for (;;) {
+    const exchange = await t.cp.get(revisionPath(id, revisionId));
+    if (statusOf(exchange) === 200) {
+      misses = 0;
+      last = field(exchange.response?.json, 'status');
+      t.need(typeof last === 'string' && REVISION_STATUSES.includes(last), {
+        requirement: 'CP-REVL-009',
+        message: `Revision ${revisionId} of deployment ${id} has status ${JSON.stringify(last)}, outside the revision statuses; the wait cannot tell whether it will end, so it stops here.`,
+        expected: REVISION_STATUSES,
+        seen: describeResponse(exchange),
+      });
+      if (isTerminal(last)) return last;
+    } else {
+      misses += 1;
+      t.need(misses < MISSES_ALLOWED, {
+        requirement: 'CP-REVL-004',
+        message: `GET of revision ${revisionId} of deployment ${id} answered ${statusOf(exchange) ?? 'nothing'} ${MISSES_ALLOWED} times in a row while waiting for it to end.`,
+        expected: 'HTTP 200 with the revision',
+        seen: describeResponse(exchange),
+      });
+    }
+    if (Date.now() + t.profile.pollIntervalMs > deadline) {
+      t.fail({
+        requirement,
+        message: `Revision ${revisionId} of deployment ${id} did not end within the deploy timeout (${timeoutMs} ms); its last status was ${JSON.stringify(last)}.`,
+        expected: 'DEPLOYED or a status containing FAILED',
+        seen: last,
+      });
+    }
+    await new Promise((resolve) => setTimeout(resolve, t.profile.pollIntervalMs));
+  }
+}
+
+/**
+ * Waits until the deployment's latest revision has ended, as the documented client flow does
+ * before it PATCHes: a platform may refuse a new revision while one is in progress (field
+ * notes). Whether the latest revision deploys is not this wait's question: that is
+ * CP-LIFE-001's, so a revision that never ends blocks the PATCH's test by it.
+ */
+export async function untilIdle(t: Check, id: string): Promise<void> {
+  const read = await t.cp.get(deploymentPath(id));
+  const latest = field(read.response?.json, 'latest_revision_id');
+  // Nothing to wait for (a deleted or unknown deployment, a refused read): the PATCH's own test judges what comes next.
+  if (statusOf(read) !== 200 || typeof latest !== 'string') return;
+  await waitForRevision(t, id, latest, 'CP-LIFE-001');
+}
