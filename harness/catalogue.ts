@@ -6,11 +6,11 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { AGENT_SERVER_HOSTINGS } from '../schemas/target-profile.ts';
+import { LEVELS, type Level } from '../schemas/vocabulary.ts';
 import { closest } from './closest.ts';
 import { OPTIONAL_ENDPOINTS, SOURCE_KINDS, type InterfaceName, type TargetProfile } from './profile/profile.ts';
 
-export type Level = 'MUST' | 'SHOULD' | 'MAY';
-export const LEVELS: readonly Level[] = ['MUST', 'SHOULD', 'MAY'];
+export { LEVELS, type Level } from '../schemas/vocabulary.ts';
 
 export interface Requirement {
   id: string;

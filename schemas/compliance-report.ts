@@ -1,9 +1,10 @@
 // The schema of compliance.json (JSON Schema draft 2020-12, written with TypeBox): the one
 // machine-readable result of `apc certify`. Every other report format is rendered from a
 // document that validates against it. Bump `schemaVersion` on any incompatible change.
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TInteger, type TObject, type TOptional, type TSchema } from '@sinclair/typebox';
 import type { ValidateFunction } from 'ajv';
 import { compileSchema } from './index.ts';
+import { INTERFACES, LEVELS, STATUSES, VERDICTS, type InterfaceName, type Level, type RequirementStatus } from './vocabulary.ts';
 
 const literals = <T extends string>(values: readonly T[], description: string) =>
   Type.Union(
@@ -11,11 +12,12 @@ const literals = <T extends string>(values: readonly T[], description: string) =
     { description },
   );
 
-const INTERFACE_NAMES = ['control-plane', 'agent-server', 'experiment-upload'] as const;
-const LEVEL_NAMES = ['MUST', 'SHOULD', 'MAY'] as const;
+/** An object with one property per word of `words`, each of the given schema. */
+const each = <K extends string, T extends TSchema>(words: readonly K[], schema: T): Record<K, T> =>
+  Object.fromEntries(words.map((w) => [w, schema])) as Record<K, T>;
 
 export const RequirementStatusSchema = literals(
-  ['passed', 'failed', 'blocked', 'skipped', 'not-applicable', 'expected-failure', 'blocked-by-expected-failure', 'untested'] as const,
+  STATUSES,
   'passed: at least one check of it ran and held, and none failed. failed: a check of it found a violation. ' +
     'blocked: its tests stopped at another requirement\'s failed check before judging it (see blockedBy). ' +
     'skipped: excluded from testing or not judged (see reason). not-applicable: the target lacks a capability it needs (see needs). ' +
@@ -23,32 +25,16 @@ export const RequirementStatusSchema = literals(
     'blocked-by-expected-failure: blocked only by requirements the baseline lists (see blockedBy); no news, and not judged. ' +
     'untested: no conformance test names it.',
 );
-const InterfaceSchema = literals(INTERFACE_NAMES, 'One of the three interfaces of the spec.');
-const LevelSchema = literals(LEVEL_NAMES, 'RFC 2119 level of a requirement.');
+const InterfaceSchema = literals(INTERFACES, 'One of the three interfaces of the spec.');
+const LevelSchema = literals(LEVELS, 'RFC 2119 level of a requirement.');
 
-const CountsSchema = Type.Object(
-  {
-    passed: Type.Integer({ minimum: 0 }),
-    failed: Type.Integer({ minimum: 0 }),
-    blocked: Type.Integer({ minimum: 0 }),
-    skipped: Type.Integer({ minimum: 0 }),
-    'not-applicable': Type.Integer({ minimum: 0 }),
-    'expected-failure': Type.Integer({ minimum: 0 }),
-    'blocked-by-expected-failure': Type.Integer({ minimum: 0 }),
-    untested: Type.Integer({ minimum: 0 }),
-  },
-  { additionalProperties: false, description: 'Number of requirements per status.' },
-);
+const CountsSchema: TObject<Record<RequirementStatus, TInteger>> = Type.Object(each(STATUSES, Type.Integer({ minimum: 0 })), {
+  additionalProperties: false,
+  description: 'Number of requirements per status.',
+});
 
 const perInterface = <T extends TSchema>(schema: T, description: string) =>
-  Type.Object(
-    {
-      'control-plane': Type.Optional(schema),
-      'agent-server': Type.Optional(schema),
-      'experiment-upload': Type.Optional(schema),
-    },
-    { additionalProperties: false, description },
-  );
+  Type.Object(each(INTERFACES, Type.Optional(schema)) as Record<InterfaceName, TOptional<T>>, { additionalProperties: false, description });
 
 const FailureSchema = Type.Object(
   {
@@ -182,7 +168,7 @@ export const ComplianceReportSchema = Type.Object(
     startedAt: Type.String({ format: 'date-time' }),
     endedAt: Type.String({ format: 'date-time' }),
     verdict: literals(
-      ['certified', 'passed', 'no-regressions', 'incomplete', 'not-certified', 'error', 'interrupted'] as const,
+      VERDICTS,
       'certified: the whole catalogue of each certified interface ran, every MUST was judged and passed, no MUST required for a certificate was not applicable, nothing was blocked, and the run had no errors. ' +
         'passed: a subset (--requirements or one shard) ran and every judged MUST passed; a subset, not a certificate. ' +
         'no-regressions: no MUST failed or was blocked but as the expected-failures baseline expects, and no baseline entry passed; ' +
@@ -195,7 +181,7 @@ export const ComplianceReportSchema = Type.Object(
     counts: Type.Object(
       {
         total: CountsSchema,
-        byLevel: Type.Object({ MUST: CountsSchema, SHOULD: CountsSchema, MAY: CountsSchema }, { additionalProperties: false }),
+        byLevel: Type.Object(each(LEVELS, CountsSchema) as Record<Level, typeof CountsSchema>, { additionalProperties: false }),
         byInterface: perInterface(CountsSchema, 'Counts per certified interface.'),
       },
       { additionalProperties: false },
@@ -216,7 +202,12 @@ export const ComplianceReportSchema = Type.Object(
   },
 );
 
-export type ComplianceReportDocument = Static<typeof ComplianceReportSchema>;
+/** compliance.json as the harness builds, writes and reads it. */
+export type ComplianceReport = Static<typeof ComplianceReportSchema>;
+export type RequirementResult = Static<typeof RequirementResultSchema>;
+export type FailureRecord = Static<typeof FailureSchema>;
+/** The target profile as a report keeps it: every secret replaced by "[redacted]". */
+export type ReportedProfile = Static<typeof ProfileSchema>;
 export type ReferenceInstance = Static<typeof ReferenceInstanceSchema>;
 
 // Not in the API registry of schemas/index.ts: it describes the harness's own output, not a type

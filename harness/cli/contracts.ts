@@ -12,6 +12,7 @@ import { brokerFromEnv, gitVersion, publishPacts } from '../pact/publish.ts';
 import { relianceOf, renderMatrix } from '../pact/reliance.ts';
 import { ContractsError, providerOf, verifiable, verifyPact, type InteractionResult, type PublishResults } from '../pact/verify.ts';
 import { INTERFACES, profileSecrets, type InterfaceName } from '../profile/profile.ts';
+import { hostingBeforeSetup } from '../profile/discovery.ts';
 import { buildProfile, ProfileError } from '../profile/sources.ts';
 import { redactor } from '../redact.ts';
 import { checkSetup } from '../run/preflight.ts';
@@ -80,8 +81,14 @@ async function verify(v: ReturnType<typeof parse>['values'], io: CertifyIo): Pro
       );
     }
     const ifaces = [...new Set(selected.map((p) => providerOf(p).iface))];
+    // As certify: with URLs, no profile and no key, whether the agent server needs a key is asked first.
+    const hosting = reference ? undefined : await hostingBeforeSetup(profile, settings, io.env);
+    if (hosting) {
+      profile = { ...profile, agentServerHosting: hosting.hosting };
+      io.out.write(`Assumed agentServerHosting ${hosting.hosting}: ${hosting.how}.\n`);
+    }
     // The same preflight as certify: a wrong URL, key or tenant is the user's setup, exit 2.
-    const problems = await checkSetup(profile, ifaces);
+    const problems = await checkSetup(profile, ifaces, hosting?.how);
     if (problems.length > 0) {
       for (const problem of problems) io.err.write(`apc contracts: ${redactor.text(problem)}\n`);
       return 2;

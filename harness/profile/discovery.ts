@@ -10,6 +10,7 @@ import { baseCreate } from '../../generators/control-plane/create-payloads.ts';
 import { isObject } from '../../schemas/is-object.ts';
 import { InterfaceClient, Recorder } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
+import type { ProfileSettings } from './sources.ts';
 import { Limiter } from '../http/limiter.ts';
 import { SOURCE_KINDS, type AgentServerHosting, type ControlPlaneMode, type OptionalEndpoint, type SourceKind, type TargetProfile } from './profile.ts';
 
@@ -138,18 +139,38 @@ async function discoverControlPlane(cp: InterfaceClient, profile: TargetProfile,
   }
 }
 
-async function discoverAgentServer(as: InterfaceClient, profile: TargetProfile, runId: string, found: Discovery, endpoint: Endpoint): Promise<void> {
+/** How the agent server is hosted, from POST /assistants/search sent without a key. */
+async function hostingOf(as: InterfaceClient): Promise<{ hosting: AgentServerHosting; how: string }> {
   const anonymous = await as.post('/assistants/search', { limit: 1 }, { auth: 'none' });
   const demands = status(anonymous) === 401 || status(anonymous) === 403;
-  found.agentServerHosting = ok(anonymous) ? 'self-run' : 'platform';
-  found.notes.push({
-    key: 'agentServerHosting',
+  return {
+    hosting: ok(anonymous) ? 'self-run' : 'platform',
     how: demands
       ? `POST /assistants/search without a key answered ${seen(anonymous)}: it demands a key, as a platform-hosted agent server must (spec 5)`
       : ok(anonymous)
         ? `POST /assistants/search without a key answered ${seen(anonymous)}: it needs no key, so it runs outside the platform (the auth rules are not applicable)`
         : `POST /assistants/search without a key answered ${seen(anonymous)}; assumed platform-hosted`,
-  });
+  };
+}
+
+/**
+ * Before the preflight of a run given URLs, no profile and no key, with the hosting named nowhere
+ * (flag, APC_AGENT_SERVER_HOSTING): the agent server is asked without a key whether it needs one.
+ * A keyless agent server is self-run and the run goes on; one that demands a key stays
+ * platform-hosted, and the missing key is the user's setup. Undefined: nothing to ask.
+ */
+export async function hostingBeforeSetup(profile: TargetProfile, given: ProfileSettings, env: NodeJS.ProcessEnv): Promise<{ hosting: AgentServerHosting; how: string } | undefined> {
+  const url = profile.urls['agent-server'];
+  const named = given.profileFile || env.APC_PROFILE || given.agentServerHosting || env.APC_AGENT_SERVER_HOSTING;
+  if (!url || profile.apiKey || named) return undefined;
+  const quick = { ...profile, timeouts: { ...profile.timeouts, requestMs: Math.min(profile.timeouts.requestMs, 10_000) } };
+  return hostingOf(new InterfaceClient('agent-server', url, quick, new Recorder(), new Limiter(1)));
+}
+
+async function discoverAgentServer(as: InterfaceClient, profile: TargetProfile, runId: string, found: Discovery, endpoint: Endpoint): Promise<void> {
+  const { hosting, how } = await hostingOf(as);
+  found.agentServerHosting = hosting;
+  found.notes.push({ key: 'agentServerHosting', how });
   const auth = found.agentServerHosting === 'self-run' && !profile.apiKey ? ('none' as const) : ('default' as const);
   const graphExists = async (graphId: string): Promise<Exchange> => {
     const made = await as.post('/assistants', { graph_id: graphId, name: `${runId}-init-${graphId}`, context: {} }, { auth });

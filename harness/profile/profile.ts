@@ -2,10 +2,13 @@
 // Built from (lowest to highest precedence) defaults, a YAML profile file, APC_* environment
 // variables and command-line flags; see harness/profile/sources.ts. The file's schema, with the
 // lists of allowed words, is schemas/target-profile.ts.
+import type { ReportedProfile } from '../../schemas/compliance-report.ts';
+import { REDACTED } from '../redact.ts';
 import { AGENT_SERVER_HOSTINGS, BUSY_PATCH_ANSWERS, CONTROL_PLANE_MODES, OPTIONAL_ENDPOINT_NAMES, SOURCE_KIND_NAMES } from '../../schemas/target-profile.ts';
 
-export type InterfaceName = 'control-plane' | 'agent-server' | 'experiment-upload';
-export const INTERFACES: readonly InterfaceName[] = ['control-plane', 'agent-server', 'experiment-upload'];
+import type { InterfaceName } from '../../schemas/vocabulary.ts';
+
+export { INTERFACES, type InterfaceName } from '../../schemas/vocabulary.ts';
 
 export type ControlPlaneMode = (typeof CONTROL_PLANE_MODES)[number];
 /** Who runs the agent server: the platform (its auth rules apply, spec 5) or someone outside it. */
@@ -140,13 +143,12 @@ export function profileSecrets(profile: TargetProfile): string[] {
 }
 
 /** The profile as it may be written to a report: keys replaced by a marker. */
-export function redactedProfile(profile: TargetProfile): TargetProfile {
-  const mark = (v: string | undefined) => (v ? '[redacted]' : v);
+export function redactedProfile(profile: TargetProfile): TargetProfile & ReportedProfile {
   return {
     ...profile,
-    apiKey: mark(profile.apiKey),
-    otherTenant: profile.otherTenant && { ...profile.otherTenant, apiKey: '[redacted]' },
-    redact: profile.redact.map(() => '[redacted]'),
+    apiKey: profile.apiKey ? REDACTED : undefined,
+    otherTenant: profile.otherTenant && { ...profile.otherTenant, apiKey: REDACTED },
+    redact: profile.redact.map(() => REDACTED),
   };
 }
 

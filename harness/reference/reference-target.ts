@@ -6,7 +6,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { ApiKeyGrant } from '../../reference-impl/options.ts';
 import type { PlatformLikeOptions } from '../../reference-impl/platform-like/behaviours.ts';
 import type { ReferenceInstance } from '../../schemas/compliance-report.ts';
-import type { ControlPlaneMode, InterfaceName, TargetProfile } from '../profile/profile.ts';
+import type { BusyPatch, ControlPlaneMode, InterfaceName, TargetProfile } from '../profile/profile.ts';
 import { defaultProfile, defaultSources, OPTIONAL_ENDPOINTS } from '../profile/profile.ts';
 import type { PostgresContainer } from './postgres-container.ts';
 
@@ -123,7 +123,8 @@ export async function startReferenceTarget(options: ReferenceStartOptions): Prom
       await started.close();
       await database?.stop();
     },
-    apply: (profile) => applyReference(profile, { urls: started.urls, grants, mode }),
+    apply: (profile) =>
+      applyReference(profile, { urls: started.urls, grants, mode, busyPatch: options.platformLike?.behaviours.includes('busy-deployments') ? 'refused' : 'accepted' }),
   };
 }
 
@@ -133,9 +134,11 @@ export async function startReferenceTarget(options: ReferenceStartOptions): Prom
  */
 export function applyReference(
   profile: TargetProfile,
-  reference: { urls: Record<InterfaceName, string>; grants: ApiKeyGrant[]; mode: ControlPlaneMode },
+  reference: { urls: Record<InterfaceName, string>; grants: ApiKeyGrant[]; mode: ControlPlaneMode; busyPatch?: BusyPatch },
 ): void {
   const { urls, grants, mode } = reference;
+  // The platform-like reference refuses a revision-creating PATCH while busy (busy-deployments).
+  profile.busyPatch = reference.busyPatch ?? 'accepted';
   profile.urls = { ...urls };
   profile.apiKey = grants[0]!.key;
   profile.tenantId = grants[0]!.tenants[0]!;
@@ -169,6 +172,7 @@ export function referenceProfileFile(target: Pick<ReferenceTarget, 'apply' | 'ur
     tenantId: applied.tenantId,
     otherTenant: { apiKeyEnv: 'APC_OTHER_API_KEY', tenantId: applied.otherTenant!.tenantId },
     controlPlaneMode: applied.controlPlaneMode,
+    busyPatch: applied.busyPatch,
     sources: applied.sources,
     endpoints: applied.endpoints,
     fixtures: applied.fixtures,

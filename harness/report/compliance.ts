@@ -4,24 +4,16 @@
 import { notApplicableReason, type Catalogue, type Level, type Requirement } from '../catalogue.ts';
 import type { CheckTally, PropertyTally } from '../conformance/check.ts';
 import type { FailureRecord } from '../conformance/failure.ts';
-import type { ReferenceInstance } from '../../schemas/compliance-report.ts';
-import type { InterfaceName, TargetProfile } from '../profile/profile.ts';
+import type { ComplianceReport, RequirementResult } from '../../schemas/compliance-report.ts';
+import { STATUSES, type InterfaceName, type RequirementStatus, type Verdict } from '../../schemas/vocabulary.ts';
 
-export type RequirementStatus =
-  | 'passed'
-  | 'failed'
-  | 'blocked'
-  | 'skipped'
-  | 'not-applicable'
-  | 'expected-failure'
-  | 'blocked-by-expected-failure'
-  | 'untested';
-export const STATUSES: readonly RequirementStatus[] = ['passed', 'failed', 'blocked', 'skipped', 'not-applicable', 'expected-failure', 'blocked-by-expected-failure', 'untested'];
+export type { ComplianceReport, RequirementResult } from '../../schemas/compliance-report.ts';
+export { STATUSES, type RequirementStatus, type Verdict } from '../../schemas/vocabulary.ts';
+
 /** What a baseline accepts: a listed failure, and what only listed failures kept from being judged. */
 export const KNOWN_FAILURES: readonly RequirementStatus[] = ['expected-failure', 'blocked-by-expected-failure'];
-export type Verdict = 'certified' | 'passed' | 'no-regressions' | 'incomplete' | 'not-certified' | 'error' | 'interrupted';
 
-/** Exit code of a run with this verdict: 0 certified, passed or no regressions, 1 not certified or incomplete, 2 error, 130 interrupted. */
+/** Exit code of a run with this verdict: 0 certified or passed, 1 not certified or incomplete, 2 error, 130 interrupted. */
 export function exitCodeOf(verdict: Verdict): number {
   switch (verdict) {
     case 'certified':
@@ -55,73 +47,10 @@ export interface TestOutcome {
   durationMs: number;
 }
 
-export interface RequirementResult {
-  id: string;
-  level: Level;
-  interface: InterfaceName;
-  section: string;
-  statement: string;
-  status: RequirementStatus;
-  /** Titles of the tests that checked it. */
-  tests: string[];
-  failures: FailureRecord[];
-  /** Why it was skipped, not applicable, or an expected failure. */
-  reason?: string;
-  /** Capabilities it needed and the target lacked. */
-  needs?: string[];
-  /** For a blocked requirement: the failed requirements whose checks stopped its tests. */
-  blockedBy?: string[];
-  /** Checks of it that ran, and how many held, over all its tests. */
-  checks: CheckTally;
-  /** Generated cases its properties ran, of the `--runs` asked per property; absent without properties. */
-  cases?: { ran: number; asked: number };
-  /** With --seeds N: the seeds its properties ran, and the indexes in which one found a counterexample. */
-  seeds?: { ran: number; caught: number[] };
-  /** A certificate needs this MUST judged: not-applicable makes the run incomplete. */
-  certificateRequired?: boolean;
-  /** How many Pact consumers (contracts/) rely on it; absent when none does or no pact files were found. */
-  consumers?: number;
-}
-
 export type Counts = Record<RequirementStatus, number>;
 
-export interface ComplianceReport {
-  /** Version of this document's schema. */
-  schemaVersion: 1;
-  harness: { name: string; version: string };
-  catalogue: { version: string; specVersion: string; hash: string };
-  runId: string;
-  seed: number;
-  shard?: { index: number; count: number };
-  /** Run ids of the shard reports `apc report merge` combined into this one. */
-  mergedFrom?: string[];
-  /** Run id of the report whose failed requirements `apc certify --replay` ran again. */
-  replayOf?: string;
-  target: {
-    urls: Partial<Record<InterfaceName, string>>;
-    controlPlaneMode: string;
-    reference: boolean;
-    /** Which reference implementation ran (a process, or a container of which image). */
-    instance?: ReferenceInstance;
-    /** The reference's fault switches that were on (`--reference-fault`): replay and repro lines turn them on again. */
-    faults?: string[];
-    profile: TargetProfile;
-  };
-  startedAt: string;
-  endedAt: string;
-  verdict: Verdict;
-  /** Why the verdict is what it is, in a sentence. */
-  verdictReason: string;
-  counts: { total: Counts; byLevel: Record<Level, Counts>; byInterface: Partial<Record<InterfaceName, Counts>> };
-  /** MUST score: passed / applicable MUSTs (expected failures count as not passed). */
-  mustScore: { passed: number; applicable: number };
-  requirements: RequirementResult[];
-  /** Problems of the run itself (a suite that could not load, an unhandled error). */
-  errors: string[];
-}
-
 export function emptyCounts(): Counts {
-  return { passed: 0, failed: 0, blocked: 0, skipped: 0, 'not-applicable': 0, 'expected-failure': 0, 'blocked-by-expected-failure': 0, untested: 0 };
+  return Object.fromEntries(STATUSES.map((s) => [s, 0])) as Counts;
 }
 
 export interface Baseline {

@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { checkSelection, loadCatalogue, selector, type Catalogue, type Requirement } from '../catalogue.ts';
-import { applyDiscovery, discover } from '../profile/discovery.ts';
+import { applyDiscovery, discover, hostingBeforeSetup } from '../profile/discovery.ts';
 import { INTERFACES, profileSecrets, type InterfaceName, type TargetProfile } from '../profile/profile.ts';
 import { buildProfile, type ProfileSettings } from '../profile/sources.ts';
 import { assumptionLines } from '../profile/writer.ts';
@@ -202,7 +202,10 @@ export async function planRun(request: RunRequest, env: NodeJS.ProcessEnv, draft
   );
   if (selected.length === 0) throw new UsageError('No requirement matches --requirements/--interfaces/--shard; nothing to certify.');
   const suiteInterfaces = interfaces.filter((i) => selected.some((r) => r.interface === i));
-  const setup = await checkSetup(profile, suiteInterfaces);
+  // URLs and no profile: whether the agent server needs a key is asked before a missing key is called the user's mistake.
+  const hosting = usesReference || replay ? undefined : await hostingBeforeSetup(profile, settings, env);
+  if (hosting) profile = { ...profile, agentServerHosting: hosting.hosting };
+  const setup = await checkSetup(profile, suiteInterfaces, hosting?.how);
   if (setup.length > 0) throw new SetupError(setup);
   mkdirSync(draft.reportDir, { recursive: true });
   // URLs without a profile: probe what the target offers, as `apc init` does, and say so.

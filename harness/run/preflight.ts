@@ -40,11 +40,14 @@ const PROBES: Record<InterfaceName, Probe> = {
   'experiment-upload': { method: 'POST', path: '/api/v1/datasets/upload-experiment', body: {}, flag: '--tracing-url', json: false },
 };
 
-/** Setup problems visible without sending anything. */
-export function setupProblems(profile: TargetProfile, interfaces: InterfaceName[]): string[] {
+/**
+ * Setup problems visible without sending anything more. `hostingSeen`: how the agent server
+ * answered a request without a key, when it was asked (discovery.ts, hostingBeforeSetup).
+ */
+export function setupProblems(profile: TargetProfile, interfaces: InterfaceName[], hostingSeen?: string): string[] {
   if (interfaces.includes('agent-server') && profile.agentServerHosting === 'platform' && !profile.apiKey) {
     return [
-      'the agent server is platform-hosted (agentServerHosting: platform, the default), and no API key was given. ' +
+      `the agent server is platform-hosted (${hostingSeen ?? 'agentServerHosting: platform, the default'}), and no API key was given. ` +
         'Give the key with APC_API_KEY or --api-key; if this agent server runs outside the platform and needs no key, say --agent-server-hosting self-run.',
     ];
   }
@@ -111,8 +114,8 @@ export async function preflight(profile: TargetProfile, interfaces: InterfaceNam
 }
 
 /** One line per setup problem (what was sent, what was seen, what to do); none when the run may go on. */
-export async function checkSetup(profile: TargetProfile, interfaces: InterfaceName[]): Promise<string[]> {
-  const problems = setupProblems(profile, interfaces);
+export async function checkSetup(profile: TargetProfile, interfaces: InterfaceName[], hostingSeen?: string): Promise<string[]> {
+  const problems = setupProblems(profile, interfaces, hostingSeen);
   if (problems.length > 0) return problems;
   return (await preflight(profile, interfaces))
     .filter((r) => r.state !== 'ready')

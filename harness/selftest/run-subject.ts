@@ -62,7 +62,11 @@ export async function runSubject(subject: Subject, settings: RunSettings): Promi
 /** The reference, bent as the subject says, certified on the subject's interface. */
 async function certifyBent(subject: Mutant | Variation, settings: RunSettings, extra: string[] = []): Promise<ChildCertifyRun> {
   const mode = subject.mode ?? 'hosted';
-  const target = await startReferenceTarget({ mode, faults: subject.faults ?? [], ...(subject.phaseMs ? { phaseMs: subject.phaseMs } : {}) });
+  const target = await startReferenceTarget({
+    mode,
+    faults: subject.faults ?? [],
+    ...(subject.platformLike ? { platformLike: subject.platformLike } : {}),
+  });
   const [own, other] = target.grants;
   const urls = { ...target.urls };
   const proxy = subject.proxy ? await startProxy(urls[subject.interface], subject.proxy({ apiKey: own!.key, otherApiKey: other!.key })) : undefined;

@@ -6,8 +6,9 @@ import { experimentUploadMutants } from './mutants/experiment-upload.ts';
 import { faultSwitchMutants } from './mutants/fault-switches.ts';
 import { hostileTargets } from './hostile.ts';
 import type { Subject } from './subjects.ts';
+import { platformVariations } from './platform-variations.ts';
 import { variations } from './variations.ts';
 
 export function selftestSubjects(): Subject[] {
-  return [...faultSwitchMutants(), ...controlPlaneDeploymentMutants(), ...controlPlaneRevisionMutants(), ...agentServerMutants(), ...experimentUploadMutants(), ...variations(), ...hostileTargets()];
+  return [...faultSwitchMutants(), ...controlPlaneDeploymentMutants(), ...controlPlaneRevisionMutants(), ...agentServerMutants(), ...experimentUploadMutants(), ...variations(), ...platformVariations(), ...hostileTargets()];
 }

@@ -5,6 +5,7 @@
 // a rewriting proxy in front of one interface, or both.
 import type { ControlPlaneMode, InterfaceName } from '../profile/profile.ts';
 import type { ProxyRules } from '../proxy/proxy.ts';
+import type { PlatformLikeOptions } from '../../reference-impl/platform-like/behaviours.ts';
 
 /** The rule families the mutants are grouped by in the matrix. */
 export const FAMILIES = [
@@ -44,8 +45,8 @@ interface Bent {
   proxy?: (keys: TargetKeys) => ProxyRules;
   /** Requirement patterns to certify (default: the whole interface). */
   scope?: string[];
-  /** Length of each revision phase of the reference (default 10 ms). */
-  phaseMs?: number;
+  /** Behaviours of the real hosted platform switched on in the reference. */
+  platformLike?: PlatformLikeOptions;
 }
 
 export interface Mutant extends Bent {

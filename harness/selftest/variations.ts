@@ -2,13 +2,12 @@
 // reference does not. The harness must certify each: any MUST it fails or blocks is a false alarm.
 import { gzipSync } from 'node:zlib';
 import type { EncodingStyle } from '../../generators/sse/encoding.ts';
-import type { InterfaceName } from '../profile/profile.ts';
+import { INTERFACES, type InterfaceName } from '../profile/profile.ts';
 import { isObject } from '../../schemas/is-object.ts';
 import { editJson, type ProxiedAnswer, type ProxiedRequest, type ProxyRules } from '../proxy/proxy.ts';
 import { isEventStream, rewriteStream } from '../proxy/sse-rewrite.ts';
 import type { Variation } from './subjects.ts';
 
-const ALL: InterfaceName[] = ['control-plane', 'agent-server', 'experiment-upload'];
 const SHORT: Record<InterfaceName, string> = { 'control-plane': 'cp', 'agent-server': 'as', 'experiment-upload': 'eu' };
 
 /** Every SSE liberty at once: BOM, mixed line ends, comments, data before event, tight colons, retry and unknown fields. */
@@ -61,7 +60,7 @@ const bytesOf = (a: ProxiedAnswer, size: number): Buffer[] => Array.from({ lengt
 
 /** Variations that apply to every interface alike. */
 function perInterface(): Variation[] {
-  return ALL.flatMap((iface): Variation[] => [
+  return INTERFACES.flatMap((iface): Variation[] => [
     {
       kind: 'variation',
       id: `${SHORT[iface]}.json-extra-fields`,
@@ -155,13 +154,6 @@ export function variations(): Variation[] {
             WITH_IDS,
           ),
         ),
-    },
-    {
-      kind: 'variation',
-      id: 'cp.slow-revision-phases',
-      what: 'Each revision phase (queued, building, deploying) takes 150 ms instead of 10 ms.',
-      interface: 'control-plane',
-      phaseMs: 150,
     },
     otherControlPlaneShapes(),
   ];

@@ -67,3 +67,43 @@ describe('apc contracts errors', () => {
     expect(run.err).toContain('nothing listens there');
   });
 });
+
+// Discovery before deciding a key is missing, as `apc certify` does (issue: a newcomer's first hour).
+describe('apc contracts verify against an agent server, no key and no profile', () => {
+  let dir: string;
+  let keyless: Server;
+  let demanding: Server;
+  const urlOf = (s: Server) => `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'apc-contracts-keyless-'));
+    const pact = {
+      consumer: { name: 'agent-client' },
+      provider: { name: 'agent-server' },
+      interactions: [{ description: 'search assistants', request: { method: 'POST', path: '/assistants/search', body: { limit: 1 } }, response: { status: 200 } }],
+      metadata: { pactSpecification: { version: '3.0.0' } },
+    };
+    writeFileSync(join(dir, 'agent-client-agent-server.json'), JSON.stringify(pact));
+    keyless = createServer((_req, res) => res.setHeader('content-type', 'application/json').end('[]'));
+    demanding = createServer((_req, res) => res.writeHead(401, { 'content-type': 'application/json' }).end('{"detail":"missing key"}'));
+    await Promise.all([keyless, demanding].map((s) => new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve))));
+  });
+  afterAll(async () => {
+    // Keep-alive connections (the verifier's) would hold close() open.
+    for (const s of [keyless, demanding]) s.closeAllConnections();
+    await Promise.all([keyless, demanding].map((s) => new Promise((resolve) => s.close(resolve))));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('a keyless agent server is found to be self-run and the verification goes on', async () => {
+    const run = await apc(['verify', '--agent-server-url', urlOf(keyless), '--pacts', dir, '--junit', join(dir, 'junit.xml')]);
+    expect(run.out).toContain('Assumed agentServerHosting self-run: POST /assistants/search without a key answered 200');
+    expect(run.out).toContain('Verifying agent-client → agent-server');
+    expect(run.code, run.err).not.toBe(2);
+  });
+
+  test('one that demands a key is the user\'s setup: exit 2, saying what it answered', async () => {
+    const run = await apc(['verify', '--agent-server-url', urlOf(demanding), '--pacts', dir]);
+    expect(run.code).toBe(2);
+    expect(run.err).toContain('without a key answered 401: it demands a key');
+  });
+});

@@ -97,11 +97,25 @@ describe('a wrong setup is exit 2 with what to fix', { timeout: 180_000 }, () =>
     expect(run.result('AS-AUTH-002')?.reason).toMatch(/platform-hosted agent server \(spec 5 .*agentServerHosting self-run/);
   });
 
-  test('a platform-hosted agent server with no key is exit 2 with a message', async () => {
-    const run = await certify({ args: ['--agent-server-url', keyless.url, '--requirements', 'AS-THR-001'] });
+  test('URLs, no key, no profile: a keyless agent server is found to be self-run and the run goes on', async () => {
+    const run = await certify({ args: ['--agent-server-url', keyless.url, '--requirements', 'AS-AUTH-001,AS-THR-001', '--runs', '3'] });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.status('AS-THR-001')).toBe('passed');
+    // Found self-run: the authentication rules of a platform-hosted agent server do not apply.
+    expect(run.status('AS-AUTH-001')).toBe('not-applicable');
+  });
+
+  test('URLs, no key, no profile: an agent server that demands a key is exit 2, saying what it answered', async () => {
+    const run = await certify({ args: ['--agent-server-url', server.urls.agentServer, '--requirements', 'AS-THR-001'] });
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('the agent server is platform-hosted');
+    expect(run.stderr).toContain('the agent server is platform-hosted (POST /assistants/search without a key answered 401: it demands a key');
     expect(run.stderr).toContain('--agent-server-hosting self-run');
+  });
+
+  test('a platform-hosted agent server named so, with no key, is exit 2 before any request', async () => {
+    const run = await certify({ args: ['--agent-server-url', keyless.url, '--agent-server-hosting', 'platform', '--requirements', 'AS-THR-001'] });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('the agent server is platform-hosted (agentServerHosting: platform');
   });
 
   test('an undeclared capability is reported as "not declared in the profile"', async () => {
