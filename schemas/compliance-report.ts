@@ -90,6 +90,9 @@ const RequirementResultSchema = Type.Object(
       ),
     ),
     certificateRequired: Type.Optional(Type.Boolean({ description: 'A certificate needs this MUST judged; not applicable makes the run incomplete.' })),
+    keptRefusing: Type.Optional(
+      Type.Boolean({ description: 'Skipped because the target kept throttling (429) or failing transiently (503) past timeouts.throttleMs: the run could not judge it.' }),
+    ),
     consumers: Type.Optional(
       Type.Integer({ minimum: 1, description: 'How many Pact consumers (contracts/) rely on it, from the pact files `apc contracts matrix` reads.' }),
     ),
@@ -192,6 +195,20 @@ export const ComplianceReportSchema = Type.Object(
     ),
     requirements: Type.Array(RequirementResultSchema),
     errors: Type.Array(Type.String(), { description: 'Problems of the run itself: a suite that did not load, a stale baseline entry.' }),
+    transient: Type.Optional(
+      perInterface(
+        Type.Object(
+          {
+            throttled: Type.Integer({ minimum: 0, description: 'Answers 429 the run waited out and sent again (or gave up on).' }),
+            unavailable: Type.Integer({ minimum: 0, description: 'Answers 503 with Retry-After the run waited out and sent again (or gave up on).' }),
+            gaveUp: Type.Integer({ minimum: 0, description: 'Requests still refused when the run stopped waiting; their tests were skipped.' }),
+            waitedMs: Type.Integer({ minimum: 0, description: 'Time spent waiting as Retry-After asked (or backing off).' }),
+          },
+          { additionalProperties: false },
+        ),
+        'Per interface: how often the target throttled or failed transiently, and how long the run waited. Absent when it never did.',
+      ),
+    ),
   },
   {
     $schema: 'https://json-schema.org/draft/2020-12/schema',

@@ -12,7 +12,7 @@ import { exitCodeOf } from '../report/compliance.ts';
 import { ReportError } from '../report/read.ts';
 import { writeRunErrorReport } from '../report/run-error-report.ts';
 import { writeReports } from '../report/write.ts';
-import { executeRun, reportOf } from '../run/execute.ts';
+import { executeRun, reportOf, type RunHooks } from '../run/execute.ts';
 import { draftRun, planRun, SetupError, type RunDraft, type RunRequest } from '../run/plan.ts';
 import { Progress, type Output } from '../run/progress.ts';
 import type { StopRequest } from '../run/run-stop.ts';
@@ -73,7 +73,13 @@ export interface CertifyIo {
   env: NodeJS.ProcessEnv;
 }
 
-export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest): Promise<number> {
+/** How a caller inside the harness runs a certification (apc selftest runs many in one process). */
+export type CertifyOptions = Pick<RunHooks, 'workers'> & {
+  /** Write allure-results beside the report (default true); apc selftest reads only compliance.json. */
+  allure?: boolean;
+};
+
+export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest, options: CertifyOptions = {}): Promise<number> {
   // Known once the options are read: where a report goes even when the run cannot judge the target.
   let draft: RunDraft | undefined;
   const errorReport = (reason: string, details: string[] = []) => {
@@ -125,12 +131,13 @@ export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest)
     progress.line();
 
     const results = await executeRun(plan, {
+      ...(options.workers !== undefined ? { workers: options.workers } : {}),
       ...(stop ? { stop } : {}),
       listener: { outcome: (o) => progress.outcome(o), fileEnd: (f) => progress.fileEnd(f) },
       stopping: (reason) => io.err.write(`\napc: ${reason}: stopping the suites${profile.keep ? '' : ' and deleting what the run created'}; press Ctrl-C again to exit at once.\n`),
     });
     const report = reportOf(plan, results);
-    writeReports(plan.reportDir, report);
+    writeReports(plan.reportDir, report, { allure: options.allure !== false });
     progress.summary(report, shownDir(v.reports, plan.reportDir));
     return exitCodeOf(report.verdict);
   } catch (error) {

@@ -93,6 +93,9 @@ Generation and timing:
   --max-time DURATION         stop the whole run after this long (e.g. 900, 90s, 30m, 2h): the
                               report is written with verdict interrupted (default: no limit)
   --max-rps N                 at most N requests per second against the target (a shared staging)
+  --max-rps auto              start unlimited, slow down after each 429 and settle below the limit
+  A 429, or a 503 with Retry-After, is waited out as Retry-After says and the request sent again
+  (a create or PATCH only once it is known not to have taken effect), up to timeouts.throttleMs.
   After 2 requests in a row to one URL get no answer, or 2 streams from it pass their deadline,
   the rest of the run fails such calls at once, naming the URL.
 
@@ -231,7 +234,8 @@ Exit codes: 0 every interaction holds (or published), 1 a contract failed (or th
 
 export const SELFTEST_USAGE = `Usage: apc selftest [options]
 
-The harness certifies itself (docs/selftest.md). It certifies, each in a child \`apc certify\`:
+The harness certifies itself (docs/selftest.md). It certifies, several at a time in this process
+(each hostile target in a child \`apc certify\`, whose end it times):
   mutants      the reference implementation deliberately broken (a fault switch, or a proxy that
                rewrites its answers); each must fail exactly the requirements it declares;
   variations   the reference behind a proxy that answers as the spec allows but the reference does

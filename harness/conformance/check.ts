@@ -8,6 +8,7 @@ import type { Exchange } from '../http/exchange.ts';
 import { describeResponse } from '../http/curl.ts';
 import { shareBreakersThrough } from '../http/circuit-breaker.ts';
 import { Limiter } from '../http/limiter.ts';
+import { TargetKeptRefusing } from '../http/throttling.ts';
 import type { InterfaceName, TargetProfile } from '../profile/profile.ts';
 import { readSse, type SseEvent, type SseResult } from '../sse/reader.ts';
 import { ConformanceFailure, describeValue, NotJudged, type FailureSpec } from './failure.ts';
@@ -71,6 +72,8 @@ export class Check {
   /** Requirement id → checks of it that ran in this test. Only checks count: a step never does. */
   readonly tallies = new Map<string, CheckTally>();
   readonly properties: PropertyTally[] = [];
+  /** Set once a request stayed throttled or unavailable: nothing the test does after it can be judged. */
+  gaveUp: TargetKeptRefusing | undefined;
   private readonly clients = new Map<InterfaceName, InterfaceClient>();
   private propertyIndex = 0;
 
@@ -80,9 +83,11 @@ export class Check {
     readonly testSeed: number,
     /** The requirements this test judges; a check that names none judges all of them. */
     readonly ids: readonly string[] = [],
+    /** When the test's deadline passes (epoch ms): waiting out a throttling target stops before it. */
+    private readonly deadlineAt?: number,
   ) {
     this.profile = run.profile;
-    limiterForWorker ??= new Limiter(run.workerConcurrency, run.workerMaxRps);
+    limiterForWorker ??= new Limiter(run.workerConcurrency, run.workerMaxRps, run.adaptiveRps);
     shareBreakersThrough(run.stateDir);
   }
 
@@ -91,7 +96,10 @@ export class Check {
     if (!client) {
       const base = this.profile.urls[name];
       if (!base) throw new ConformanceFailure({ message: `The profile has no ${name} URL.` });
-      client = new InterfaceClient(name, base, this.profile, this.recorder, limiterForWorker!);
+      client = new InterfaceClient(name, base, this.profile, this.recorder, limiterForWorker!, {
+        throwWhenRefused: true,
+        ...(this.deadlineAt !== undefined ? { giveUpAt: this.deadlineAt } : {}),
+      });
       this.clients.set(name, client);
     }
     return client;
@@ -264,8 +272,15 @@ export class Check {
     const seed = (this.testSeed + this.propertyIndex * 7919) | 0;
     const planned = options.numRuns ?? this.profile.runs;
     const check = async (input: T) => {
+      // After a request stayed refused, shrinking and replaying would only meet the same wall: every case ends at once.
+      if (this.gaveUp) throw this.gaveUp;
       if (options.stillClassified) fc.pre(options.stillClassified(input));
-      await predicate(input);
+      try {
+        await predicate(input);
+      } catch (error) {
+        if (error instanceof TargetKeptRefusing) this.gaveUp = error;
+        throw error;
+      }
     };
     const limitMs = options.timeLimitMs ?? Math.max(this.profile.timeouts.requestMs * 20, 120_000);
     const details = await fc.check(fc.asyncProperty(arbitrary, check), {

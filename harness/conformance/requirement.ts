@@ -8,6 +8,7 @@ import { capabilitiesOf, loadCatalogue, missingCapabilities, notApplicableReason
 import { toCurl, describeResponse } from '../http/curl.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { redactor } from '../redact.ts';
+import { TargetKeptRefusing, type TransientTally } from '../http/throttling.ts';
 import { Check, type CheckTally, type PropertyTally } from './check.ts';
 import { ConformanceFailure, describeValue, NotJudged, type FailureRecord } from './failure.ts';
 import type { RunContext } from './run-context.ts';
@@ -22,6 +23,10 @@ export interface RequirementTestMeta {
   properties?: PropertyTally[];
   failures?: FailureRecord[];
   cleanupErrors?: string[];
+  /** Per interface: answers 429 / 503 the test waited out, and for how long. */
+  transient?: TransientTally;
+  /** The test could not judge: a request stayed throttled or unavailable (the run's exit code says so). */
+  keptRefusing?: boolean;
 }
 
 declare module 'vitest' {
@@ -109,10 +114,19 @@ export function requirement(ids: string | string[], body: (t: Check) => Promise<
       ctx.skip(`not applicable: ${notApplicableReason(missing)}`);
       return;
     }
-    const check = new Check(runCtx, seedFor(runCtx, title), list);
+    const timeoutMs = timeoutFor(runCtx, options.timeout);
+    // Waiting out a throttling target stops a little before the test's deadline, so the test ends skipped, not timed out.
+    const check = new Check(runCtx, seedFor(runCtx, title), list, Date.now() + timeoutMs - Math.min(10_000, timeoutMs / 10));
     try {
       await body(check);
     } catch (error) {
+      const refused = error instanceof TargetKeptRefusing ? error : check.gaveUp;
+      if (refused) {
+        ctx.task.meta.notJudged = redactor.text(`not judged: ${refused.why}`);
+        ctx.task.meta.keptRefusing = true;
+        ctx.skip(`skipped: ${ctx.task.meta.notJudged}`);
+        return;
+      }
       if (error instanceof NotJudged) {
         ctx.task.meta.notJudged = error.why;
         if (error.capability) ctx.task.meta.notApplicable = [error.capability];
@@ -135,6 +149,7 @@ export function requirement(ids: string | string[], body: (t: Check) => Promise<
         }
         if (errors.length > 0) ctx.task.meta.cleanupErrors = redactor.value(errors);
       }
+      if (Object.keys(check.recorder.transient).length > 0) ctx.task.meta.transient = check.recorder.transient;
     }
   });
 }

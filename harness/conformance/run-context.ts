@@ -11,6 +11,8 @@ export interface RunContext {
   workerConcurrency: number;
   /** Requests per second per worker (`--max-rps` shared among the workers); unlimited when absent. */
   workerMaxRps?: number;
+  /** `--max-rps auto`: each worker slows down after a 429 and settles below the target's limit (harness/http/limiter.ts). */
+  adaptiveRps?: boolean;
   /** A folder the workers share for the run's circuit breakers (harness/http/circuit-breaker.ts). */
   stateDir?: string;
 }

@@ -1,6 +1,8 @@
 // The one HTTP client of the harness (undici). Every exchange is recorded for the report,
 // requests pass the profile's concurrency limit, and the vocabulary map translates between
-// the spec's neutral words and the target's spelling.
+// the spec's neutral words and the target's spelling. A throttled (429) or briefly unavailable
+// (503 with Retry-After) answer is waited out and the request sent again (throttling.ts); only
+// the final answer is recorded and judged.
 import { request as undiciRequest, Agent, interceptors } from 'undici';
 import type { Dispatcher } from 'undici';
 import type { Credentials, InterfaceName, TargetProfile } from '../profile/profile.ts';
@@ -9,6 +11,7 @@ import { translator, type Translator } from '../profile/vocabulary.ts';
 import type { Exchange, RecordedRequest } from './exchange.ts';
 import { requestBreaker, streamBreaker } from './circuit-breaker.ts';
 import { Limiter } from './limiter.ts';
+import { emptyCounts, safeToResend, TargetKeptRefusing, transientKind, waitMs, type TransientCounts, type TransientKind, type TransientTally } from './throttling.ts';
 
 export type Auth = 'default' | 'none' | Credentials | { headers: Record<string, string> };
 
@@ -29,11 +32,28 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   auth?: Auth;
   timeoutMs?: number;
+  /**
+   * For a create or PATCH: whether it took effect after all, asked before it is sent again after
+   * a 503 (for example, a lookup by its run-unique name), so a duplicate is never judged. Without
+   * it such a request is not sent again.
+   */
+  tookEffect?: () => Promise<boolean>;
 }
 
-/** Keeps every exchange of a test, in order. */
+export interface ClientOptions {
+  /** Throw TargetKeptRefusing when a request stays throttled or unavailable (a conformance test); otherwise return its last answer. */
+  throwWhenRefused?: boolean;
+  /** Stop waiting out refusals past this time (epoch ms): the test's own deadline. */
+  giveUpAt?: number;
+}
+
+/** Keeps every exchange of a test, in order, and counts the refusals that were waited out. */
 export class Recorder {
   readonly exchanges: Exchange[] = [];
+  readonly transient: TransientTally = {};
+  counts(name: InterfaceName): TransientCounts {
+    return (this.transient[name] ??= emptyCounts());
+  }
   add(exchange: Exchange): void {
     this.exchanges.push(exchange);
   }
@@ -105,6 +125,7 @@ export class InterfaceClient {
     private readonly profile: TargetProfile,
     private readonly recorder: Recorder,
     private readonly limiter: Limiter,
+    private readonly options: ClientOptions = {},
   ) {
     this.words = translator(profile.vocabulary);
   }
@@ -144,7 +165,60 @@ export class InterfaceClient {
     return { recorded: { method: options.method, url, headers, ...(shown !== undefined ? { body: shown } : {}) }, payload };
   }
 
+  /**
+   * Sends the request; a 429 or a 503 with Retry-After is waited out (as Retry-After says, capped;
+   * a backoff without it) and the request sent again, up to timeouts.throttleMs. A 503 on a
+   * request that is not safe to send again is sent again only when `tookEffect` says it did not.
+   */
   async request(options: RequestOptions): Promise<Exchange> {
+    const firstSent = Date.now();
+    for (let attempt = 0; ; attempt++) {
+      const exchange = await this.send(options);
+      const kind = transientKind(exchange);
+      if (!kind) {
+        this.recorder.add(exchange);
+        return exchange;
+      }
+      if (!(await this.waitOut(options, exchange, kind, attempt, firstSent))) return exchange;
+    }
+  }
+
+  /**
+   * After a refusal: counts it, waits as asked and answers true to send the request again; or
+   * records the last answer and gives up (in a conformance test, by throwing TargetKeptRefusing).
+   */
+  private async waitOut(options: RequestOptions, exchange: Exchange, kind: TransientKind, attempt: number, firstSent: number): Promise<boolean> {
+    const counts = this.recorder.counts(this.name);
+    counts[kind] += 1;
+    if (kind === 'throttled') this.limiter.throttled();
+    const wait = waitMs(exchange, attempt);
+    const problem = await this.whyNotAgain(options, exchange, kind, wait, firstSent, attempt + 1);
+    if (problem) {
+      counts.gaveUp += 1;
+      this.recorder.add(exchange);
+      if (this.options.throwWhenRefused) throw new TargetKeptRefusing(problem);
+      return false;
+    }
+    counts.waitedMs += wait;
+    await new Promise((resolve) => setTimeout(resolve, wait));
+    return true;
+  }
+
+  /** Why a refused request is not sent again, or undefined when it may be. */
+  private async whyNotAgain(options: RequestOptions, exchange: Exchange, kind: TransientKind, wait: number, firstSent: number, answers: number): Promise<string | undefined> {
+    const what = `${exchange.request.method} ${new URL(exchange.request.url).pathname}`;
+    const refusal = kind === 'throttled' ? 'the target kept throttling (429)' : 'the target kept failing transiently (503)';
+    const budget = this.profile.timeouts.throttleMs;
+    if (Date.now() + wait - firstSent > budget) return `${refusal}: ${answers} such answer(s) to ${what} over ${Math.round((Date.now() - firstSent) / 1000)} s, and the next wait (${wait} ms) passes timeouts.throttleMs (${budget} ms)`;
+    if (this.options.giveUpAt !== undefined && Date.now() + wait > this.options.giveUpAt) return `${refusal}: ${answers} such answer(s) to ${what}, and the next wait (${wait} ms) passes the test's deadline`;
+    if (kind === 'throttled' || safeToResend(exchange.request.method, exchange.request.url)) return undefined;
+    if (!options.tookEffect) return `the target failed transiently (503) on ${what}, which cannot be sent again without knowing whether it took effect`;
+    if (await options.tookEffect()) return `the target answered 503 to ${what}, yet it took effect: its answer is lost, so there is nothing to judge`;
+    return undefined;
+  }
+
+  /** One attempt: the exchange, not yet recorded. */
+  private async send(options: RequestOptions): Promise<Exchange> {
     const { recorded: prepared, payload } = this.prepare(options);
     const timeoutMs = options.timeoutMs ?? this.profile.timeouts.requestMs;
     return this.limiter.run(async () => {
@@ -153,7 +227,6 @@ export class InterfaceClient {
       const refusal = requestBreaker.refusal(this.baseUrl);
       if (refusal) {
         exchange.error = refusal;
-        this.recorder.add(exchange);
         return exchange;
       }
       try {
@@ -181,7 +254,6 @@ export class InterfaceClient {
       if (exchange.response) requestBreaker.succeeded(this.baseUrl);
       else requestBreaker.failed(this.baseUrl, `${prepared.method} ${prepared.url}: ${exchange.error}`);
       exchange.durationMs = Math.round(performance.now() - started);
-      this.recorder.add(exchange);
       return exchange;
     });
   }
@@ -205,12 +277,30 @@ export class InterfaceClient {
    * grows as the reader appends what arrived.
    */
   async openStream(options: RequestOptions): Promise<StreamHandle | Exchange> {
+    const firstSent = Date.now();
+    for (let attempt = 0; ; attempt++) {
+      const opened = await this.openStreamOnce(options);
+      const exchange = 'body' in opened ? opened.exchange : opened;
+      // A 429 means the run was not started: wait as asked and open it again.
+      if (exchange.response?.status !== 429) {
+        this.recorder.add(exchange);
+        return opened;
+      }
+      if ('body' in opened) {
+        opened.abort('throttled (429): opened again');
+        delete exchange.error;
+      }
+      if (!(await this.waitOut(options, exchange, 'throttled', attempt, firstSent))) return exchange;
+    }
+  }
+
+  /** One attempt at opening a stream: the handle (or the exchange without one), not yet recorded. */
+  private async openStreamOnce(options: RequestOptions): Promise<StreamHandle | Exchange> {
     const { recorded: prepared, payload } = this.prepare(options);
     prepared.headers['Accept'] = 'text/event-stream';
     const timeoutMs = options.timeoutMs ?? this.profile.timeouts.streamMs;
     const exchange: Exchange = { interface: this.name, request: prepared, startedAt: new Date().toISOString(), durationMs: 0 };
     const started = performance.now();
-    this.recorder.add(exchange);
     const refusal = streamBreaker.refusal(this.baseUrl) ?? requestBreaker.refusal(this.baseUrl);
     if (refusal) {
       exchange.error = refusal;

@@ -22,7 +22,7 @@ export interface ReportSubject {
 }
 
 /** What the run found. */
-export type ReportResults = Pick<ComplianceReport, 'startedAt' | 'endedAt' | 'verdict' | 'verdictReason' | 'mustScore' | 'requirements' | 'errors'>;
+export type ReportResults = Pick<ComplianceReport, 'startedAt' | 'endedAt' | 'verdict' | 'verdictReason' | 'mustScore' | 'requirements' | 'errors' | 'transient'>;
 
 export function assembleReport(subject: ReportSubject, results: ReportResults): ComplianceReport {
   const { catalogue } = subject;
@@ -44,5 +44,6 @@ export function assembleReport(subject: ReportSubject, results: ReportResults): 
     mustScore: results.mustScore,
     requirements: results.requirements,
     errors: results.errors,
+    ...(results.transient ? { transient: results.transient } : {}),
   });
 }

@@ -6,6 +6,7 @@ import type { CheckTally, PropertyTally } from '../conformance/check.ts';
 import type { FailureRecord } from '../conformance/failure.ts';
 import type { ComplianceReport, RequirementResult } from '../../schemas/compliance-report.ts';
 import { STATUSES, type InterfaceName, type RequirementStatus, type Verdict } from '../../schemas/vocabulary.ts';
+import { addTally, type TransientTally } from '../http/throttling.ts';
 
 export type { ComplianceReport, RequirementResult } from '../../schemas/compliance-report.ts';
 export { STATUSES, type RequirementStatus, type Verdict } from '../../schemas/vocabulary.ts';
@@ -45,9 +46,20 @@ export interface TestOutcome {
   checks: Record<string, CheckTally>;
   properties: PropertyTally[];
   durationMs: number;
+  /** Per interface: answers 429 / 503 the test waited out, and for how long. */
+  transient?: TransientTally;
+  /** The test could not judge: a request stayed throttled or unavailable. */
+  keptRefusing?: boolean;
 }
 
 export type Counts = Record<RequirementStatus, number>;
+
+
+/** The whole run's throttling and transient errors, from its tests; undefined when there were none. */
+export function transientOf(outcomes: TestOutcome[]): TransientTally | undefined {
+  const tally = outcomes.reduce<TransientTally>((sum, o) => addTally(sum, o.transient), {});
+  return Object.keys(tally).length > 0 ? tally : undefined;
+}
 
 export function emptyCounts(): Counts {
   return Object.fromEntries(STATUSES.map((s) => [s, 0])) as Counts;
@@ -169,6 +181,7 @@ export function buildResults({ catalogue, selected, outcomes, baseline, errors }
       ...(seedsOf(tests) ? { seeds: seedsOf(tests)! } : {}),
       ...(r.certificate === 'required' ? { certificateRequired: true } : {}),
     };
+    if (result.status === 'skipped' && tests.some((t) => t.keptRefusing)) result.keptRefusing = true;
     return baseline ? withBaseline(result, baseline, runErrors) : result;
   });
   return { requirements, errors: runErrors };
@@ -221,6 +234,14 @@ export function verdictOf(results: RequirementResult[], errors: string[], univer
   if (blocked.length > 0) return { verdict: 'not-certified', reason: `${blocked.length} MUST requirement(s) blocked by failed checks: ${ids(blocked)}.`, mustScore };
   const untested = musts.filter((r) => r.status === 'untested');
   if (untested.length > 0) return { verdict: 'not-certified', reason: `${untested.length} MUST requirement(s) have no test: ${ids(untested)}.`, mustScore };
+  const refused = musts.filter((r) => r.keptRefusing);
+  if (refused.length > 0) {
+    return {
+      verdict: 'error',
+      reason: `${refused.length} MUST requirement(s) could not be judged: the target kept throttling (429) or failing transiently (503): ${ids(refused)}. Try --max-rps auto (or a lower --max-rps), or a larger timeouts.throttleMs.`,
+      mustScore,
+    };
+  }
   if (mustScore.applicable === 0) {
     return { verdict: 'error', reason: 'No MUST requirement was judged (MUST 0/0): the selection holds none the target can be checked on.', mustScore };
   }

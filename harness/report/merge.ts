@@ -5,6 +5,7 @@ import { mkdirSync } from 'node:fs';
 import { INTERFACES } from '../profile/profile.ts';
 import { assembleReport } from './assemble.ts';
 import { verdictOf, type ComplianceReport, type RequirementResult, type RequirementStatus, type Universe } from './compliance.ts';
+import { addTally, type TransientTally } from '../http/throttling.ts';
 import { ReportError } from './read.ts';
 import { writeReports } from './write.ts';
 
@@ -84,6 +85,8 @@ export function mergeReports(folders: ReportFolder[], { runId, order, universe }
   for (const r of requirements) (known[r.interface] ??= []).push(r.id);
   const { verdict, reason, mustScore } = verdictOf(requirements, errors, universe ?? known);
   const first = folders[0]!.report;
+  const summed = folders.reduce<TransientTally>((sum, f) => addTally(sum, f.report.transient), {});
+  const transient = Object.keys(summed).length > 0 ? summed : undefined;
   const times = folders.map((f) => f.report);
   return assembleReport(
     { harness: first.harness, catalogue: first.catalogue, runId, seed: first.seed, mergedFrom: folders.map((f) => f.report.runId), target: first.target },
@@ -95,6 +98,7 @@ export function mergeReports(folders: ReportFolder[], { runId, order, universe }
       mustScore,
       requirements,
       errors,
+      ...(transient ? { transient } : {}),
     },
   );
 }

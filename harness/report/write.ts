@@ -27,9 +27,10 @@ export const WRITERS: ReportWriter[] = [
   rendered('compliance.html', renderHtml),
   rendered('junit.xml', renderJunit),
   rendered('badge.svg', renderBadge),
-  writeAllureResults,
 ];
 
-export function writeReports(dir: string, report: ComplianceReport): void {
+/** Every format; `allure: false` leaves out allure-results (apc selftest reads only compliance.json). */
+export function writeReports(dir: string, report: ComplianceReport, options: { allure?: boolean } = {}): void {
   for (const write of WRITERS) write(dir, report);
+  if (options.allure !== false) writeAllureResults(dir, report);
 }

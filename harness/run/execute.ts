@@ -10,7 +10,7 @@ import { addConsumerCounts } from '../pact/reliance.ts';
 import { INTERFACES, redactedProfile, type InterfaceName, type TargetProfile } from '../profile/profile.ts';
 import { choiceFlags } from '../reference/reference-choice.ts';
 import { assembleReport, type ReportResults } from '../report/assemble.ts';
-import { buildResults, universeOf, verdictOf, type ComplianceReport } from '../report/compliance.ts';
+import { buildResults, transientOf, universeOf, verdictOf, type ComplianceReport } from '../report/compliance.ts';
 import { LeftoverSweep } from './leftovers.ts';
 import type { RunListener } from './outcome-collector.ts';
 import type { RunPlan } from './plan.ts';
@@ -23,6 +23,8 @@ export interface RunHooks {
   stop?: StopRequest;
   /** Told once when the run starts to stop, with the reason. */
   stopping?: (reason: string) => void;
+  /** Suite workers (default: up to two, as the profile's concurrency allows). */
+  workers?: number;
 }
 
 /** Flags that start the reference again as certified: its mode, fault switches and platform-like behaviours. */
@@ -65,7 +67,7 @@ async function deleteRunLeftovers(profile: TargetProfile, runId: string): Promis
 
 export async function executeRun(plan: RunPlan, hooks: RunHooks = {}): Promise<ReportResults> {
   const { profile, runId, catalogue } = plan;
-  const workers = Math.max(1, Math.min(2, availableParallelism(), profile.concurrency));
+  const workers = hooks.workers ?? Math.max(1, Math.min(2, availableParallelism(), profile.concurrency));
   const stateDir = mkdtempSync(join(tmpdir(), `${runId}-state-`));
   const context: RunContext = {
     profile,
@@ -73,6 +75,7 @@ export async function executeRun(plan: RunPlan, hooks: RunHooks = {}): Promise<R
     reproFlags: reproFlags(plan),
     workerConcurrency: Math.max(1, Math.floor(profile.concurrency / workers)),
     ...(plan.maxRps ? { workerMaxRps: plan.maxRps / workers } : {}),
+    ...(plan.adaptiveRps ? { adaptiveRps: true } : {}),
     stateDir,
   };
   const startedAt = new Date().toISOString();
@@ -100,7 +103,8 @@ export async function executeRun(plan: RunPlan, hooks: RunHooks = {}): Promise<R
   if (stopReason && !profile.keep) runErrors.push(...(await deleteRunLeftovers(profile, runId)));
   const judged = verdictOf(requirements, runErrors, universeOf(catalogue));
   const { verdict, reason } = stopReason ? { verdict: 'interrupted' as const, reason: `Interrupted: ${stopReason}; the report holds the tests that ended before.` } : judged;
-  return { startedAt, endedAt: new Date().toISOString(), verdict, verdictReason: reason, mustScore: judged.mustScore, requirements, errors: runErrors };
+  const transient = transientOf(outcomes);
+  return { startedAt, endedAt: new Date().toISOString(), verdict, verdictReason: reason, mustScore: judged.mustScore, requirements, errors: runErrors, ...(transient ? { transient } : {}) };
 }
 
 /** The report of a planned run. */

@@ -35,6 +35,8 @@ export class OutcomeCollector implements Reporter {
       properties: meta.properties ?? [],
       ...(meta.notApplicable ? { notApplicable: meta.notApplicable } : {}),
       ...(meta.notJudged ? { notJudged: meta.notJudged } : {}),
+      ...(meta.transient ? { transient: meta.transient } : {}),
+      ...(meta.keptRefusing ? { keptRefusing: true } : {}),
       ...(result.state === 'skipped' && result.note ? { note: result.note } : {}),
       ...(errorText ? { note: redactor.text(errorText) } : {}),
     };

@@ -69,6 +69,8 @@ export interface RunPlan extends RunDraft {
   baseline?: Baseline;
   maxTime?: { ms: number; label: string };
   maxRps?: number;
+  /** `--max-rps auto`: each worker slows down after a 429 and settles (harness/http/limiter.ts). */
+  adaptiveRps?: boolean;
   /** How the reference implementation was started, when it is the target. */
   referenceChoice?: ReferenceChoice;
   /** The reference's fault switches that are on: given, or restored from the replayed report. */
@@ -125,14 +127,19 @@ function shardOf(requirements: Requirement[], shard: { index: number; count: num
   return [...requirements].sort((a, b) => a.id.localeCompare(b.id)).filter((_, i) => i % shard.count === shard.index - 1);
 }
 
-function parseLimits(request: RunRequest): Pick<RunPlan, 'maxTime' | 'maxRps'> {
+function parseLimits(request: RunRequest): Pick<RunPlan, 'maxTime' | 'maxRps' | 'adaptiveRps'> {
   const maxTimeMs = request.maxTime === undefined ? undefined : parseDuration(request.maxTime);
   if (request.maxTime !== undefined && maxTimeMs === undefined) {
     throw new UsageError(`--max-time: expected seconds or a duration such as 90s, 30m or 2h, found ${JSON.stringify(request.maxTime)}.`);
   }
-  const maxRps = request.maxRps === undefined ? undefined : Number(request.maxRps);
-  if (maxRps !== undefined && !(maxRps > 0)) throw new UsageError(`--max-rps: expected a number of requests per second above 0, found ${JSON.stringify(request.maxRps)}.`);
-  return { ...(maxTimeMs !== undefined ? { maxTime: { ms: maxTimeMs, label: `--max-time ${request.maxTime}` } } : {}), ...(maxRps ? { maxRps } : {}) };
+  const adaptiveRps = request.maxRps === 'auto';
+  const maxRps = request.maxRps === undefined || adaptiveRps ? undefined : Number(request.maxRps);
+  if (maxRps !== undefined && !(maxRps > 0)) throw new UsageError(`--max-rps: expected a number of requests per second above 0, or auto, found ${JSON.stringify(request.maxRps)}.`);
+  return {
+    ...(maxTimeMs !== undefined ? { maxTime: { ms: maxTimeMs, label: `--max-time ${request.maxTime}` } } : {}),
+    ...(maxRps ? { maxRps } : {}),
+    ...(adaptiveRps ? { adaptiveRps } : {}),
+  };
 }
 
 /**

@@ -1,5 +1,6 @@
 // Terminal progress of a certification: a line per suite file as it finishes, each failure as
 // it happens, then the verdict. Everything printed passes the redactor.
+import { tallyLines } from '../http/throttling.ts';
 import type { Level } from '../catalogue.ts';
 import { redactor } from '../redact.ts';
 import type { ComplianceReport, TestOutcome } from '../report/compliance.ts';
@@ -86,6 +87,7 @@ export class Progress {
     if (held.length > 0) this.print(`blocked by expected failures: ${held.map((r) => `${r.id} (by ${(r.blockedBy ?? []).join(', ')})`).join(', ')}`);
     const na = report.counts.total['not-applicable'];
     if (na > 0) this.print(dim(`not applicable: ${na} requirement(s) need capabilities not declared in the profile (see the report)`));
+    for (const line of tallyLines(report.transient)) this.print(yellow(`waited:  ${line}`));
     for (const error of report.errors) this.print(red(`error:   ${error}`));
     this.print(`report:  ${reportDir}`);
   }

@@ -1,6 +1,6 @@
 // Runs the conformance suites of the selected interfaces with vitest, in worker processes that
 // receive the run context through vitest's provide/inject.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createVitest } from 'vitest/node';
 import type { RunContext } from '../conformance/run-context.ts';
@@ -31,6 +31,18 @@ export function suiteFilesNaming(files: string[], ids: string[]): string[] {
   const named = (id: string, text: string) => new RegExp(`['"\`]${escape(id)}['"\`]`).test(text);
   if (!ids.every((id) => texts.some((text) => named(id, text)))) return files;
   return files.filter((_, i) => ids.some((id) => named(id, texts[i]!)));
+}
+
+const MODULE_CACHE = join(ROOT, 'node_modules', '.cache', 'apc-vitest');
+
+function writable(dir: string): boolean {
+  try {
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function escape(text: string): string {
@@ -77,6 +89,8 @@ export async function runSuites(options: SuiteRunOptions): Promise<SuiteRunResul
       testNamePattern: pattern,
       passWithNoTests: true,
       pool: 'forks',
+      // undici's decompression is marked experimental; its warning is noise in a run's output.
+      execArgv: ['--disable-warning=ExperimentalWarning'],
       maxWorkers: workers,
       fileParallelism: workers > 1,
       // Files share a worker's modules (schemas compiled once, fast-check and undici loaded
@@ -93,6 +107,9 @@ export async function runSuites(options: SuiteRunOptions): Promise<SuiteRunResul
       silent: true,
       allowOnly: false,
       sequence: { shuffle: false },
+      // Transformed suite and harness modules are kept on disk between runs (a run's start costs a
+      // third less), where the install is writable: a failed cache write would fail the run.
+      experimental: { fsModuleCache: writable(MODULE_CACHE), fsModuleCachePath: MODULE_CACHE },
     },
     {},
     {},

@@ -36,19 +36,37 @@ export interface ChildCertifyRun {
 }
 
 export async function certifyChild(options: ChildCertifyOptions): Promise<ChildCertifyRun> {
-  if (!options.profile) return run(options, []);
+  return withProfileFile(options.profile, (profileArgs) => run(options, profileArgs));
+}
+
+/** Calls `body` with the flags naming the profile, written to a temporary YAML file for the run. */
+export async function withProfileFile<T>(profile: Record<string, unknown> | undefined, body: (profileArgs: string[]) => Promise<T>): Promise<T> {
+  if (!profile) return body([]);
   const dir = mkdtempSync(join(tmpdir(), 'apc-profile-'));
   const file = join(dir, 'profile.yaml');
-  writeFileSync(file, stringify(options.profile));
+  writeFileSync(file, stringify(profile));
   try {
-    return await run(options, ['--profile', file]);
+    return await body(['--profile', file]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
+/** The report folder of a run: the given one, or a temporary one. */
+export function reportDirOf(options: ChildCertifyOptions): string {
+  return options.reportDir ?? mkdtempSync(join(tmpdir(), 'apc-report-'));
+}
+
+/** Reads the run's compliance report, if it wrote one, and removes a temporary report folder. */
+export function takeReport(options: ChildCertifyOptions, reportDir: string): ComplianceReport | undefined {
+  const file = join(reportDir, 'compliance.json');
+  const report = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ComplianceReport) : undefined;
+  if (!options.keepReports && !options.reportDir) rmSync(reportDir, { recursive: true, force: true });
+  return report;
+}
+
 async function run(options: ChildCertifyOptions, profileArgs: string[]): Promise<ChildCertifyRun> {
-  const reportDir = options.reportDir ?? mkdtempSync(join(tmpdir(), 'apc-report-'));
+  const reportDir = reportDirOf(options);
   const args = [BIN, 'certify', '--reports', reportDir, '--quiet', ...profileArgs, ...options.args];
   const started = Date.now();
   const child = spawn(process.execPath, args, {
@@ -67,8 +85,5 @@ async function run(options: ChildCertifyOptions, profileArgs: string[]): Promise
   clearTimeout(timer);
   options.signal?.removeEventListener('abort', stop);
   const durationMs = Date.now() - started;
-  const file = join(reportDir, 'compliance.json');
-  const report = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ComplianceReport) : undefined;
-  if (!options.keepReports && !options.reportDir) rmSync(reportDir, { recursive: true, force: true });
-  return { code, stdout, stderr, report, reportDir, durationMs };
+  return { code, stdout, stderr, report: takeReport(options, reportDir), reportDir, durationMs };
 }

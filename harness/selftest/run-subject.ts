@@ -1,10 +1,12 @@
-// Certifies one selftest subject in a child `apc certify` and keeps what the measures need: the
+// Certifies one selftest subject with `apc certify` and keeps what the measures need: the
 // requirements that failed or were blocked, and for a mutant the seeds that caught it. A mutant or
 // variation is a reference started here (its fault switches on) with the subject's proxy in front
-// of one interface; a hostile target starts itself.
+// of one interface, certified inside this process (certify-in-process.ts); a hostile target starts
+// itself and is certified in a child process, since what it tests is that the run ends in time.
 import type { RequirementResult } from '../report/compliance.ts';
 import { referenceProfileFile, startReferenceTarget } from '../reference/reference-target.ts';
 import { certifyChild, type ChildCertifyRun } from './certify-child.ts';
+import { certifyInProcess } from './certify-in-process.ts';
 import { startProxy } from '../proxy/proxy.ts';
 import type { HostileTarget, Mutant, Subject, Variation } from './subjects.ts';
 
@@ -72,7 +74,7 @@ async function certifyBent(subject: Mutant | Variation, settings: RunSettings, e
   const proxy = subject.proxy ? await startProxy(urls[subject.interface], subject.proxy({ apiKey: own!.key, otherApiKey: other!.key })) : undefined;
   if (proxy) urls[subject.interface] = proxy.url;
   try {
-    return await certifyChild({
+    return await certifyInProcess({
       profile: referenceProfileFile({ apply: target.apply, urls }),
       args: [
         '--interfaces', subject.interface,

@@ -1,0 +1,47 @@
+// Runs `apc certify` inside this process: the same command, flags and profile file as a user's
+// run, without a process of its own. apc selftest certifies its mutants and variations this way:
+// a process per subject paid node's start, the harness's imports and a second suite worker again
+// for every one of them, more than most subjects' checks cost.
+//
+// Runs stay independent side by side: each has its own reference and proxy (own ports), its own
+// run id (resource names), report folder, vitest instance and suite worker process, and its own
+// stop. What they share is read-only (the catalogue, compiled schemas) or only ever grows (the
+// redactor's list of secrets, so one run's keys are masked in every run's output).
+import { certify } from '../cli/certify.ts';
+import type { StopRequest } from '../run/run-stop.ts';
+import { reportDirOf, takeReport, withProfileFile, type ChildCertifyOptions, type ChildCertifyRun } from './certify-child.ts';
+
+export async function certifyInProcess(options: ChildCertifyOptions): Promise<ChildCertifyRun> {
+  return withProfileFile(options.profile, async (profileArgs) => {
+    const reportDir = reportDirOf(options);
+    let stdout = '';
+    let stderr = '';
+    const io = {
+      out: { write: (text: string) => void (stdout += text) },
+      err: { write: (text: string) => void (stderr += text) },
+      env: { ...process.env, NO_COLOR: '1', ...options.env },
+    };
+    // At its bound, or when apc selftest is interrupted, the run stops as on a first SIGTERM:
+    // its suites end where they are and it writes its (partial) report.
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    const stop: StopRequest = {
+      requested: new Promise<string>((resolve) => {
+        timer = setTimeout(() => resolve(`the run passed its bound of ${Math.round((options.timeoutMs ?? 240_000) / 1000)} s`), options.timeoutMs ?? 240_000);
+        onAbort = () => resolve('apc selftest was interrupted');
+        if (options.signal?.aborted) onAbort();
+        else options.signal?.addEventListener('abort', onAbort, { once: true });
+      }),
+    };
+    const started = Date.now();
+    try {
+      // One suite worker: runs side by side already keep the cores busy, and a second worker
+      // would load the suites a second time.
+      const code = await certify(['--reports', reportDir, '--quiet', ...profileArgs, ...options.args], io, stop, { workers: 1, allure: false });
+      return { code, stdout, stderr, report: takeReport(options, reportDir), reportDir, durationMs: Date.now() - started };
+    } finally {
+      clearTimeout(timer);
+      if (onAbort) options.signal?.removeEventListener('abort', onAbort);
+    }
+  });
+}
