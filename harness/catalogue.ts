@@ -8,7 +8,7 @@ import { parse } from 'yaml';
 import { AGENT_SERVER_HOSTINGS } from '../schemas/target-profile.ts';
 import { LEVELS, type Level } from '../schemas/vocabulary.ts';
 import { closest } from './closest.ts';
-import { OPTIONAL_ENDPOINTS, SOURCE_KINDS, type InterfaceName, type TargetProfile } from './profile/profile.ts';
+import { foreignTenant, OPTIONAL_ENDPOINTS, SOURCE_KINDS, type InterfaceName, type TargetProfile } from './profile/profile.ts';
 
 export { LEVELS, type Level } from '../schemas/vocabulary.ts';
 
@@ -65,7 +65,7 @@ const CAPABILITY_KINDS: Record<string, readonly string[]> = {
   hosting: AGENT_SERVER_HOSTINGS,
   source: SOURCE_KINDS,
   endpoint: OPTIONAL_ENDPOINTS,
-  fixture: ['other-tenant', 'failing-image', 'failing-graph'],
+  fixture: ['other-tenant', 'foreign-tenant', 'failing-image', 'failing-graph'],
 };
 
 function fail(file: string, where: string, expected: string, seen: unknown): never {
@@ -180,6 +180,7 @@ export function capabilitiesOf(profile: TargetProfile): Set<string> {
   for (const s of profile.sources) caps.add(`source:${s}`);
   for (const e of profile.endpoints) caps.add(`endpoint:${e}`);
   if (profile.otherTenant) caps.add('fixture:other-tenant');
+  if (foreignTenant(profile)) caps.add('fixture:foreign-tenant');
   if (profile.fixtures.failingImageUri) caps.add('fixture:failing-image');
   if (profile.fixtures.failingGraphId) caps.add('fixture:failing-graph');
   return caps;
@@ -191,6 +192,8 @@ export function missingCapabilities(requirement: Requirement, caps: Set<string>)
 
 const FIXTURE_SETTINGS: Record<string, string> = {
   'other-tenant': 'a second tenant (otherTenant, --other-api-key)',
+  'foreign-tenant':
+    'a workspace the main key may not act for (foreignTenantId, or an otherTenant with a key of its own; a second workspace the main organization key acts for too is none)',
   'failing-image': 'fixtures.failingImageUri',
   'failing-graph': 'fixtures.failingGraphId',
 };

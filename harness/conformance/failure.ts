@@ -61,3 +61,43 @@ export function describeValue(value: unknown): string | undefined {
     return String(value);
   }
 }
+
+/** The longest seen-value a failure line carries; the report's sections keep the whole answer. */
+const SEEN_SHOWN = 120;
+
+function cut(text: string, length: number): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > length ? `${line.slice(0, length)}…` : line;
+}
+
+/** `HTTP 404 {"detail":"Not Found"}` → `HTTP 404 Not Found`: the status, then the body's detail or its first bytes. */
+function shortAnswer(text: string): string {
+  const match = /^HTTP (\d{3})(?: ([\s\S]*))?$/.exec(text);
+  if (!match) return cut(text, SEEN_SHOWN);
+  const [, status, body = ''] = match;
+  let detail: unknown;
+  try {
+    const json: unknown = JSON.parse(body);
+    if (typeof json === 'object' && json !== null && 'detail' in json) detail = json.detail;
+  } catch {
+    // Not JSON: its first bytes say what it is.
+  }
+  const shown = detail === undefined ? body : typeof detail === 'string' ? detail : JSON.stringify(detail);
+  return `HTTP ${status}${shown ? ` ${cut(shown, SEEN_SHOWN)}` : ''}`;
+}
+
+/**
+ * What was seen, in a few words, for the one line a failure gets in the terminal and in a
+ * report's tables: the check's own seen-value, else the last answer recorded.
+ */
+export function shortSeen(f: Pick<FailureRecord, 'seen' | 'exchanges'>): string {
+  if (f.seen !== undefined && f.seen !== '') return shortAnswer(f.seen);
+  const last = f.exchanges.at(-1);
+  return last ? `last answer ${shortAnswer(last.response)}` : 'no exchange recorded';
+}
+
+/** A failure in one line: its message (first line) and what was seen. */
+export function failureLine(f: Pick<FailureRecord, 'message' | 'seen' | 'exchanges'>): string {
+  const message = f.message.split('\n')[0]!;
+  return `${message} Seen: ${shortSeen(f)}`;
+}

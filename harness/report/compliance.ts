@@ -268,7 +268,7 @@ export function verdictOf(results: RequirementResult[], errors: string[], univer
     const needs = [...new Set(required.flatMap((r) => r.needs ?? []))];
     return {
       verdict: 'incomplete',
-      reason: `A certificate needs ${ids(required)} judged, and they were not applicable (needs ${needs.join(', ')}).${needs.includes('fixture:other-tenant') ? ' Add `otherTenant:` (a second workspace key and tenant id) to the profile, or --other-api-key and --other-tenant-id.' : ''}`,
+      reason: `A certificate needs ${ids(required)} judged, and they were not applicable (needs ${needs.join(', ')}).${needs.includes('fixture:other-tenant') ? ' Add `otherTenant:` (a second workspace key and tenant id) to the profile, or --other-api-key and --other-tenant-id.' : ''}${needs.includes('fixture:foreign-tenant') ? ' Add `foreignTenantId:` (a workspace the main key may not act for) to the profile.' : ''}`,
       mustScore,
     };
   }

@@ -2,7 +2,7 @@
 // interface, then each failed requirement with what was expected, what was seen and how to see
 // it again, then the full matrix, then the rules that did not apply and why.
 import { LEVELS } from '../catalogue.ts';
-import type { FailureRecord } from '../conformance/failure.ts';
+import { failureLine, type FailureRecord } from '../conformance/failure.ts';
 import type { ComplianceReport, RequirementResult } from './compliance.ts';
 import { reproductionLines } from './reproduction.ts';
 import { cellScore, checkedLine, countsLine, duration, formatScore, interfacesOf, mustLine, scoreOf, STATUS_LABELS, VERDICT_LABELS } from './scores.ts';
@@ -106,7 +106,7 @@ function scores(report: ComplianceReport): string[] {
 const RESPONSE_SHOWN = 600;
 
 function failure(report: ComplianceReport, f: FailureRecord): string[] {
-  const lines = [`**${text(f.message)}**`, ''];
+  const lines = [`**${text(failureLine(f))}**`, ''];
   if (f.expected !== undefined) lines.push(value('Expected', f.expected), '');
   if (f.seen !== undefined) lines.push(value('Seen', f.seen), '');
   if (f.input !== undefined) {
@@ -152,7 +152,7 @@ function expectedFailures(report: ComplianceReport): string[] {
   const lines: string[] = [];
   if (list.length > 0) {
     lines.push(`## Expected failures (${list.length}, from the baseline)`, '', '| Id | Level | Reason in the baseline | What failed |', '|---|---|---|---|');
-    for (const r of list) lines.push(`| ${r.id} | ${r.level} | ${text(r.reason ?? '')} | ${text(r.failures[0]?.message ?? '')} |`);
+    for (const r of list) lines.push(`| ${r.id} | ${r.level} | ${text(r.reason ?? '')} | ${text(r.failures[0] ? failureLine(r.failures[0]) : '')} |`);
     lines.push('');
   }
   if (held.length > 0) {
@@ -171,7 +171,7 @@ function errors(report: ComplianceReport): string[] {
 function matrix(report: ComplianceReport): string[] {
   const lines = ['## Requirement matrix', '', '| | Id | Level | Interface | § | Status | Checked | Statement | Note |', '|---|---|---|---|---|---|---|---|---|'];
   for (const r of report.requirements) {
-    const note = r.status === 'failed' ? (r.failures[0]?.message ?? '') : (r.reason ?? '');
+    const note = r.status === 'failed' ? (r.failures[0] ? failureLine(r.failures[0]) : '') : (r.reason ?? '');
     lines.push(`| ${MARKS[r.status]} | ${r.id} | ${r.level} | ${r.interface} | ${text(r.section)} | ${STATUS_LABELS[r.status]} | ${checkedLine(r)} | ${text(r.statement)} | ${text(note)} |`);
   }
   return lines;

@@ -3,6 +3,7 @@
 import { tallyLines } from '../http/throttling.ts';
 import type { Level } from '../catalogue.ts';
 import { redactor } from '../redact.ts';
+import { failureLine } from '../conformance/failure.ts';
 import type { ComplianceReport, TestOutcome } from '../report/compliance.ts';
 import { countsLine, mustLine, VERDICT_LABELS } from '../report/scores.ts';
 
@@ -44,7 +45,7 @@ export class Progress {
     tally.ms += o.durationMs;
     this.perFile.set(o.file, tally);
     if (o.state === 'failed') {
-      const first = o.failures[0]?.message ?? o.note ?? 'failed';
+      const first = o.failures[0] ? failureLine(o.failures[0]) : (o.note ?? 'failed');
       this.line(`    ${red('✗')} ${o.title}\n      ${first.split('\n')[0]}`);
     }
   }

@@ -6,6 +6,7 @@ import { triggerPatch } from '../../generators/control-plane/patches.ts';
 import type { Auth } from '../../harness/http/client.ts';
 import { requirement, type Check, type Exchange } from '../../harness/conformance/index.ts';
 import { describeResponse } from '../../harness/http/curl.ts';
+import { foreignTenant } from '../../harness/profile/profile.ts';
 import type { Deployment } from '../../schemas/index.ts';
 import {
   createSimple,
@@ -134,9 +135,10 @@ requirement('CP-TEN-004', async (t: Check) => {
   });
 });
 
+// Judged only with a workspace the main key may not act for (fixture:foreign-tenant): a second
+// workspace the same organization key acts for is no such workspace.
 requirement('CP-TEN-005', async (t: Check) => {
-  const foreign = t.profile.otherTenant?.tenantId;
-  if (!foreign) t.notApplicable('fixture:other-tenant', "the profile's otherTenant has no tenantId, so there is no foreign workspace to name");
+  const foreign = foreignTenant(t.profile)!;
   if (!t.profile.apiKey) t.notApplicable('api-key', 'the profile gives no API key to send with a foreign X-Tenant-Id');
   const exchange = await t.cp.get(DEPLOYMENTS, { auth: { apiKey: t.profile.apiKey, tenantId: foreign } });
   expectRefused(t, exchange, 'CP-TEN-005', 'a valid key and the X-Tenant-Id of a workspace the key may not act for');

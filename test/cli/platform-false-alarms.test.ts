@@ -1,0 +1,28 @@
+// Each false alarm seen against targets that behave like the real hosted platform (issue "Certify a
+// real platform"), against the reference with that one behaviour switched on: the requirements that
+// failed then must pass now. Each test would fail again if the harness went back to mistaking the
+// platform's environment for a deviation.
+import { expect, test } from 'vitest';
+import { certify, type CertifyRun } from '../support/certify.ts';
+
+/** `apc certify` of the in-process reference with platform-like behaviours on. */
+const certifyPlatformLike = (behaviours: string, timeScale: number, requirements: string[]) =>
+  certify({ args: ['--reference-platform-like', behaviours, '--reference-time-scale', String(timeScale), '--requirements', requirements.join(','), '--runs', '5'], timeoutMs: 300_000 });
+
+/** Every selected requirement passed, and the run certified what it selected. */
+function expectAllPassed(run: CertifyRun, requirements: string[]): void {
+  const output = `${run.stdout}\n${run.stderr}`;
+  expect(run.code, output).toBe(0);
+  for (const id of requirements) expect(`${id} ${run.status(id)}`, run.result(id)?.failures[0]?.message ?? output).toBe(`${id} passed`);
+}
+
+test('asynchronous deletion: DELETE 204, then AWAITING_DELETE in GET and the listing for a few seconds, then 404, passes CP-DEL-002', async () => {
+  const requirements = ['CP-DEL-001', 'CP-DEL-002', 'CP-DEL-003', 'CP-DEL-005'];
+  expectAllPassed(await certifyPlatformLike('async-delete', 1, requirements), requirements);
+}, 320_000);
+
+test('busy deployments: revision phases of 150 ms and a 409 for a revision-creating PATCH while one is in progress fail none of the MUSTs that PATCH', async () => {
+  const requirements = ['CP-PATCH-001', 'CP-REV-002', 'CP-REV-003', 'CP-REV-004', 'CP-REV-006', 'CP-REV-008', 'CP-APPL-007', 'CP-TAG-003', 'CP-TAR-002', 'CP-UPL-002'];
+  const run = await certifyPlatformLike('busy-deployments,slow-builds', 0.1, requirements);
+  expectAllPassed(run, requirements);
+}, 320_000);
