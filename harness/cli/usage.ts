@@ -134,8 +134,8 @@ export const INIT_USAGE = `Usage: apc init --control-plane-url URL [--agent-serv
 
 Probes the target with cheap requests and writes a profile YAML in which each setting says how
 it was found: the source kinds the control plane accepts (a deployment of each is made and
-deleted), the optional endpoints that answer (upload-url, integrations, listeners,
-experiment-reads, dataset-create, docs), whether the agent server demands a key, whether the
+deleted), the optional endpoints that answer (listeners, experiment-reads,
+dataset-create; the spec's own endpoints are always judged), whether the agent server demands a key, whether the
 fixture graphs (echo, fail) exist, and whether a second key works. Every resource it makes is
 named apc-<run id>-init-... and deleted again. Keys are never written to the file.
 

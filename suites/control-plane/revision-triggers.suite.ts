@@ -148,8 +148,8 @@ requirement('CP-REV-014', async (t: Check) => {
   const fixtures = generatorContext(t).fixtures;
   const sources = offered(t, ANY_SOURCE);
   const fixed = sources.find((s) => changedValuePatch(fixtures, s) !== undefined);
-  const upload = sources.includes('internal_source') && t.profile.endpoints.includes('upload-url');
-  const noChange = `no revision-relevant value can change on this target: add fixtures.otherImageUri (a second image that deploys, for ${CONTAINER.join(' or ')}) or fixtures.gitforge.otherRepoRef (a second branch, for gitforge), or offer internal_source with upload-url`;
+  const upload = sources.includes('internal_source');
+  const noChange = `no revision-relevant value can change on this target: add fixtures.otherImageUri (a second image that deploys, for ${CONTAINER.join(' or ')}) or fixtures.gitforge.otherRepoRef (a second branch, for gitforge), or offer internal_source`;
   if (!fixed && !upload) t.notApplicable('fixture:other-revision-value', noChange);
   const source = fixed ?? 'internal_source';
   const created = await createSimple(t, source, 'values');
