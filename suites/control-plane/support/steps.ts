@@ -3,6 +3,8 @@
 // through the check's client; only resources named with `t.name()`.
 import { inject } from 'vitest';
 import type { Check, Exchange } from '../../../harness/conformance/index.ts';
+import type { TestCost } from '../../../harness/conformance/requirement.ts';
+import type { TargetProfile } from '../../../harness/profile/profile.ts';
 import { describeResponse } from '../../../harness/http/curl.ts';
 import type { Deployment, Source } from '../../../schemas/index.ts';
 import { sourceAllowed, type GeneratorContext } from '../../../generators/control-plane/context.ts';
@@ -196,9 +198,18 @@ export function deployTimeout(waits: number): number | 'deploy' {
 }
 
 /** Runs for a property whose every case creates a deployment (each costs the target a build). */
-export const createRuns = (t: Check): number => Math.max(2, Math.min(t.profile.runs, 5));
+export const createRuns = (t: { profile: TargetProfile }): number => Math.max(2, Math.min(t.profile.runs, 5));
 /** Runs for a property whose cases are refused requests. */
-export const refusalRuns = (t: Check): number => Math.max(3, Math.min(t.profile.runs, 15));
+export const refusalRuns = (t: { profile: TargetProfile }): number => Math.max(3, Math.min(t.profile.runs, 15));
+
+/**
+ * What a test creates at most on a target that follows the spec (harness/run/cost.ts): its
+ * deployments, its revisions (each create makes one) and its revision waits one after another.
+ */
+export const creates = (deployments: number, revisions = deployments, waits = 0): TestCost => ({
+  creates: { deployments, revisions },
+  ...(waits > 0 ? { waits } : {}),
+});
 
 /** A random uuid no deployment has. */
 export { randomUUID as unknownId } from 'node:crypto';
