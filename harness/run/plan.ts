@@ -211,7 +211,8 @@ export async function planRun(request: RunRequest, env: NodeJS.ProcessEnv, draft
   );
   if (selected.length === 0) throw new UsageError('No requirement matches --requirements/--interfaces/--shard; nothing to certify.');
   const suiteInterfaces = interfaces.filter((i) => selected.some((r) => r.interface === i));
-  const planned = { ...draft, request, catalogue, profile, selected, interfaces, suiteInterfaces, ...(shard ? { shard } : {}), ...limits };
+  const referenceFaults = usesReference ? faults : [];
+  const planned = { ...draft, request, catalogue, profile, selected, interfaces, suiteInterfaces, referenceFaults, ...(shard ? { shard } : {}), ...limits };
   if (request.sendNothing) return planned;
   // URLs and no profile: whether the agent server needs a key is asked before a missing key is called the user's mistake.
   const hosting = usesReference || replay ? undefined : await hostingBeforeSetup(profile, settings, env);
@@ -242,6 +243,6 @@ export async function planRun(request: RunRequest, env: NodeJS.ProcessEnv, draft
     ...(baseline ? { baseline } : {}),
     ...limits,
     ...(usesReference ? { referenceChoice: choice } : {}),
-    referenceFaults: usesReference ? faults : [],
+    referenceFaults,
   };
 }
