@@ -14,6 +14,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Level } from '../catalogue.ts';
 import type { ComplianceReport, RequirementResult } from './compliance.ts';
+import { tallyLines } from '../http/throttling.ts';
 import { reproductionLines } from './reproduction.ts';
 import { STATUS_LABELS } from './scores.ts';
 
@@ -117,6 +118,13 @@ export function writeAllureResults(dir: string, report: ComplianceReport): void 
     const value = result(report, r, start, stop);
     writeFileSync(join(out, `${value.uuid}-result.json`), `${JSON.stringify(value, null, 2)}\n`);
   }
-  const environment = [`run-id=${report.runId}`, `seed=${report.seed}`, `verdict=${report.verdict}`, ...Object.entries(report.target.urls).map(([i, url]) => `${i}=${url}`)];
+  const environment = [
+    `run-id=${report.runId}`,
+    `seed=${report.seed}`,
+    `verdict=${report.verdict}`,
+    ...Object.entries(report.target.urls).map(([i, url]) => `${i}=${url}`),
+    // Throttling and transient errors the run waited out: the target's environment.
+    ...tallyLines(report.transient).map((line) => `waited.${line.replace(/:.*/, '')} = ${line.replace(/^[^:]*: /, '')}`),
+  ];
   writeFileSync(join(out, 'environment.properties'), `${environment.join('\n')}\n`);
 }
