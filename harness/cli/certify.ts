@@ -105,7 +105,10 @@ function errorReport(draft: RunDraft, io: CertifyIo, reason: string, details: st
 }
 
 /** How a caller inside the harness runs a certification (apc selftest runs many in one process). */
-export type CertifyOptions = Pick<RunHooks, 'workers' | 'allure'>;
+export type CertifyOptions = Pick<RunHooks, 'workers'> & {
+  /** Write allure-results beside the report (default true); apc selftest reads only compliance.json. */
+  allure?: boolean;
+};
 
 export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest, options: CertifyOptions = {}): Promise<number> {
   let parsed;
@@ -145,13 +148,13 @@ export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest,
     progress.line();
 
     const results = await executeRun(plan, {
-      ...options,
+      ...(options.workers !== undefined ? { workers: options.workers } : {}),
       ...(stop ? { stop } : {}),
       listener: { outcome: (o) => progress.outcome(o), fileEnd: (f) => progress.fileEnd(f) },
       stopping: (reason) => io.err.write(`\napc: ${reason}: stopping the suites${profile.keep ? '' : ' and deleting what the run created'}; press Ctrl-C again to exit at once.\n`),
     });
     const report = reportOf(plan, results);
-    writeReports(plan.reportDir, report);
+    writeReports(plan.reportDir, report, { allure: options.allure !== false });
     progress.summary(report, shownDir(v.reports, plan.reportDir));
     return exitCodeOf(report.verdict);
   } catch (error) {
