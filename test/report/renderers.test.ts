@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { renderBadge } from '../../harness/report/badge.ts';
+import type { ComplianceReport } from '../../harness/report/compliance.ts';
 import { escapeHtml, escapeXml } from '../../harness/report/escape.ts';
 import { renderHtml } from '../../harness/report/html.ts';
 import { SCRIPT, STYLE } from '../../harness/report/html-assets.ts';
