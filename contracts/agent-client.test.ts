@@ -12,7 +12,12 @@ describe('provider agent-server verifies the agent-client pact', () => {
     expect(sharedReference().instance.kind).toBe(process.env.APC_REFERENCE ?? 'process');
     const results = await verifyAgainstReference(CONSUMER, PROVIDER);
     expect(failuresOf(results)).toEqual({});
-    expect(results).toHaveLength(6);
+    expect(results).toHaveLength(7);
+  });
+
+  it('fails when set-latest keeps the newer version active: the run that follows shows the newer context', async () => {
+    const results = await verifyAgainstReference(CONSUMER, PROVIDER, { faults: ['as.set-latest-ignored'] });
+    expect(Object.keys(failuresOf(results))).toEqual(['a run by assistant_id after version 1 was made active again']);
   });
 
   it('fails when the run stream has no event: lines, in Pact and in the SSE checker', async () => {
@@ -25,7 +30,8 @@ describe('provider agent-server verifies the agent-client pact', () => {
       },
     });
     const failed = failuresOf(results);
-    expect(Object.keys(failed)).toEqual(['a request to stream a run on a thread']);
+    // Both run interactions stream: each fails.
+    expect(Object.keys(failed).sort()).toEqual(['a request to stream a run on a thread', 'a run by assistant_id after version 1 was made active again']);
     const problems = failed['a request to stream a run on a thread']!.join('\n');
     expect(problems).toMatch(/^\$: Expected 'data: [\s\S]*' to match/m);
     expect(problems).toContain('SSE checker: An event has a data line but no event line naming its kind.');

@@ -85,9 +85,10 @@ export function eventStreamPattern(events: ExpectedEvent[]): string {
   return `^\\uFEFF?[\\r\\n]*(?:${QUIET_BLOCK})*${first}${rest.map((b) => `${between}${b}`).join('')}${between}${TRAILING_COMMENTS}$`;
 }
 
-/** A JSON string member `"name": "<non-empty string>"` somewhere in a data line. */
-export function jsonStringMember(name: string): string {
-  return `${REST}"${escape(name)}"[ \\t]*:[ \\t]*"(?:[^"\\\\\\r\\n]|\\\\[^\\r\\n])+"${REST}`;
+/** A JSON string member `"name": "<non-empty string>"` (or `"name": "<value>"`) somewhere in a data line. */
+export function jsonStringMember(name: string, value?: string): string {
+  const text = value === undefined ? '(?:[^"\\\\\\r\\n]|\\\\[^\\r\\n])+' : escape(value);
+  return `${REST}"${escape(name)}"[ \\t]*:[ \\t]*"${text}"${REST}`;
 }
 
 /** A data line whose value is a JSON object (starts with `{`). */

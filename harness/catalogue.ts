@@ -45,6 +45,8 @@ export interface Catalogue {
   hash: string;
   requirements: Requirement[];
   exclusions: Exclusion[];
+  /** Why each capability a requirement needs may be missing from a target (catalogue.yaml `gates:`). */
+  gates: Record<string, string>;
   byId: Map<string, Requirement>;
 }
 
@@ -145,13 +147,31 @@ function readExclusions({ file, exclusions }: CatalogueFile, byId: Map<string, R
   });
 }
 
+/** The `gates:` of catalogue.yaml: a reason for every capability some requirement needs, and for no other. */
+function readGates(raw: unknown = {}, requirements: Requirement[]): Record<string, string> {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) fail('catalogue.yaml', 'gates', 'a mapping from capability to the reason it may be missing', raw);
+  const gates = raw as Record<string, unknown>;
+  for (const [capability, reason] of Object.entries(gates)) {
+    if (!validCapability(capability)) fail('catalogue.yaml', `gates.${capability}`, 'a capability', capability);
+    if (typeof reason !== 'string' || reason.length < 20) fail('catalogue.yaml', `gates.${capability}`, 'a reason the spec makes it optional or leaves it unshown', reason);
+  }
+  for (const r of requirements) {
+    const unexplained = r.needs.filter((n) => gates[n] === undefined);
+    if (unexplained.length > 0) fail('catalogue.yaml', 'gates', `a reason for ${unexplained.join(', ')} (needed by ${r.id})`, undefined);
+  }
+  const used = new Set(requirements.flatMap((r) => r.needs));
+  const unused = Object.keys(gates).filter((g) => !used.has(g));
+  if (unused.length > 0) fail('catalogue.yaml', 'gates', 'reasons only for capabilities some requirement needs', unused);
+  return gates as Record<string, string>;
+}
+
 const cache = new Map<string, Catalogue>();
 
 export function loadCatalogue(dir: string = REQUIREMENTS_DIR): Catalogue {
   const cached = cache.get(dir);
   if (cached) return cached;
   const hash = createHash('sha256');
-  const meta = parse(readFileSync(join(dir, 'catalogue.yaml'), 'utf8')) as { version?: unknown; spec_version?: unknown };
+  const meta = parse(readFileSync(join(dir, 'catalogue.yaml'), 'utf8')) as { version?: unknown; spec_version?: unknown; gates?: unknown };
   if (typeof meta?.version !== 'string') fail('catalogue.yaml', 'version', 'a version string', meta?.version);
   hash.update(JSON.stringify(meta));
   const files = (Object.keys(FILES) as InterfaceName[]).map((iface) => [iface, readFile(dir, iface, hash)] as const);
@@ -162,12 +182,14 @@ export function loadCatalogue(dir: string = REQUIREMENTS_DIR): Catalogue {
     byId.set(r.id, r);
   }
   const exclusions = files.flatMap(([, file]) => readExclusions(file, byId));
+  const gates = readGates(meta.gates, requirements);
   const catalogue: Catalogue = {
     version: meta.version,
     specVersion: String(meta.spec_version ?? ''),
     hash: hash.digest('hex'),
     requirements,
     exclusions,
+    gates,
     byId,
   };
   cache.set(dir, catalogue);

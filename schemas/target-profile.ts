@@ -19,7 +19,14 @@ export const AGENT_SERVER_HOSTINGS = ['platform', 'self-run'] as const;
 export const SOURCE_KIND_NAMES = ['gitforge', 'external_container', 'internal_container', 'internal_source'] as const;
 /** accepted: it makes the revision (spec 3); refused: a 4xx with a `detail` until the latest revision ends (as an older platform did). */
 export const BUSY_PATCH_ANSWERS = ['accepted', 'refused'] as const;
-export const OPTIONAL_ENDPOINT_NAMES = ['upload-url', 'integrations', 'listeners', 'experiment-reads', 'dataset-create', 'docs'] as const;
+/**
+ * Endpoints a target may lack: listeners are for self-hosted enterprise organizations (spec 1.A),
+ * the experiment reads and dataset creation are the field notes', not the spec's. Every other
+ * endpoint of the spec (upload-url, integrations, /docs) is always judged: an absent one fails its rule.
+ */
+export const OPTIONAL_ENDPOINT_NAMES = ['listeners', 'experiment-reads', 'dataset-create'] as const;
+/** Endpoints that were optional in earlier profiles; naming one now says what to do. */
+export const ALWAYS_JUDGED_ENDPOINTS = ['upload-url', 'integrations', 'docs'] as const;
 /** Identifiers of the spec that hold a neutral word (spec, naming convention): what a target may spell its own way. */
 export const VOCABULARY_WORDS = [
   'gitforge',

@@ -5,7 +5,7 @@ import { HTTPResponseStatusClass, MatchersV3 } from '@pact-foundation/pact';
 import { describe, expect, it } from 'vitest';
 import { consumerPact, reliesOn, textResponseBody } from '../pact-setup.ts';
 import { AgentClient } from './client.ts';
-import { RUN_STREAM_EXAMPLE, RUN_STREAM_PATTERN } from './run-stream.ts';
+import { ACTIVE_VERSION_RUN_EXAMPLE, ACTIVE_VERSION_RUN_PATTERN, RUN_STREAM_EXAMPLE, RUN_STREAM_PATTERN } from './run-stream.ts';
 
 const { fromProviderState, eachLike, matchStatus, regex, string, uuid } = MatchersV3;
 
@@ -18,6 +18,22 @@ const THREAD = '0b9e1f4a-2c3d-4e5f-8a9b-0c1d2e3f4a5b';
 const TAG = 'agent-client-example';
 const ok = () => matchStatus(200, HTTPResponseStatusClass.Success);
 const headers = { 'X-Api-Key': regex('^.+$', KEY), 'Content-Type': 'application/json' };
+
+/** The run request agent-client sends on a thread: one message to the assistant, updates streamed. */
+function runRequest(b: { headers(headers: Record<string, unknown>): { jsonBody(body: unknown): unknown } }): void {
+  b.headers({ ...headers, Accept: 'text/event-stream' }).jsonBody({
+    assistant_id: fromProviderState('${assistantId}', ASSISTANT),
+    input: { messages: [{ type: 'human', content: 'hello' }] },
+    stream_mode: 'updates',
+  });
+}
+
+/** An event-stream answer whose whole body must match `pattern` (Pact has no SSE support). */
+function eventStream(b: { headers(headers: Record<string, unknown>): unknown; matchingRules(rules: unknown): unknown }, pattern: string, example: string): void {
+  b.headers({ 'Content-Type': regex('^text/event-stream(;.*)?$', 'text/event-stream') });
+  textResponseBody(b, 'text/event-stream', example);
+  b.matchingRules({ body: { path: '$', rules: [regex(pattern, example)] } });
+}
 
 describe('consumer agent-client → agent-server', () => {
   const pact = consumerPact(CONSUMER, PROVIDER);
@@ -59,9 +75,9 @@ describe('consumer agent-client → agent-server', () => {
   it('sets the latest version', async () => {
     await pact
       .addInteraction()
-      .given('an assistant exists')
+      .given('an assistant with two versions exists')
       .uponReceiving('a request to make version 1 the active version')
-      .comment(reliesOn('AS-ASST-002', 'AS-ASST-004'))
+      // Its answer shows nothing of the active version: the run below is what relies on AS-ASST-002/004.
       .withRequest('POST', fromProviderState('/assistants/${assistantId}/latest', `/assistants/${ASSISTANT}/latest`), (b) =>
         b.headers(headers).jsonBody({ version: 1 }),
       )
@@ -69,6 +85,20 @@ describe('consumer agent-client → agent-server', () => {
       .executeTest(async (server) => {
         const assistant = await new AgentClient(server.url, KEY).setLatestVersion(ASSISTANT, 1);
         expect(assistant.assistant_id).toBe(ASSISTANT);
+      });
+  });
+
+  it('runs the version made active again', async () => {
+    await pact
+      .addInteraction()
+      .given('version 1 of an updated assistant was made active again, and a thread exists')
+      .uponReceiving('a run by assistant_id after version 1 was made active again')
+      .comment(reliesOn('AS-ASST-002', 'AS-ASST-004'))
+      .withRequest('POST', fromProviderState('/threads/${threadId}/runs/stream', `/threads/${THREAD}/runs/stream`), runRequest)
+      .willRespondWith(200, (b) => eventStream(b, ACTIVE_VERSION_RUN_PATTERN, ACTIVE_VERSION_RUN_EXAMPLE))
+      .executeTest(async (server) => {
+        const run = await new AgentClient(server.url, KEY).streamRun(THREAD, ASSISTANT, 'hello');
+        expect(run.updates[0]?.echo?.context).toEqual({ tone: 'brief' });
       });
   });
 
@@ -104,18 +134,8 @@ describe('consumer agent-client → agent-server', () => {
       .given('an assistant and a thread exist')
       .uponReceiving('a request to stream a run on a thread')
       .comment(reliesOn('AS-RUN-001', 'AS-SSE-001', 'AS-SSE-002', 'AS-SSE-003', 'AS-SSE-004', 'AS-SSE-006', 'AS-SSE-009'))
-      .withRequest('POST', fromProviderState('/threads/${threadId}/runs/stream', `/threads/${THREAD}/runs/stream`), (b) =>
-        b.headers({ ...headers, Accept: 'text/event-stream' }).jsonBody({
-          assistant_id: fromProviderState('${assistantId}', ASSISTANT),
-          input: { messages: [{ type: 'human', content: 'hello' }] },
-          stream_mode: 'updates',
-        }),
-      )
-      .willRespondWith(200, (b) => {
-        b.headers({ 'Content-Type': regex('^text/event-stream(;.*)?$', 'text/event-stream') });
-        textResponseBody(b, 'text/event-stream', RUN_STREAM_EXAMPLE);
-        b.matchingRules({ body: { path: '$', rules: [regex(RUN_STREAM_PATTERN, RUN_STREAM_EXAMPLE)] } });
-      })
+      .withRequest('POST', fromProviderState('/threads/${threadId}/runs/stream', `/threads/${THREAD}/runs/stream`), runRequest)
+      .willRespondWith(200, (b) => eventStream(b, RUN_STREAM_PATTERN, RUN_STREAM_EXAMPLE))
       .executeTest(async (server) => {
         const run = await new AgentClient(server.url, KEY).streamRun(THREAD, ASSISTANT, 'hello');
         expect(run.runId).toBe('1f0c8a52-3b6e-4d2a-9e1f-2a3b4c5d6e7f');

@@ -80,6 +80,13 @@ Selection:
                               started again when the report certified it); keys come from the
                               usual flags and variables, as they are never written to a report
 
+Cost (README "Cost of a certification"):
+  --plan                      send nothing: print, per interface, how many deployments, revisions
+                              (builds), assistants, threads, runs and uploads the selection creates
+                              at most, and how long its revision waits take
+  --revision-time DURATION    the plan's time per revision (e.g. 14m; default: the reference's
+                              60 ms when certifying it, else 14m, a real platform's build)
+
 Generation and timing:
   --runs N                    fast-check runs per property (default 25)            (APC_RUNS)
   --seed N                    seed of every property, for replays                   (APC_SEED)
@@ -134,8 +141,8 @@ export const INIT_USAGE = `Usage: apc init --control-plane-url URL [--agent-serv
 
 Probes the target with cheap requests and writes a profile YAML in which each setting says how
 it was found: the source kinds the control plane accepts (a deployment of each is made and
-deleted), the optional endpoints that answer (upload-url, integrations, listeners,
-experiment-reads, dataset-create, docs), whether the agent server demands a key, whether the
+deleted), the optional endpoints that answer (listeners, experiment-reads,
+dataset-create; the spec's own endpoints are always judged), whether the agent server demands a key, whether the
 fixture graphs (echo, fail) exist, and whether a second key works. Every resource it makes is
 named apc-<run id>-init-... and deleted again. Keys are never written to the file.
 

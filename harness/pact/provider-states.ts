@@ -71,9 +71,24 @@ function agentServerStates(profile: TargetProfile, tag: string): ProviderStates 
   const threads: string[] = [];
   const assistant = async (state: string) =>
     String(answer(`provider state "${state}"`, await as.post('/assistants', { graph_id: profile.fixtures.graphId, metadata: { tag } })).assistant_id);
+  /** An assistant created with {tone: brief} and updated to {tone: detailed}: two versions, the newer active. */
+  const twoVersions = async (state: string) => {
+    const id = String(answer(`provider state "${state}"`, await as.post('/assistants', { graph_id: profile.fixtures.graphId, context: { tone: 'brief' }, metadata: { tag } })).assistant_id);
+    answer(`provider state "${state}"`, await as.patch(`/assistants/${id}`, { context: { tone: 'detailed' } }));
+    return id;
+  };
   return {
     handlers: {
       'a tag for new resources': async () => ({ tag }),
+      'an assistant with two versions exists': async () => ({ assistantId: await twoVersions('an assistant with two versions exists'), tag }),
+      'version 1 of an updated assistant was made active again, and a thread exists': async () => {
+        const state = 'version 1 of an updated assistant was made active again, and a thread exists';
+        const assistantId = await twoVersions(state);
+        answer(`provider state "${state}"`, await as.post(`/assistants/${assistantId}/latest`, { version: 1 }));
+        const threadId = String(answer(`provider state "${state}"`, await as.post('/threads', {})).thread_id);
+        threads.push(threadId);
+        return { assistantId, threadId, tag };
+      },
       'an assistant exists': async () => ({ assistantId: await assistant('an assistant exists'), tag }),
       'an assistant and a thread exist': async () => {
         const assistantId = await assistant('an assistant and a thread exist');

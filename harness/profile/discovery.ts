@@ -1,5 +1,5 @@
 // Discovery of what a target offers, with cheap requests: which source kinds the control plane
-// accepts, which optional endpoints answer, whether the agent server demands a key, whether the
+// accepts, which optional endpoints answer (never one the spec defines: those are always judged), whether the agent server demands a key, whether the
 // fixture graphs exist, whether a second key works. Everything created is named with the run's
 // prefix and deleted again. `apc init` writes the findings as a commented profile; `apc certify`
 // without a profile applies them and prints them.
@@ -70,7 +70,7 @@ export async function discover({ profile, runId, modeGiven }: DiscoverOptions): 
   const cp = client('control-plane');
   if (cp) await discoverControlPlane(cp, profile, runId, modeGiven, found, endpoint);
   const as = client('agent-server');
-  if (as) await discoverAgentServer(as, profile, runId, found, endpoint);
+  if (as) await discoverAgentServer(as, profile, runId, found);
   const tracing = client('experiment-upload');
   if (tracing) {
     endpoint('experiment-reads', await tracing.get('/api/v1/sessions', { query: { limit: 1 } }), 'GET /api/v1/sessions?limit=1');
@@ -85,8 +85,8 @@ export async function discover({ profile, runId, modeGiven }: DiscoverOptions): 
 type Endpoint = (name: OptionalEndpoint, exchange: Exchange, what: string) => void;
 
 async function discoverControlPlane(cp: InterfaceClient, profile: TargetProfile, runId: string, modeGiven: boolean, found: Discovery, endpoint: Endpoint): Promise<void> {
+  // The integrations endpoint is the spec's own (always judged): asked only for its first id.
   const integrations = await cp.get('/v1/integrations/gitforge/install');
-  endpoint('integrations', integrations, 'GET /v1/integrations/gitforge/install');
   const integrationId = firstOf(integrations.response?.json)?.id;
   if (typeof integrationId === 'string') found.fixtures.gitforge = { integrationId };
   const listeners = await cp.get('/v2/listeners');
@@ -115,9 +115,6 @@ async function discoverControlPlane(cp: InterfaceClient, profile: TargetProfile,
     } else found.sourceNotes[source] = `POST /v2/deployments of a deployment with source ${source} answered ${seen(answer)}: refused`;
   }
   found.sources = accepted;
-  const uploadTo = created[0];
-  if (uploadTo) endpoint('upload-url', await cp.post(`/deployments/${uploadTo}/upload-url`, {}), 'POST /deployments/{id}/upload-url');
-  else found.notes.push({ key: 'endpoints', how: 'upload-url not probed (no deployment could be made to ask for one): kept as the profile had it' });
   for (const id of created) {
     const gone = await cp.delete(`/v2/deployments/${id}`, { query: { delete_tracing_project: true } });
     if (!ok(gone) && status(gone) !== 404) await cp.delete(`/v2/deployments/${id}`);
@@ -167,7 +164,8 @@ export async function hostingBeforeSetup(profile: TargetProfile, given: ProfileS
   return hostingOf(new InterfaceClient('agent-server', url, quick, new Recorder(), new Limiter(1)));
 }
 
-async function discoverAgentServer(as: InterfaceClient, profile: TargetProfile, runId: string, found: Discovery, endpoint: Endpoint): Promise<void> {
+/** The agent server's hosting and fixture graphs; its endpoints (/docs too) are the spec's, always judged. */
+async function discoverAgentServer(as: InterfaceClient, profile: TargetProfile, runId: string, found: Discovery): Promise<void> {
   const { hosting, how } = await hostingOf(as);
   found.agentServerHosting = hosting;
   found.notes.push({ key: 'agentServerHosting', how });
@@ -189,7 +187,6 @@ async function discoverAgentServer(as: InterfaceClient, profile: TargetProfile, 
   const fail = await graphExists(failing);
   if (ok(fail)) found.fixtures.failingGraphId = failing;
   found.notes.push({ key: 'fixtures.failingGraphId', how: `POST /assistants with graph_id ${failing} answered ${seen(fail)}${ok(fail) ? '' : ': no failing graph, its rules are not applicable'}` });
-  endpoint('docs', await as.get('/docs', { auth, headers: { Accept: 'text/html, application/json;q=0.9, */*;q=0.8' } }), 'GET /docs');
 }
 
 /** The profile with the discovery applied: what was found replaces the defaults. */

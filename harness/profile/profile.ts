@@ -116,7 +116,7 @@ export function defaultProfile(): TargetProfile {
     controlPlaneMode: 'hosted',
     agentServerHosting: 'platform',
     sources: defaultSources('hosted'),
-    endpoints: ['upload-url', 'integrations', 'docs'],
+    endpoints: [],
     busyPatch: 'accepted',
     vocabulary: {},
     fixtures: {

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import type { ErrorObject } from 'ajv';
 import { compileSchema } from '../../schemas/index.ts';
-import { AGENT_SERVER_HOSTINGS, CONTROL_PLANE_MODES, TargetProfileFileSchema, type TargetProfileFile } from '../../schemas/target-profile.ts';
+import { AGENT_SERVER_HOSTINGS, ALWAYS_JUDGED_ENDPOINTS, CONTROL_PLANE_MODES, TargetProfileFileSchema, type TargetProfileFile } from '../../schemas/target-profile.ts';
 import { closest } from '../closest.ts';
 import { defaultProfile, defaultSources, type InterfaceName, type TargetProfile } from './profile.ts';
 
@@ -112,6 +112,9 @@ function problemOf(error: ErrorObject): string {
     }
     case 'enum': {
       const allowed = (error.params as { allowedValues: unknown[] }).allowedValues.map(String);
+      if (/^endpoints\[\d+\]$/.test(at) && (ALWAYS_JUDGED_ENDPOINTS as readonly unknown[]).includes(error.data)) {
+        return `${at}: ${JSON.stringify(error.data)} is an endpoint the spec defines, so it is always judged (an absent one fails its rule); remove it from endpoints. Optional endpoints: ${allowed.join(', ')}.`;
+      }
       const near = typeof error.data === 'string' ? closest(error.data, allowed, 1)[0] : undefined;
       return `${at}: ${JSON.stringify(error.data)} is not allowed${near ? `; did you mean ${JSON.stringify(near)}?` : '.'} Allowed: ${allowed.join(', ')}.`;
     }

@@ -41,7 +41,8 @@ export function profileYaml(profile: TargetProfile, found: Discovery, writtenAt:
     }
   }
   if (profile.urls['agent-server']) out.push(`agentServerHosting: ${profile.agentServerHosting}   # ${how('agentServerHosting') ?? 'default'}`);
-  out.push('endpoints:');
+  // An empty list is written as one: a bare `endpoints:` would read as null.
+  out.push(OPTIONAL_ENDPOINTS.some((e) => profile.endpoints.includes(e)) ? 'endpoints:' : 'endpoints: []');
   for (const e of OPTIONAL_ENDPOINTS) {
     const note = found.endpointNotes[e];
     if (profile.endpoints.includes(e)) out.push(`  - ${e}   # ${note ?? 'default (its interface has no URL)'}`);

@@ -120,7 +120,7 @@ async function runHostile(subject: HostileTarget, signal: AbortSignal | undefine
         ...(target.tenantId ? ['--tenant-id', target.tenantId] : []),
         ...(subject.scope ? ['--requirements', subject.scope.join(',')] : []),
       ],
-      profile: { fixtures: { graphId: 'echo', failingGraphId: 'fail' }, endpoints: ['docs'] },
+      profile: { fixtures: { graphId: 'echo', failingGraphId: 'fail' } },
       env: { APC_API_KEY: target.apiKey ?? 'apc-selftest-hostile' },
       timeoutMs: subject.boundMs + 30_000,
       ...(signal ? { signal } : {}),

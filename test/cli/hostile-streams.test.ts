@@ -37,7 +37,7 @@ async function run(args: string[]): Promise<CertifyRun & { ms: number }> {
   const start = performance.now();
   const result = await certify({
     args: [...args, '--api-key', target.apiKey],
-    profile: { fixtures: { graphId: 'echo', failingGraphId: 'fail' }, endpoints: ['docs'] },
+    profile: { fixtures: { graphId: 'echo', failingGraphId: 'fail' } },
     keepReports: true,
     timeoutMs: 3 * BOUND_MS,
   });

@@ -94,17 +94,23 @@ describe('apc init', () => {
       const text = readFileSync(out, 'utf8');
       const written = parse(text) as { sources: string[]; endpoints: string[]; fixtures: { failingGraphId?: string }; otherTenant?: unknown };
       expect(written.sources).toEqual(['gitforge', 'internal_source']);
-      expect(written.endpoints).toEqual(['upload-url']);
+      expect(written.endpoints).toEqual([]);
       expect(written.fixtures.failingGraphId).toBeUndefined();
       expect(written.otherTenant).toBeUndefined();
       expect(text).toContain('# - listeners   (GET /v2/listeners answered 404: not offered)');
       expect(text).toContain('# - internal_container   (POST /v2/deployments of a deployment with source internal_container answered 422: refused)');
+      // /docs is the spec's own endpoint: its absence is not written as "not offered", and the
+      // certification that follows fails AS-DOCS-001 rather than calling it not applicable.
+      expect(text).not.toMatch(/docs.*not offered/);
+      const run = await certify({ args: ['--profile', out, '--interfaces', 'agent-server', '--requirements', 'AS-DOCS-001'], env: { APC_API_KEY: keys[0]!.key }, timeoutMs: 100_000 });
+      expect(run.status('AS-DOCS-001'), run.stdout + run.stderr).toBe('failed');
+      expect(run.code).toBe(1);
     } finally {
       await cp.close();
       await as.close();
       await server.close();
     }
-  }, 120_000);
+  }, 240_000);
 
   test('apc certify on URLs without a profile probes the target and prints what it assumed', async () => {
     const { server, keys } = await reference('hosted');
@@ -115,7 +121,6 @@ describe('apc init', () => {
       );
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toContain('No profile given: probed the target');
-      expect(run.stdout).toContain('endpoints docs: GET /docs answered 200');
       expect(run.stdout).toContain('agentServerHosting: POST /assistants/search without a key answered 401');
     } finally {
       await server.close();

@@ -5,10 +5,12 @@ import { describe, expect, test } from 'vitest';
 import { CatalogueError, capabilitiesOf, loadCatalogue, selector } from '../../harness/catalogue.ts';
 import { defaultProfile } from '../../harness/profile/profile.ts';
 
+const GITFORGE_GATE = 'The spec does not require a target to offer every source kind.';
+
 function catalogueDir(files: Partial<Record<string, string>>): string {
   const dir = mkdtempSync(join(tmpdir(), 'apc-cat-'));
   const all = {
-    'catalogue.yaml': 'version: 9.9.9\nspec_version: 0.1.0\n',
+    'catalogue.yaml': `version: 9.9.9\nspec_version: 0.1.0\ngates:\n  source:gitforge: "${GITFORGE_GATE}"\n`,
     'control-plane.yaml': 'requirements: []\n',
     'agent-server.yaml': 'requirements: []\n',
     'experiment-upload.yaml': 'requirements: []\n',
@@ -43,6 +45,20 @@ describe('requirements catalogue', () => {
     const c = loadCatalogue(catalogueDir({ 'control-plane.yaml': good }));
     expect(c.requirements[0]).toMatchObject({ id: 'CP-REV-001', level: 'MUST', interface: 'control-plane', needs: ['source:gitforge'] });
     expect(c.exclusions).toHaveLength(1);
+    expect(c.gates).toEqual({ 'source:gitforge': GITFORGE_GATE });
+  });
+
+  test('a capability needed without a reason in gates, or a reason for a capability nothing needs, is refused', () => {
+    const withGates = (gates: string) => ({ 'catalogue.yaml': `version: 9.9.9\nspec_version: 0.1.0\n${gates}` });
+    expect(() => loadCatalogue(catalogueDir({ ...withGates('gates: {}\n'), 'control-plane.yaml': good }))).toThrow(/gates: expected a reason for source:gitforge \(needed by CP-REV-001\)/);
+    expect(() => loadCatalogue(catalogueDir(withGates(`gates:\n  endpoint:listeners: "${GITFORGE_GATE}"\n`)))).toThrow(/reasons only for capabilities some requirement needs/);
+  });
+
+  test('every capability the project catalogue needs says why the spec lets a target lack it', () => {
+    const c = loadCatalogue();
+    for (const r of c.requirements) for (const need of r.needs) expect(c.gates[need], `${r.id} needs ${need}`).toMatch(/spec|field notes/i);
+    // The spec's own endpoints are never gated: an absent one fails its rule.
+    expect(c.requirements.filter((r) => r.needs.some((n) => /^endpoint:(docs|upload-url|integrations)$/.test(n))).map((r) => r.id)).toEqual([]);
   });
 
   test.each([

@@ -23,6 +23,7 @@ const catalogue = (reqs: Requirement[], excluded: string[] = []): Catalogue => (
   hash: 'h',
   requirements: reqs,
   exclusions: excluded.map((id) => ({ id, topic: id, section: '3', reason: 'cannot be observed over HTTP' })),
+  gates: {},
   byId: new Map(reqs.map((r) => [r.id, r])),
 });
 

@@ -21,13 +21,13 @@ describe('replay reuses the recorded profile', () => {
   test('sources, endpoints, fixtures, hosting and seed stay as recorded; keys are not taken from the report', () => {
     const plan = recorded((p) => {
       p.sources = ['internal_source'];
-      p.endpoints = ['docs'];
+      p.endpoints = ['listeners'];
       p.agentServerHosting = 'self-run';
       (p.fixtures as Record<string, unknown>).failingGraphId = 'broken';
     });
     const profile = buildProfile({}, { APC_API_KEY: 'key-again' }, plan.profile);
     expect(profile.sources).toEqual(['internal_source']);
-    expect(profile.endpoints).toEqual(['docs']);
+    expect(profile.endpoints).toEqual(['listeners']);
     expect(profile.agentServerHosting).toBe('self-run');
     expect(profile.fixtures.failingGraphId).toBe('broken');
     expect(profile.controlPlaneMode).toBe('hosted');

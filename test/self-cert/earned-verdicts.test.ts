@@ -19,7 +19,6 @@ function run(url: string, args: string[], profile: Record<string, unknown> = {})
     profile: {
       controlPlaneMode: 'hosted',
       tenantId: own!.tenantId,
-      endpoints: ['upload-url', 'integrations'],
       fixtures: { failingImageUri: 'registry.invalid/acme/agent:fail-build' },
       timeouts: { requestMs: 10_000, streamMs: 10_000, deployMs: 20_000, statsMs: 10_000 },
       pollIntervalMs: 20,

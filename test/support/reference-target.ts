@@ -30,7 +30,7 @@ export interface CertifyByUrl {
 export function certifyByUrl(options: CertifyByUrl): Promise<CertifyRun> {
   return certify({
     profile: {
-      endpoints: ['experiment-reads', 'dataset-create', 'docs'],
+      endpoints: ['experiment-reads', 'dataset-create'],
       fixtures: { graphId: 'echo', failingGraphId: 'fail' },
       timeouts: { requestMs: 10_000, streamMs: 10_000, statsMs: 15_000 },
       pollIntervalMs: 50,

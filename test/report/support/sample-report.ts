@@ -36,6 +36,7 @@ export const CATALOGUE: Catalogue = {
   hash: 'a'.repeat(64),
   requirements: REQUIREMENTS,
   exclusions: [{ id: 'EU-UPL-002', topic: 'window', section: '4.3', reason: 'not observable over HTTP' }],
+  gates: {},
   byId: new Map(REQUIREMENTS.map((r) => [r.id, r])),
 };
 

@@ -24,7 +24,7 @@ export function certifyControlPlane(url: string, target: ControlPlaneTarget, mod
       controlPlaneMode: mode,
       tenantId: own.tenantId,
       otherTenant: { apiKeyEnv: 'APC_SELFTEST_OTHER_KEY', tenantId: other.tenantId },
-      endpoints: mode === 'hosted' ? ['upload-url', 'integrations'] : ['upload-url', 'integrations', 'listeners'],
+      endpoints: mode === 'hosted' ? [] : ['listeners'],
       fixtures: { failingImageUri: 'registry.invalid/acme/agent:fail-build', ...(mode === 'self-hosted' ? { clusterNamespace: 'agents' } : {}) },
       timeouts: { requestMs: 10_000, streamMs: 10_000, deployMs: 20_000, statsMs: 10_000 },
       pollIntervalMs: 20,
