@@ -34,6 +34,36 @@ const CountsSchema: TObject<Record<RequirementStatus, TInteger>> = Type.Object(e
 const perInterface = <T extends TSchema>(schema: T, description: string) =>
   Type.Object(each(INTERFACES, Type.Optional(schema)) as Record<InterfaceName, TOptional<T>>, { additionalProperties: false, description });
 
+const CreatedSchema = Type.Object(
+  {
+    deployments: Type.Optional(Type.Integer({ minimum: 0, description: 'Accepted creates: on a real platform each is a database and a tracing project.' })),
+    revisions: Type.Optional(Type.Integer({ minimum: 0, description: 'Revisions (a create makes one; so does a revision-creating PATCH): on a real platform each is a build.' })),
+    assistants: Type.Optional(Type.Integer({ minimum: 0 })),
+    threads: Type.Optional(Type.Integer({ minimum: 0 })),
+    runs: Type.Optional(Type.Integer({ minimum: 0 })),
+    uploads: Type.Optional(Type.Integer({ minimum: 0, description: 'Accepted experiment uploads.' })),
+  },
+  { additionalProperties: false, description: 'Resources per kind.' },
+);
+
+const CostSchema = Type.Object(
+  {
+    planned: perInterface(
+      Type.Object(
+        {
+          creates: CreatedSchema,
+          waitsInARow: Type.Integer({ minimum: 0, description: 'Revision waits one after another in the longest test; waits of different tests overlap.' }),
+          tests: Type.Integer({ minimum: 0 }),
+        },
+        { additionalProperties: false },
+      ),
+      'What the tests that ran create at most on a target that follows the spec (`apc certify --plan`).',
+    ),
+    created: perInterface(CreatedSchema, 'What the tests created, counted from their accepted requests.'),
+  },
+  { additionalProperties: false, description: 'The plan of the tests that ran beside what they created.' },
+);
+
 const FailureSchema = Type.Object(
   {
     requirements: Type.Array(Type.String(), { description: 'Requirement ids this failure breaks.' }),
@@ -203,6 +233,7 @@ export const ComplianceReportSchema = Type.Object(
         'Per interface: how often the target throttled or failed transiently, and how long the run waited. Absent when it never did.',
       ),
     ),
+    cost: Type.Optional(CostSchema),
   },
   {
     $schema: 'https://json-schema.org/draft/2020-12/schema',

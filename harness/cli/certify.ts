@@ -15,7 +15,8 @@ import { writeReports } from '../report/write.ts';
 import { executeRun, reportOf, type RunHooks } from '../run/execute.ts';
 import { draftRun, planRun, SetupError, type RunDraft, type RunRequest } from '../run/plan.ts';
 import { Progress, type Output } from '../run/progress.ts';
-import type { StopRequest } from '../run/run-stop.ts';
+import { PLATFORM_REVISION_MS, printPlan, REFERENCE_REVISION_MS } from '../run/cost.ts';
+import { parseDuration, type StopRequest } from '../run/run-stop.ts';
 import { expandBareFlag, platformLikeOption } from './platform-like-option.ts';
 import { harnessVersion } from './version.ts';
 import { UsageError } from './usage-error.ts';
@@ -40,6 +41,8 @@ const OPTIONS = {
   database: { type: 'string' },
   'reference-platform-like': { type: 'string' },
   'reference-time-scale': { type: 'string' },
+  plan: { type: 'boolean' },
+  'revision-time': { type: 'string' },
 } as const;
 
 type CertifyValues = ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
@@ -60,7 +63,16 @@ function requestOf(v: CertifyValues): RunRequest {
     reference: v.reference,
     database: v.database,
     ...(platformLike ? { referencePlatformLike: platformLike } : {}),
+    ...(v.plan ? { sendNothing: true } : {}),
   };
+}
+
+/** `--revision-time` of the plan; by default the reference's when certifying it, else a real platform's build. */
+function revisionTimeOf(text: string | undefined, reference: boolean): number {
+  if (text === undefined) return reference ? REFERENCE_REVISION_MS : PLATFORM_REVISION_MS;
+  const ms = parseDuration(text);
+  if (ms === undefined) throw new UsageError(`--revision-time: expected seconds or a duration such as 90s, 14m or 1h, found ${JSON.stringify(text)}.`);
+  return ms;
 }
 
 function shownDir(given: string | undefined, dir: string): string {
@@ -119,6 +131,12 @@ export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest,
       return 0;
     }
     const { profile, catalogue, selected, shard, replay } = plan;
+    if (v.plan) {
+      const context = { profile, runId: plan.runId, reproFlags: '', workerConcurrency: 1 };
+      const revisionTimeMs = revisionTimeOf(v['revision-time'], plan.reference !== undefined);
+      await printPlan({ context, interfaces: plan.suiteInterfaces, ids: selected.map((r) => r.id), byId: catalogue.byId, revisionTimeMs, write: (line) => io.out.write(line) });
+      return 0;
+    }
     progress.line(`apc certify · run ${plan.runId} · seed ${profile.seed} · harness ${harnessVersion()} · catalogue ${catalogue.version}`);
     for (const i of plan.interfaces) progress.line(`  ${i.padEnd(18)} ${profile.urls[i]}`);
     progress.line(

@@ -80,6 +80,13 @@ Selection:
                               started again when the report certified it); keys come from the
                               usual flags and variables, as they are never written to a report
 
+Cost (README "Cost of a certification"):
+  --plan                      send nothing: print, per interface, how many deployments, revisions
+                              (builds), assistants, threads, runs and uploads the selection creates
+                              at most, and how long its revision waits take
+  --revision-time DURATION    the plan's time per revision (e.g. 14m; default: the reference's
+                              60 ms when certifying it, else 14m, a real platform's build)
+
 Generation and timing:
   --runs N                    fast-check runs per property (default 25)            (APC_RUNS)
   --seed N                    seed of every property, for replays                   (APC_SEED)

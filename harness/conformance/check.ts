@@ -33,6 +33,11 @@ export interface PropertyOptions<T> {
   stillClassified?: (input: T) => boolean;
   /** Time for all cases; by default 20 request deadlines, at least 2 minutes. */
   timeLimitMs?: number;
+  /**
+   * Run the cases side by side first (each waits for revisions, minutes on a real platform); only
+   * when one fails do they run again one by one, for fast-check to shrink the counterexample.
+   */
+  sideBySide?: boolean;
 }
 
 export interface PollOptions {
@@ -283,6 +288,7 @@ export class Check {
       }
     };
     const limitMs = options.timeLimitMs ?? Math.max(this.profile.timeouts.requestMs * 20, 120_000);
+    if (options.sideBySide && (await this.allHeldSideBySide(arbitrary, check, seed, planned))) return;
     const details = await fc.check(fc.asyncProperty(arbitrary, check), {
       seed,
       numRuns: planned,
@@ -313,6 +319,21 @@ export class Check {
       notVerified(`the property reached its time limit of ${limitMs} ms after ${details.numRuns} of ${planned} case(s).`);
     }
     if (details.numRuns === 0) notVerified(`every generated case was discarded (${details.numSkips}): none was run against the target.`);
+  }
+
+  /**
+   * The cases fast-check draws for `seed`, run at once. True when every case that was not
+   * discarded held (and some ran): the property is judged. Otherwise the caller runs them again
+   * one by one, so a failure is shrunk and reported as usual.
+   */
+  private async allHeldSideBySide<T>(arbitrary: fc.Arbitrary<T>, check: (input: T) => Promise<void>, seed: number, planned: number): Promise<boolean> {
+    if (this.profile.seeds > 1) return false;
+    const cases = fc.sample(arbitrary, { seed, numRuns: planned });
+    const settled = await Promise.allSettled(cases.map((input) => check(input)));
+    const ran = settled.filter((s) => s.status === 'fulfilled' || !fc.PreconditionFailure.isFailure(s.reason)).length;
+    if (ran === 0 || settled.some((s) => s.status === 'rejected' && !fc.PreconditionFailure.isFailure(s.reason))) return false;
+    this.properties.push({ ran, planned, asked: this.profile.runs });
+    return true;
   }
 
   /**

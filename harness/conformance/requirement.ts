@@ -10,6 +10,7 @@ import type { Exchange } from '../http/exchange.ts';
 import { redactor } from '../redact.ts';
 import { TargetKeptRefusing, type TransientTally } from '../http/throttling.ts';
 import { Check, type CheckTally, type PropertyTally } from './check.ts';
+import { createdBy, type Created } from './created.ts';
 import { ConformanceFailure, describeValue, NotJudged, type FailureRecord } from './failure.ts';
 import type { RunContext } from './run-context.ts';
 
@@ -27,6 +28,19 @@ export interface RequirementTestMeta {
   transient?: TransientTally;
   /** The test could not judge: a request stayed throttled or unavailable (the run's exit code says so). */
   keptRefusing?: boolean;
+  /** What the test created on the target (counted from its exchanges). */
+  created?: Created;
+  /** Set when the test is declared: what it may create at most, for the plan (harness/run/cost.ts). */
+  cost?: TestCost;
+}
+
+/**
+ * What a test creates at most on a target that follows the spec (refusals create nothing), and
+ * how many revision waits it makes one after another.
+ */
+export interface TestCost {
+  creates: Created;
+  waits?: number;
 }
 
 declare module 'vitest' {
@@ -38,6 +52,8 @@ export interface RequirementOptions {
   title?: string;
   /** Test deadline: `deploy` for waits on revisions, `stream` for event streams, or ms. */
   timeout?: 'deploy' | 'stream' | 'stats' | number;
+  /** What the test creates at most; a function of the profile when it depends on `--runs`. Absent: nothing. */
+  cost?: TestCost | ((profile: RunContext['profile']) => TestCost);
 }
 
 let runContext: RunContext | undefined;
@@ -104,7 +120,14 @@ export function requirement(ids: string | string[], body: (t: Check) => Promise<
       return undefined;
     }
   })();
-  test(title, { timeout: run ? timeoutFor(run, options.timeout) : 60_000 }, async (ctx) => {
+  // A test the profile cannot run creates nothing: its cost is zero in the plan.
+  const applicable = run ? entries.every((e) => missingCapabilities(e, capabilitiesOf(run.profile)).length === 0) : false;
+  const declared = typeof options.cost === 'function' ? (run ? options.cost(run.profile) : undefined) : options.cost;
+  const cost: TestCost = applicable && declared ? declared : { creates: {} };
+  // Tests that create deployments run side by side within their file: each may wait for revisions
+  // (minutes on a real platform), and those waits overlap instead of adding up.
+  const concurrent = (cost.creates.deployments ?? 0) > 0;
+  test(title, { timeout: run ? timeoutFor(run, options.timeout) : 60_000, meta: { cost }, concurrent }, async (ctx) => {
     const runCtx = context();
     ctx.task.meta.requirements = list;
     const caps = capabilitiesOf(runCtx.profile);
@@ -142,6 +165,7 @@ export function requirement(ids: string | string[], body: (t: Check) => Promise<
     } finally {
       ctx.task.meta.checks = Object.fromEntries(check.tallies);
       ctx.task.meta.properties = check.properties;
+      ctx.task.meta.created = createdBy(check.recorder.exchanges, runCtx.profile);
       if (!runCtx.profile.keep) {
         const errors: string[] = [];
         for (const c of check.cleanups.reverse()) {

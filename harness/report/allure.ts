@@ -3,11 +3,14 @@
 // certifying process just before it is written: interface as epic, suite family as feature,
 // requirement id as story, severity from the level. The failure's expected/seen, generated
 // input, replay line and exchanges go into its details, and every string passes the redactor.
+import { appendFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
 import AllureVitestReporter, { type AllureVitestReporterConfig } from 'allure-vitest/reporter';
 import type { Reporter, TestCase } from 'vitest/node';
 import { LEVELS, notApplicableReason, type Catalogue, type Level, type Requirement } from '../catalogue.ts';
 import type { FailureRecord } from '../conformance/failure.ts';
 import { redactor } from '../redact.ts';
+import { addTally, tallyLines, type TransientTally } from '../http/throttling.ts';
 
 type Listener = NonNullable<AllureVitestReporterConfig['listeners']>[number];
 type AllureResult = Parameters<NonNullable<Listener['beforeTestResultWrite']>>[0];
@@ -38,7 +41,8 @@ function familyOf(result: AllureResult, first: Requirement): string {
 
 /** A vitest reporter: allure-vitest, with each result labelled and redacted before it is written. */
 export function allureReporter(resultsDir: string, catalogue: Catalogue, environment: Record<string, string>): Reporter {
-  const meta = new Map<string, { failures: FailureRecord[]; notApplicable?: string[] }>();
+  const meta = new Map<string, { failures: FailureRecord[]; notApplicable?: string[]; transient?: TransientTally }>();
+  const transient: TransientTally = {};
   const enrich = (result: AllureResult): void => {
     const ids = result.name?.split(' ').filter((word) => catalogue.byId.has(word)) ?? [];
     const requirements = ids.map((id) => catalogue.byId.get(id)!);
@@ -68,6 +72,8 @@ export function allureReporter(resultsDir: string, catalogue: Catalogue, environ
       };
     }
     if (recorded?.notApplicable) result.statusDetails = { message: `not applicable: ${notApplicableReason(recorded.notApplicable)}` };
+    // Throttling and transient errors the test waited out: the target's environment, shown beside the result.
+    for (const line of tallyLines(recorded?.transient)) result.parameters.push({ name: 'target refusals waited out', value: line });
     Object.assign(result, redactor.value({ ...result }));
   };
   const allure = new AllureVitestReporter({ resultsDir, environmentInfo: environment, listeners: [{ beforeTestResultWrite: enrich }] });
@@ -75,8 +81,16 @@ export function allureReporter(resultsDir: string, catalogue: Catalogue, environ
     onInit: (vitest) => allure.onInit(vitest),
     onTestCaseResult(testCase: TestCase) {
       const m = testCase.meta();
-      meta.set(testCase.name, { failures: m.failures ?? [], ...(m.notApplicable ? { notApplicable: m.notApplicable } : {}) });
+      meta.set(testCase.name, { failures: m.failures ?? [], ...(m.notApplicable ? { notApplicable: m.notApplicable } : {}), ...(m.transient ? { transient: m.transient } : {}) });
+      addTally(transient, m.transient);
     },
-    onTestRunEnd: (modules) => allure.onTestRunEnd(modules),
+    onTestRunEnd: async (modules) => {
+      await allure.onTestRunEnd(modules);
+      // The environment file is written when the run starts; the run's waits are known only now.
+      const file = join(resultsDir, 'environment.properties');
+      const lines = tallyLines(transient).map((line) => `waited.${line.replace(/:.*/, '')} = ${line.replace(/^[^:]*: /, '')}`);
+      // The file as written ends without a line break.
+      if (existsSync(file) && lines.length > 0) appendFileSync(file, `\n${lines.join('\n')}\n`);
+    },
   };
 }

@@ -22,7 +22,7 @@ export interface ReportSubject {
 }
 
 /** What the run found. */
-export type ReportResults = Pick<ComplianceReport, 'startedAt' | 'endedAt' | 'verdict' | 'verdictReason' | 'mustScore' | 'requirements' | 'errors' | 'transient'>;
+export type ReportResults = Pick<ComplianceReport, 'startedAt' | 'endedAt' | 'verdict' | 'verdictReason' | 'mustScore' | 'requirements' | 'errors' | 'transient' | 'cost'>;
 
 export function assembleReport(subject: ReportSubject, results: ReportResults): ComplianceReport {
   const { catalogue } = subject;
@@ -45,5 +45,6 @@ export function assembleReport(subject: ReportSubject, results: ReportResults): 
     requirements: results.requirements,
     errors: results.errors,
     ...(results.transient ? { transient: results.transient } : {}),
+    ...(results.cost ? { cost: results.cost } : {}),
   });
 }

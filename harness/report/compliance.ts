@@ -3,6 +3,8 @@
 // schemas/compliance-report.ts) and rendered into the other report formats.
 import { notApplicableReason, type Catalogue, type Level, type Requirement } from '../catalogue.ts';
 import type { CheckTally, PropertyTally } from '../conformance/check.ts';
+import type { Created } from '../conformance/created.ts';
+import type { TestCost } from '../conformance/requirement.ts';
 import type { FailureRecord } from '../conformance/failure.ts';
 import type { ComplianceReport, RequirementResult } from '../../schemas/compliance-report.ts';
 import { STATUSES, type InterfaceName, type RequirementStatus, type Verdict } from '../../schemas/vocabulary.ts';
@@ -42,6 +44,10 @@ export interface TestOutcome {
   checks: Record<string, CheckTally>;
   properties: PropertyTally[];
   durationMs: number;
+  /** What the test created on the target. */
+  created?: Created;
+  /** What it was declared to create at most (the plan's share of it). */
+  cost?: TestCost;
   /** Per interface: answers 429 / 503 the test waited out, and for how long. */
   transient?: TransientTally;
   /** The test could not judge: a request stayed throttled or unavailable. */

@@ -8,6 +8,7 @@ import { STATUSES, type ComplianceReport, type RequirementResult } from './compl
 import { escapeHtml as h } from './escape.ts';
 import { SCRIPT, STYLE } from './html-assets.ts';
 import { cellScore, checkedLine, duration, formatScore, interfacesOf, mustLine, scoreOf, STATUS_LABELS, VERDICT_LABELS, type Score } from './scores.ts';
+import { tallyLines } from '../http/throttling.ts';
 
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 
@@ -18,6 +19,7 @@ function header(report: ComplianceReport): string {
     ['URLs', urls.join('<br>')],
     ['Run', [h(report.runId), `seed ${report.seed}`, report.shard ? `shard ${report.shard.index}/${report.shard.count}` : '', report.mergedFrom ? `merged from ${h(report.mergedFrom.join(', '))}` : '', report.replayOf ? `replay of ${h(report.replayOf)}` : ''].filter(Boolean).join(' · ')],
     ['Time', `${h(report.startedAt)} → ${h(report.endedAt)} (${duration(report)})`],
+    ...(report.transient ? [['Waited out', tallyLines(report.transient).map(h).join('<br>')] as [string, string]] : []),
     ['Harness', `${h(report.harness.name)} ${h(report.harness.version)}`],
     ['Catalogue', `${h(report.catalogue.version)} (spec ${h(report.catalogue.specVersion)}, sha256 ${h(report.catalogue.hash.slice(0, 12))})`],
   ];

@@ -99,6 +99,12 @@ export function renderJunit(report: ComplianceReport): string {
       ['apc.harness-version', report.harness.version],
       ['apc.catalogue-version', report.catalogue.version],
       ['apc.catalogue-hash', report.catalogue.hash],
+      ...(Object.entries(report.transient ?? {}).flatMap(([name, c]) => [
+        [`apc.${name}.throttled`, c.throttled],
+        [`apc.${name}.unavailable`, c.unavailable],
+        [`apc.${name}.gave-up`, c.gaveUp],
+        [`apc.${name}.waited-ms`, c.waitedMs],
+      ]) as [string, string | number][]),
     ],
     '    ',
   );

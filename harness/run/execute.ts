@@ -12,6 +12,7 @@ import { choiceFlags } from '../reference/reference-choice.ts';
 import { allureReporter } from '../report/allure.ts';
 import { assembleReport, type ReportResults } from '../report/assemble.ts';
 import { buildResults, transientOf, universeOf, verdictOf, type ComplianceReport } from '../report/compliance.ts';
+import { runCost } from './cost.ts';
 import { LeftoverSweep } from './leftovers.ts';
 import type { RunListener } from './outcome-collector.ts';
 import type { RunPlan } from './plan.ts';
@@ -104,7 +105,17 @@ export async function executeRun(plan: RunPlan, hooks: RunHooks = {}): Promise<R
   const judged = verdictOf(requirements, runErrors, universeOf(catalogue));
   const { verdict, reason } = stopReason ? { verdict: 'interrupted' as const, reason: `Interrupted: ${stopReason}; the report holds the tests that ended before.` } : judged;
   const transient = transientOf(outcomes);
-  return { startedAt, endedAt: new Date().toISOString(), verdict, verdictReason: reason, mustScore: judged.mustScore, requirements, errors: runErrors, ...(transient ? { transient } : {}) };
+  return {
+    startedAt,
+    endedAt: new Date().toISOString(),
+    verdict,
+    verdictReason: reason,
+    mustScore: judged.mustScore,
+    requirements,
+    errors: runErrors,
+    ...(transient ? { transient } : {}),
+    cost: runCost(outcomes, catalogue.byId),
+  };
 }
 
 /** The report of a planned run. */

@@ -33,6 +33,8 @@ export class OutcomeCollector implements Reporter {
       durationMs: Math.round(testCase.diagnostic()?.duration ?? 0),
       checks: meta.checks ?? {},
       properties: meta.properties ?? [],
+      ...(meta.created ? { created: meta.created } : {}),
+      ...(meta.cost ? { cost: meta.cost } : {}),
       ...(meta.notApplicable ? { notApplicable: meta.notApplicable } : {}),
       ...(meta.notJudged ? { notJudged: meta.notJudged } : {}),
       ...(meta.transient ? { transient: meta.transient } : {}),

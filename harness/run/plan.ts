@@ -39,6 +39,8 @@ export interface RunRequest {
   database?: string;
   /** The reference behaving as the real hosted platform does (--reference-platform-like). */
   referencePlatformLike?: PlatformLikeOptions;
+  /** `--plan`: the run is planned to print its cost, and nothing is sent to the target. */
+  sendNothing?: boolean;
 }
 
 /**
@@ -205,6 +207,8 @@ export async function planRun(request: RunRequest, env: NodeJS.ProcessEnv, draft
   );
   if (selected.length === 0) throw new UsageError('No requirement matches --requirements/--interfaces/--shard; nothing to certify.');
   const suiteInterfaces = interfaces.filter((i) => selected.some((r) => r.interface === i));
+  const planned = { ...draft, request, catalogue, profile, selected, interfaces, suiteInterfaces, ...(shard ? { shard } : {}), ...limits };
+  if (request.sendNothing) return planned;
   // URLs and no profile: whether the agent server needs a key is asked before a missing key is called the user's mistake.
   const hosting = usesReference || replay ? undefined : await hostingBeforeSetup(profile, settings, env);
   if (hosting) profile = { ...profile, agentServerHosting: hosting.hosting };

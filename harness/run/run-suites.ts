@@ -70,23 +70,21 @@ export interface SuiteRunResult {
   stopped: boolean;
 }
 
-export async function runSuites(options: SuiteRunOptions): Promise<SuiteRunResult> {
-  const files = suiteFilesNaming(suiteFiles(options.interfaces), options.ids);
-  if (files.length === 0 || options.ids.length === 0) return { outcomes: [], errors: [], stopped: false };
-  // A worker beyond one per file would start for nothing.
-  const workers = Math.max(1, Math.min(options.workers, files.length));
-  const collector = new OutcomeCollector(options.listener);
-  const signalListeners = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
-  // Test titles start with the ids they cover, separated by spaces.
-  const pattern = `(?:^|\\s)(?:${options.ids.map(escape).join('|')})(?:\\s|$)`;
-  const vitest = await createVitest(
+/** Test titles start with the ids they cover, separated by spaces: a title naming one of `ids`. */
+export function titlePattern(ids: string[]): string {
+  return `(?:^|\\s)(?:${ids.map(escape).join('|')})(?:\\s|$)`;
+}
+
+/** The vitest instance that runs (or only collects) the suites of a run. */
+export function suiteVitest(options: Pick<SuiteRunOptions, 'context' | 'ids' | 'setupFiles'>, workers: number, reporters: unknown[]) {
+  return createVitest(
     'test',
     {
       config: false,
       root: ROOT,
       watch: false,
-      reporters: [collector, ...((options.reporters ?? []) as never[])],
-      testNamePattern: pattern,
+      reporters: reporters as never[],
+      testNamePattern: titlePattern(options.ids),
       passWithNoTests: true,
       pool: 'forks',
       // undici's decompression is marked experimental; its warning is noise in a run's output.
@@ -107,6 +105,9 @@ export async function runSuites(options: SuiteRunOptions): Promise<SuiteRunResul
       silent: true,
       allowOnly: false,
       sequence: { shuffle: false },
+      // Tests marked concurrent (those that create deployments, harness/conformance/requirement.ts)
+      // run this many at a time per file; requests stay within the run's limiter.
+      maxConcurrency: 16,
       // Transformed suite and harness modules are kept on disk between runs (a run's start costs a
       // third less), where the install is writable: a failed cache write would fail the run.
       experimental: { fsModuleCache: writable(MODULE_CACHE), fsModuleCachePath: MODULE_CACHE },
@@ -114,6 +115,16 @@ export async function runSuites(options: SuiteRunOptions): Promise<SuiteRunResul
     {},
     {},
   );
+}
+
+export async function runSuites(options: SuiteRunOptions): Promise<SuiteRunResult> {
+  const files = suiteFilesNaming(suiteFiles(options.interfaces), options.ids);
+  if (files.length === 0 || options.ids.length === 0) return { outcomes: [], errors: [], stopped: false };
+  // A worker beyond one per file would start for nothing.
+  const workers = Math.max(1, Math.min(options.workers, files.length));
+  const collector = new OutcomeCollector(options.listener);
+  const signalListeners = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
+  const vitest = await suiteVitest(options, workers, [collector, ...(options.reporters ?? [])]);
   // vitest's logger exits the process on SIGINT/SIGTERM; the run handles them itself (run-stop.ts)
   // so that it can delete what it created and write the partial report first.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -55,7 +55,7 @@ requirement('AS-ASST-001', async (t: Check) => {
   t.expect(sameJson(body.context, context), { message: 'The created assistant does not carry the context sent.', expected: context, seen });
   const metadata = body.metadata as JsonObject;
   t.expect(metadata.apc_purpose === 'create', { message: 'The created assistant does not carry the metadata sent.', expected: 'metadata with apc_purpose: create', seen });
-});
+}, { cost: { creates: { assistants: 1 } } });
 
 requirement('AS-ASST-002', async (t: Check) => {
   const { id } = await createAssistant(t, { context: V1 });
@@ -66,7 +66,7 @@ requirement('AS-ASST-002', async (t: Check) => {
   await update(t, id, V2);
   await setLatest(t, id, 1, 'AS-ASST-002');
   await expectRunContext(t, id, V1, [V2], 'AS-ASST-002', 'After an update and setting version 1 back as latest');
-});
+}, { cost: { creates: { assistants: 1, runs: 3 } } });
 
 requirement('AS-ASST-003', async (t: Check) => {
   const { id } = await createAssistant(t, { context: V1 });
@@ -75,7 +75,7 @@ requirement('AS-ASST-003', async (t: Check) => {
   // An empty context is a whole configuration too: nothing of version 2 may remain.
   await update(t, id, {});
   await expectRunContext(t, id, {}, [V1, V2], 'AS-ASST-003', 'After an update to an empty context');
-});
+}, { cost: { creates: { assistants: 1, runs: 2 } } });
 
 requirement('AS-ASST-004', async (t: Check) => {
   const { id } = await createAssistant(t, { context: V1 });
@@ -89,7 +89,7 @@ requirement('AS-ASST-004', async (t: Check) => {
     await setLatest(t, id, version, 'AS-ASST-004');
     await expectRunContext(t, id, context, [V1, V2, V3].filter((c) => c !== context), 'AS-ASST-004', `After setting version ${version} as latest`);
   }
-});
+}, { cost: { creates: { assistants: 1, runs: 4 } } });
 
 requirement('AS-ASST-005', async (t: Check) => {
   const tag = t.name('deleted');
@@ -101,7 +101,7 @@ requirement('AS-ASST-005', async (t: Check) => {
   }
   const listed = await searchIds(t, { metadata: { apc_case: tag } });
   t.expect(!listed.includes(id), { message: 'Search still lists the deleted assistant.', expected: 'no assistant', seen: listed });
-});
+}, { cost: { creates: { assistants: 1 } } });
 
 requirement('AS-ASST-007', async (t: Check) => {
   const exchange = await t.as.post('/assistants', { name: t.name('no-graph'), context: {} });
@@ -130,5 +130,5 @@ requirement(
       });
     });
   },
-  { title: 'Any sequence of create, update, set-latest, delete, search and run agrees with the model of assistant versions' },
+  { cost: (p) => ({ creates: { assistants: AS_SEQUENCES.runs(p.runs) * AS_SEQUENCES.maxCommands, runs: AS_SEQUENCES.runs(p.runs) * AS_SEQUENCES.maxCommands } }), title: 'Any sequence of create, update, set-latest, delete, search and run agrees with the model of assistant versions' },
 );

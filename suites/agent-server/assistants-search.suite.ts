@@ -34,7 +34,7 @@ requirement('AS-SRCH-001', async (t: Check) => {
       seen: listed,
     });
   }
-});
+}, { cost: { creates: { assistants: 3 } } });
 
 requirement('AS-SRCH-002', async (t: Check) => {
   const group = t.name('pages');
@@ -64,14 +64,14 @@ requirement('AS-SRCH-002', async (t: Check) => {
     },
     { numRuns: 6 },
   );
-});
+}, { cost: { creates: { assistants: 5 } } });
 
 requirement('AS-SRCH-003', async (t: Check) => {
   const group = t.name('default-limit');
   const ids = await createTagged(t, 11, () => ({ apc_group: group }));
   const listed = await searchIds(t, { metadata: { apc_group: group } }, ids);
   t.expect(listed.length === 10, { message: `Search without limit listed ${listed.length} of 11 matching assistants.`, expected: '10 assistants (default limit)', seen: listed });
-});
+}, { cost: { creates: { assistants: 11 } } });
 
 requirement('AS-SRCH-004', async (t: Check) => {
   const group = t.name('order');
@@ -79,4 +79,4 @@ requirement('AS-SRCH-004', async (t: Check) => {
   const listed = await searchIds(t, { metadata: { apc_group: group }, limit: 10 }, ids);
   const newestFirst = [...ids].reverse();
   t.expect(listed.join() === newestFirst.join(), { message: 'Search did not list the assistants newest first.', expected: newestFirst, seen: listed });
-});
+}, { cost: { creates: { assistants: 3 } } });

@@ -30,7 +30,7 @@ requirement(
       });
     }
   },
-  { timeout: 'stream' },
+  { cost: { creates: { assistants: 1, threads: 1, runs: 4 } }, timeout: 'stream' },
 );
 
 requirement('AS-GRAPH-002', async (t: Check) => {

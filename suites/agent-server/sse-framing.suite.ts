@@ -82,7 +82,7 @@ requirement(
   async (t: Check) => {
     expectEach(t, await streams(t, UPDATES_BOTH), 'AS-SSE-001', (s) => contentTypeIsEventStream(s.result));
   },
-  { timeout: 'stream' },
+  { cost: { creates: { assistants: 1, threads: 2, runs: 4 } }, timeout: 'stream' },
 );
 
 requirement(
@@ -91,7 +91,7 @@ requirement(
     const variants: Variant[] = [...UPDATES_BOTH, { mode: 'messages', thread: false }, { mode: ['updates', 'messages'], thread: true }];
     expectEach(t, await streams(t, variants), 'AS-SSE-002', (s) => eventsAreComplete(s.result));
   },
-  { timeout: 'stream' },
+  { cost: { creates: { assistants: 1, threads: 2, runs: 4 } }, timeout: 'stream' },
 );
 
 requirement(
@@ -99,7 +99,7 @@ requirement(
   async (t: Check) => {
     expectEach(t, await streams(t, UPDATES_BOTH), 'AS-SSE-003', (s) => metadataCarriesRunId(s.result));
   },
-  { timeout: 'stream' },
+  { cost: { creates: { assistants: 1, threads: 2, runs: 4 } }, timeout: 'stream' },
 );
 
 requirement(
@@ -107,7 +107,7 @@ requirement(
   async (t: Check) => {
     expectEach(t, await streams(t, UPDATES_BOTH), 'AS-SSE-004', (s) => metadataFirst(s.result));
   },
-  { timeout: 'stream' },
+  { cost: { creates: { assistants: 1, threads: 2, runs: 4 } }, timeout: 'stream' },
 );
 
 requirement(
@@ -128,7 +128,7 @@ requirement(
       });
     }
   },
-  { timeout: 'stream' },
+  { cost: { creates: { assistants: 1, threads: 2, runs: 4 } }, timeout: 'stream' },
 );
 
 requirement(
@@ -136,7 +136,7 @@ requirement(
   async (t: Check) => {
     expectEach(t, await streams(t, UPDATES_BOTH), 'AS-SSE-006', (s) => hasEventKinds(s.result, { kinds: ['updates'] }));
   },
-  { timeout: 'stream' },
+  { cost: { creates: { assistants: 1, threads: 2, runs: 4 } }, timeout: 'stream' },
 );
 
 requirement(
@@ -146,7 +146,7 @@ requirement(
     expectEach(t, streamed, 'AS-SSE-007', (s) => hasEventKinds(s.result, { kinds: ['updates'] }));
     expectEach(t, streamed.slice(1), 'AS-SSE-007', (s) => hasEventsBesides(s.result, { besides: ['metadata', 'updates'] }));
   },
-  { timeout: 'stream' },
+  { cost: { creates: { assistants: 1, threads: 2, runs: 4 } }, timeout: 'stream' },
 );
 
 requirement(
@@ -155,7 +155,7 @@ requirement(
     const streamed = await streams(t, [{ mode: 'messages', thread: false }, { mode: 'messages', thread: true }]);
     expectEach(t, streamed, 'AS-SSE-008', (s) => hasEventsBesides(s.result, { besides: ['metadata'] }));
   },
-  { timeout: 'stream' },
+  { cost: { creates: { assistants: 1, threads: 2, runs: 4 } }, timeout: 'stream' },
 );
 
 requirement(
@@ -164,7 +164,7 @@ requirement(
     const streamed = await streams(t, [...UPDATES_BOTH, { mode: 'messages', thread: false }]);
     expectEach(t, streamed, 'AS-SSE-009', (s) => streamEnded(s.result, { timeoutMs: t.profile.timeouts.streamMs }));
   },
-  { timeout: 'stream' },
+  { cost: { creates: { assistants: 1, threads: 2, runs: 4 } }, timeout: 'stream' },
 );
 
 requirement(
@@ -172,7 +172,7 @@ requirement(
   async (t: Check) => {
     expectEach(t, await streams(t, UPDATES_BOTH), 'AS-SSE-010', (s) => metadataCarriesAttempt(s.result));
   },
-  { timeout: 'stream' },
+  { cost: { creates: { assistants: 1, threads: 2, runs: 4 } }, timeout: 'stream' },
 );
 
 requirement(
@@ -181,7 +181,7 @@ requirement(
     const streamed = await streams(t, [{ mode: 'updates', thread: true }, { mode: ['updates', 'messages'], thread: true }]);
     expectEach(t, streamed, 'AS-SSE-011', (s) => eventIdsCount(s.result));
   },
-  { timeout: 'stream' },
+  { cost: { creates: { assistants: 1, threads: 2, runs: 4 } }, timeout: 'stream' },
 );
 
 requirement(
@@ -190,7 +190,7 @@ requirement(
     const streamed = await streams(t, UPDATES_BOTH, t.profile.fixtures.failingGraphId);
     expectEach(t, streamed, 'AS-SSE-012', (s) => errorEventShape(s.result));
   },
-  { timeout: 'stream' },
+  { cost: { creates: { assistants: 1, threads: 2, runs: 4 } }, timeout: 'stream' },
 );
 
 requirement(
@@ -199,5 +199,5 @@ requirement(
     const streamed = await streams(t, [{ mode: undefined, thread: false }, { mode: undefined, thread: true }]);
     expectEach(t, streamed, 'AS-SSE-013', (s) => hasEventKinds(s.result, { kinds: ['values'] }));
   },
-  { timeout: 'stream' },
+  { cost: { creates: { assistants: 1, threads: 2, runs: 4 } }, timeout: 'stream' },
 );

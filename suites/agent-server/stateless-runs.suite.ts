@@ -17,7 +17,7 @@ requirement(
       seen: update,
     });
   },
-  { timeout: 'stream' },
+  { cost: { creates: { assistants: 1, runs: 1 } }, timeout: 'stream' },
 );
 
 requirement(
@@ -48,5 +48,5 @@ requirement(
       });
     }
   },
-  { timeout: 'stream' },
+  { cost: { creates: { assistants: 1, runs: 2 } }, timeout: 'stream' },
 );

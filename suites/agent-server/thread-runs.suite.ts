@@ -19,7 +19,7 @@ requirement(
       seen: update,
     });
   },
-  { timeout: 'stream' },
+  { cost: { creates: { assistants: 1, threads: 1, runs: 1 } }, timeout: 'stream' },
 );
 
 requirement(
@@ -38,5 +38,5 @@ requirement(
       seen: later,
     });
   },
-  { timeout: 'stream' },
+  { cost: { creates: { assistants: 1, threads: 1, runs: 2 } }, timeout: 'stream' },
 );

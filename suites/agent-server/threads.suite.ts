@@ -8,7 +8,7 @@ requirement('AS-THR-001', async (t: Check) => {
   const first = await createThread(t);
   const second = await createThread(t);
   t.expect(first !== second, { message: 'Two threads created with POST /threads got the same thread_id.', expected: 'two different thread ids', seen: [first, second] });
-});
+}, { cost: { creates: { threads: 2 } } });
 
 requirement('AS-THR-002', async (t: Check) => {
   const exchange = await t.as.post('/threads', {});
@@ -16,4 +16,4 @@ requirement('AS-THR-002', async (t: Check) => {
   if (typeof json.thread_id === 'string') t.cleanup(`delete thread ${json.thread_id}`, () => t.as.delete(`/threads/${json.thread_id as string}`));
   const missing = ['thread_id', 'created_at', 'updated_at', 'metadata', 'status', 'config'].filter((f) => !(f in json));
   t.expect(missing.length === 0, { message: `POST /threads answered without ${missing.join(', ')}.`, expected: 'thread_id, created_at, updated_at, metadata, status, config', seen: describeResponse(exchange) });
-});
+}, { cost: { creates: { threads: 1 } } });

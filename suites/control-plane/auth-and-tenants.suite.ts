@@ -24,6 +24,7 @@ import {
   simpleBody,
   statusOf,
   pickSource,
+  creates,
 } from './support/steps.ts';
 
 async function someDeployment(t: Check, hint: string): Promise<Deployment> {
@@ -61,13 +62,13 @@ const wrongKey = (t: Check): string => {
 requirement('CP-AUTH-001', async (t: Check) => {
   const deployment = await someDeployment(t, 'auth');
   expectAllRefused(t, await everyKindOfRequest(t, deployment, 'none'), 'CP-AUTH-001', 'no X-Api-Key');
-});
+}, { cost: creates(1) });
 
 requirement('CP-AUTH-002', async (t: Check) => {
   const deployment = await someDeployment(t, 'auth');
   const auth: Auth = { apiKey: wrongKey(t), ...(t.profile.tenantId ? { tenantId: t.profile.tenantId } : {}) };
   expectAllRefused(t, await everyKindOfRequest(t, deployment, auth), 'CP-AUTH-002', 'an invalid X-Api-Key');
-});
+}, { cost: creates(1) });
 
 requirement('CP-AUTH-003', async (t: Check) => {
   const deployment = await someDeployment(t, 'auth');
@@ -83,7 +84,7 @@ requirement('CP-AUTH-003', async (t: Check) => {
   });
   const count = await revisionCount(t, deployment.id);
   t.expect(count === before, { message: 'A PATCH without valid credentials created a revision.', expected: before, seen: count });
-});
+}, { cost: creates(1) });
 
 /** The other workspace's credentials (fixture:other-tenant). */
 const other = (t: Check): Auth => t.profile.otherTenant!;
@@ -92,7 +93,7 @@ requirement('CP-TEN-001', async (t: Check) => {
   const deployment = await someDeployment(t, 'ten');
   expectRefused(t, await t.cp.get(deploymentPath(deployment.id), { auth: other(t) }), 'CP-TEN-001', "another workspace's credentials");
   expectRefused(t, await t.cp.get(revisionsPath(deployment.id), { auth: other(t) }), 'CP-TEN-001', "another workspace's credentials");
-});
+}, { cost: creates(1) });
 
 requirement('CP-TEN-002', async (t: Check) => {
   const deployment = await someDeployment(t, 'ten');
@@ -110,7 +111,7 @@ requirement('CP-TEN-002', async (t: Check) => {
     expected: deployment.latest_revision_id,
     seen: after.latest_revision_id,
   });
-});
+}, { cost: creates(1) });
 
 requirement('CP-TEN-003', async (t: Check) => {
   const deployment = await someDeployment(t, 'ten');
@@ -122,7 +123,7 @@ requirement('CP-TEN-003', async (t: Check) => {
       seen: describeResponse(exchange),
     });
   }
-});
+}, { cost: creates(1) });
 
 requirement('CP-TEN-004', async (t: Check) => {
   const deployment = await someDeployment(t, 'ten');
@@ -133,7 +134,7 @@ requirement('CP-TEN-004', async (t: Check) => {
     expected: tenant,
     seen: deployment.tenant_id,
   });
-});
+}, { cost: creates(1) });
 
 // Judged only with a workspace the main key may not act for (fixture:foreign-tenant): a second
 // workspace the same organization key acts for is no such workspace.

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { triggerPatch } from '../../generators/control-plane/patches.ts';
 import { requirement, type Check } from '../../harness/conformance/index.ts';
-import { createSimple, field, generatorContext, getDeployment, is4xx, listRevisions, patch, patchAddingRevision, pickSource, statusOf } from './support/steps.ts';
+import { createSimple, field, generatorContext, getDeployment, is4xx, listRevisions, patch, patchAddingRevision, pickSource, statusOf, creates } from './support/steps.ts';
 import { untilIdle } from './support/revision-wait.ts';
 
 requirement(['CP-CONC-001', 'CP-CONC-002'], async (t: Check) => {
@@ -61,4 +61,4 @@ requirement(['CP-CONC-001', 'CP-CONC-002'], async (t: Check) => {
     expected: `${String(newest.id)} (created ${String(newest.created_at)}) or another revision of that instant`,
     seen: after.latest_revision_id,
   });
-});
+}, { cost: (p) => creates(1, 2 + Math.max(3, Math.min(p.concurrency, 8))) });

@@ -25,6 +25,7 @@ import {
   tryCreate,
   unknownId,
   pickSource,
+  creates,
 } from './support/steps.ts';
 
 /** Each case's name made unique: fast-check repeats inputs while shrinking. */
@@ -96,7 +97,7 @@ requirement(
       { numRuns: createRuns(t) },
     );
   },
-  { title: 'Valid create bodies over the space the spec allows are accepted (201) and read back as sent' },
+  { cost: (p) => creates(createRuns({ profile: p })), title: 'Valid create bodies over the space the spec allows are accepted (201) and read back as sent' },
 );
 
 requirement('CP-PATCH-001', async (t: Check) => {
@@ -110,7 +111,7 @@ requirement('CP-PATCH-001', async (t: Check) => {
     t.expectSchema(exchange, 'Deployment');
     t.expect(field(exchange.response?.json, 'id') === created.id, { message: 'PATCH answered another deployment.', expected: created.id, seen: exchange.response?.json });
   }
-});
+}, { cost: creates(1, 2) });
 
 requirement('CP-READ-002', async (t: Check) => {
   const source = pickSource(t, ['internal_container', 'internal_source', 'gitforge', 'external_container']);
@@ -126,7 +127,7 @@ requirement('CP-READ-002', async (t: Check) => {
     seen: describeResponse(exchange),
   });
   for (const item of items!) t.expectSchema(item, 'Deployment', { message: 'An item of the deployments listing is not a Deployment.' });
-});
+}, { cost: creates(1) });
 
 requirement(
   ['CP-READ-005', 'CP-READ-006'],
@@ -151,7 +152,7 @@ requirement(
       seen: describeResponse(limited),
     });
   },
-  { title: 'The deployments listing as the field notes show it: {resources, offset}, name_contains, limit' },
+  { cost: creates(1), title: 'The deployments listing as the field notes show it: {resources, offset}, name_contains, limit' },
 );
 
 requirement('CP-READ-003', async (t: Check) => {

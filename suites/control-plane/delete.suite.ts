@@ -6,7 +6,7 @@ import { requirement, type Check } from '../../harness/conformance/index.ts';
 import { describeResponse } from '../../harness/http/curl.ts';
 import type { Deployment } from '../../schemas/index.ts';
 import { stillListed, untilGone } from './support/deletion.ts';
-import { createSimple, deploymentPath, expectRefused, patch, revisionsPath, statusOf, unknownId, pickSource } from './support/steps.ts';
+import { createSimple, deploymentPath, expectRefused, patch, revisionsPath, statusOf, unknownId, pickSource, creates } from './support/steps.ts';
 
 async function someDeployment(t: Check): Promise<Deployment> {
   const source = pickSource(t, ['internal_container', 'gitforge', 'external_container', 'internal_source']);
@@ -39,7 +39,7 @@ requirement(['CP-DEL-001', 'CP-DEL-002'], async (t: Check) => {
       seen: listing && describeResponse(listing),
     });
   }
-});
+}, { cost: creates(1) });
 
 requirement('CP-DEL-005', async (t: Check) => {
   const deployment = await someDeployment(t);
@@ -48,7 +48,7 @@ requirement('CP-DEL-005', async (t: Check) => {
   const gone = await untilGone(t, deployment.id);
   t.need(gone.gone, { requirement: 'CP-DEL-002', message: gone.gone ? '' : gone.why, seen: describeResponse(gone.read) });
   t.expect(statusOf(gone.read) === 404, { message: 'GET of a deleted deployment did not answer 404.', expected: 'HTTP 404', seen: describeResponse(gone.read) });
-});
+}, { cost: creates(1) });
 
 requirement('CP-DEL-003', async (t: Check) => {
   expectRefused(t, await t.cp.delete(deploymentPath(unknownId())), 'CP-DEL-003', 'an id no deployment has');
@@ -57,4 +57,4 @@ requirement('CP-DEL-003', async (t: Check) => {
 requirement('CP-DEL-004', async (t: Check) => {
   const deployment = await someDeployment(t);
   t.expectStatus(await t.cp.delete(deploymentPath(deployment.id), { query: { delete_tracing_project: true } }), 204);
-});
+}, { cost: creates(1) });

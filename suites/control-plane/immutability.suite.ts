@@ -7,7 +7,7 @@ import { requirement, type Check } from '../../harness/conformance/index.ts';
 import { describeResponse } from '../../harness/http/curl.ts';
 import type { Source } from '../../schemas/index.ts';
 import { sameJson } from './support/compare.ts';
-import { createDeployment, generatorContext, getDeployment, patch, pickSource, simpleBody, statusOf } from './support/steps.ts';
+import { createDeployment, generatorContext, getDeployment, patch, pickSource, simpleBody, statusOf, creates } from './support/steps.ts';
 
 /** Runs per field: each case is one PATCH and one GET. */
 const runs = (t: Check) => Math.max(2, Math.min(t.profile.runs, 5));
@@ -44,5 +44,5 @@ for (const id of RULES) {
       },
       { numRuns: runs(t) },
     );
-  });
+  }, { cost: creates(1) });
 }

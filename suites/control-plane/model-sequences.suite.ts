@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { controlPlaneSequences, CP_SEQUENCES, newSequence } from '../../generators/control-plane/commands.ts';
 import { ModelMismatch } from '../../generators/model-mismatch.ts';
 import { requirement, type Check } from '../../harness/conformance/index.ts';
-import { deleteWithProject, generatorContext } from './support/steps.ts';
+import { creates, deleteWithProject, generatorContext } from './support/steps.ts';
 import { httpControlPlane } from './support/http-api.ts';
 
 requirement(
@@ -34,8 +34,13 @@ requirement(
           seen: mismatch?.seen,
         });
       },
-      { numRuns: CP_SEQUENCES.runs(t.profile.runs) },
+      // Each sequence waits for its revisions before PATCHing: the sequences run side by side.
+      { numRuns: CP_SEQUENCES.runs(t.profile.runs), sideBySide: true },
     );
   },
-  { title: 'Sequences of create, PATCH, read, revisions listing and delete agree with the model of sections 2 and 3' },
+  {
+    title: 'Sequences of create, PATCH, read, revisions listing and delete agree with the model of sections 2 and 3',
+    // Each step of a sequence (its first create and up to maxCommands more) makes at most one deployment or one revision.
+    cost: (p) => creates(CP_SEQUENCES.runs(p.runs) * (1 + CP_SEQUENCES.maxCommands)),
+  },
 );

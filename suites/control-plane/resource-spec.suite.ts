@@ -28,6 +28,7 @@ import {
   statusOf,
   tryCreate,
   expectAccepted,
+  creates,
 } from './support/steps.ts';
 
 function withSpec(t: Check, spec: ResourceSpec, hint = 'res'): CreateBody {
@@ -58,7 +59,7 @@ requirement('CP-RES-004', async (t: Check) => {
   await t.property(validResourceSpec, async (spec) => {
     expectAccepted(t, await tryCreate(t, withSpec(t, spec)), 'CP-RES-004', `a valid resource_spec ${JSON.stringify(spec)}`);
   }, { numRuns: createRuns(t) });
-});
+}, { cost: (p) => creates(2 + createRuns({ profile: p })) });
 
 requirement('CP-RES-005', async (t: Check) => {
   const sent: ResourceSpec = { cpu: 1.26, cpu_limit: 2.04, queue_cpu: 0.15, queue_cpu_limit: 7.96, cache_cpu: 3.14159, cache_cpu_limit: 12.349, db_cpu: 0.77, db_cpu_limit: 1.55 };
@@ -86,7 +87,7 @@ requirement('CP-RES-005', async (t: Check) => {
     },
     { numRuns: Math.max(3, Math.min(t.profile.runs, 8)) },
   );
-});
+}, { cost: (p) => creates(1 + Math.max(3, Math.min(p.runs, 8))) });
 
 requirement('CP-RES-006', async (t: Check) => {
   const ctx = generatorContext(t, 'res');
@@ -98,7 +99,7 @@ requirement('CP-RES-006', async (t: Check) => {
     { numRuns: refusalRuns(t) },
   );
   t.expect((await revisionCount(t, created.id)) === before, { message: 'A refused PATCH with an out-of-bounds CPU value created a revision.', expected: before });
-});
+}, { cost: creates(1) });
 
 requirement('CP-RES-007', async (t: Check) => {
   const old: ResourceSpec = { cpu: 1, memory_mb: 1234, db_storage_gi: 37, labels: { 'apc-old': 'kept' } };
@@ -113,14 +114,14 @@ requirement('CP-RES-007', async (t: Check) => {
       seen: spec,
     });
   }
-});
+}, { cost: creates(1, 2) });
 
 requirement('CP-RES-008', async (t: Check) => {
   const source = pickSource(t, ['internal_container', 'gitforge', 'internal_source'], 'resource_spec does not apply to it');
   const created = await createSimple(t, source, 'res');
   const [spec] = fc.sample(validResourceSpec.filter((s) => Object.keys(s).length > 0), { numRuns: 1, seed: t.testSeed });
   expectPatchRefused(t, await patch(t, created.id, { source_config: { resource_spec: spec } }), 'CP-RES-008', `sets resource_spec on a ${source} deployment`);
-});
+}, { cost: creates(1) });
 
 // One test per default, so a target missing one default fails that rule alone.
 const DEFAULT_RULES = [
@@ -139,5 +140,5 @@ for (const id of DEFAULT_RULES) {
       expected: { [rule.field]: expected },
       seen: returned,
     });
-  });
+  }, { cost: creates(1) });
 }

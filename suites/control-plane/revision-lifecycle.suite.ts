@@ -19,6 +19,7 @@ import {
   pickSource,
   simpleBody,
   waitForRevision,
+  creates,
 } from './support/steps.ts';
 
 /** Sources whose first revision deploys with the profile's fixtures alone (internal_source needs an upload). */
@@ -63,7 +64,7 @@ requirement(
     const revisionId = await deploy(t, deployment, deployment.latest_revision_id!, 'CP-LIFE-001');
     await expectActive(t, deployment, revisionId, 'CP-LIFE-002');
   },
-  { timeout: 'deploy', title: 'The newest revision of a new deployment reaches DEPLOYED and becomes active_revision_id' },
+  { cost: creates(1, 1, 1), timeout: 'deploy', title: 'The newest revision of a new deployment reaches DEPLOYED and becomes active_revision_id' },
 );
 
 requirement(
@@ -78,7 +79,7 @@ requirement(
     t.expect(second !== first, { message: 'The PATCH created no new revision to deploy.', expected: `a revision other than ${first}`, seen: second });
     await expectActive(t, deployment, second, 'CP-LIFE-004');
   },
-  { timeout: deployTimeout(2) },
+  { cost: creates(1, 2, 2), timeout: deployTimeout(2) },
 );
 
 requirement(
@@ -95,5 +96,5 @@ requirement(
       seen: status,
     });
   },
-  { timeout: 'deploy' },
+  { cost: creates(1, 1, 1), timeout: 'deploy' },
 );

@@ -22,6 +22,7 @@ import {
   pickSource,
   revisionConfigOf,
   revisionValueDifferences,
+  creates,
 } from './support/steps.ts';
 import { putTarball, requestUpload, sourceTarball } from './support/upload.ts';
 
@@ -59,7 +60,7 @@ requirement('CP-REV-001', async (t: Check) => {
     expected: [created.latest_revision_id],
     seen: revisions.map((r) => field(r, 'id')),
   });
-});
+}, { cost: creates(1) });
 
 /** One test per trigger row: a deployment of a source it applies to, one PATCH with that trigger alone. */
 function triggerRow(rule: string, trigger: GeneratedTrigger, sources: readonly Source[]): void {
@@ -67,7 +68,7 @@ function triggerRow(rule: string, trigger: GeneratedTrigger, sources: readonly S
     const source = pickSource(t, sources, `${trigger} applies to it`);
     const created = await createSimple(t, source, 'trig');
     await patchCounting(t, created, one(t, triggerPatch(generatorContext(t), trigger)), 1, rule);
-  });
+  }, { cost: creates(1, 2) });
 }
 
 triggerRow('CP-REV-002', 'repo_ref', ['gitforge']);
@@ -87,7 +88,7 @@ requirement('CP-REV-008', async (t: Check) => {
     },
     { numRuns: Math.max(2, Math.min(t.profile.runs, 4)) },
   );
-});
+}, { cost: (p) => creates(1, 1 + Math.max(2, Math.min(p.runs, 4))) });
 
 requirement(
   ['CP-REV-009', 'CP-REV-010', 'CP-REV-011'],
@@ -108,7 +109,7 @@ requirement(
       { numRuns: Math.max(2, Math.min(t.profile.runs, 6)) },
     );
   },
-  { title: 'PATCHes without revision triggers (source_config only, empty, null members) create no revision' },
+  { cost: creates(1), title: 'PATCHes without revision triggers (source_config only, empty, null members) create no revision' },
 );
 
 requirement('CP-REV-013', async (t: Check) => {
@@ -125,7 +126,7 @@ requirement('CP-REV-013', async (t: Check) => {
       seen: patched.latest_revision_id,
     });
   }
-});
+}, { cost: creates(1, 3) });
 
 /**
  * The upload flow's PATCH for an internal_source deployment: a fresh object path is a value the
@@ -168,4 +169,4 @@ requirement('CP-REV-014', async (t: Check) => {
       seen,
     });
   }
-});
+}, { cost: creates(1, 2) });

@@ -20,6 +20,7 @@ import {
   revisionsPath,
   statusOf,
   unknownId,
+  creates,
 } from './support/steps.ts';
 import { REVISION_STATUSES } from './support/revision-wait.ts';
 
@@ -105,7 +106,7 @@ requirement(
       });
     });
   },
-  { title: 'The revisions listing is {resources: [...]}, newest first, each revision with id, status and its values' },
+  { cost: creates(1, 3), title: 'The revisions listing is {resources: [...]}, newest first, each revision with id, status and its values' },
 );
 
 requirement('CP-REVL-004', async (t: Check) => {
@@ -120,13 +121,13 @@ requirement('CP-REVL-004', async (t: Check) => {
       seen: describeResponse(exchange),
     });
   }
-});
+}, { cost: creates(1, 3) });
 
 requirement(['CP-REVL-006'], async (t: Check) => {
   const source = pickSource(t, ANY_SOURCE);
   const deployment = await createSimple(t, source, 'revl');
   expectRefused(t, await t.cp.get(revisionPath(deployment.id, unknownId())), 'CP-REVL-006', 'a revision id the deployment does not have');
-});
+}, { cost: creates(1) });
 
 requirement('CP-REVL-007', async (t: Check) => {
   const history = await threeRevisions(t);
@@ -135,7 +136,7 @@ requirement('CP-REVL-007', async (t: Check) => {
     const missing = ['created_at', 'updated_at', 'source', 'source_revision_config'].filter((key) => revision[key] === undefined);
     t.expect(missing.length === 0, { message: `A revision has no ${missing.join(', ')}.`, expected: 'id, created_at, updated_at, status, source, source_revision_config', seen: revision });
   }
-});
+}, { cost: creates(1, 3) });
 
 requirement('CP-REVL-008', async (t: Check) => {
   const history = await threeRevisions(t);
@@ -149,7 +150,7 @@ requirement('CP-REVL-008', async (t: Check) => {
     expected: [history.ids[1]],
     seen: describeResponse(page),
   });
-});
+}, { cost: creates(1, 3) });
 
 requirement('CP-REVL-009', async (t: Check) => {
   const history = await threeRevisions(t);
@@ -159,7 +160,7 @@ requirement('CP-REVL-009', async (t: Check) => {
     expected: REVISION_STATUSES,
     seen: statuses,
   });
-});
+}, { cost: creates(1, 3) });
 
 requirement('CP-REVL-010', async (t: Check) => {
   const id = unknownId();

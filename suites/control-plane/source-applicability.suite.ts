@@ -20,13 +20,14 @@ import {
   simpleBody,
   tryCreate,
   expectAccepted,
+  creates,
 } from './support/steps.ts';
 
 /** A create of the simplest valid body of `source` is accepted. */
 function accepts(id: string, source: Source): void {
   requirement(id, async (t: Check) => {
     expectAccepted(t, await tryCreate(t, simpleBody(t, source)), id, `the simplest valid ${source} body`);
-  });
+  }, { cost: creates(1) });
 }
 
 accepts('CP-SRC-001', 'gitforge');
@@ -83,7 +84,7 @@ function taggedBody(t: Check, buildOnPush: boolean): CreateBody {
 
 requirement('CP-TAG-002', async (t: Check) => {
   expectAccepted(t, await tryCreate(t, taggedBody(t, false)), 'CP-TAG-002', 'a gitforge body whose repo_ref is a tag, with build_on_push false');
-});
+}, { cost: creates(1) });
 
 requirement('CP-TAG-003', async (t: Check) => {
   const body = simpleBody(t, 'gitforge', 'tag');
@@ -92,12 +93,12 @@ requirement('CP-TAG-003', async (t: Check) => {
   const ref = tag(t);
   expectPatchRefused(t, await patch(t, created.id, { source_revision_config: { repo_ref: ref } }), 'CP-TAG-003', `sets repo_ref to the tag ${ref} while build_on_push is true`);
   t.expect((await revisionCount(t, created.id)) === before, { message: 'The refused PATCH created a revision.', requirement: 'CP-TAG-003' });
-});
+}, { cost: creates(1) });
 
 requirement('CP-TAG-004', async (t: Check) => {
   const created = await createDeployment(t, taggedBody(t, false));
   expectPatchRefused(t, await patch(t, created.id, { source_config: { build_on_push: true } }), 'CP-TAG-004', `enables build_on_push while repo_ref is the tag ${String(created.source_revision_config.repo_ref)}`);
-});
+}, { cost: creates(1) });
 
 requirement('CP-APPL-007', async (t: Check) => {
   const ctx = generatorContext(t, 'appl');
@@ -114,4 +115,4 @@ requirement('CP-APPL-007', async (t: Check) => {
       },
     );
   }
-});
+}, { cost: creates(4) });

@@ -21,6 +21,7 @@ import {
   revisionCount,
   statusOf,
   tryCreate,
+  creates,
 } from './support/steps.ts';
 import { putTarball, requestUpload, sourceTarball, type UploadGrant } from './support/upload.ts';
 
@@ -69,7 +70,7 @@ requirement(
       seen: created ?? revisions,
     });
   },
-  { title: 'The upload flow: upload-url, PUT the tarball, PATCH with the object path creates one revision carrying it' },
+  { cost: creates(1, 2), title: 'The upload flow: upload-url, PUT the tarball, PATCH with the object path creates one revision carrying it' },
 );
 
 requirement(['CP-UPL-003', 'CP-UPL-004'], async (t: Check) => {
@@ -80,7 +81,7 @@ requirement(['CP-UPL-003', 'CP-UPL-004'], async (t: Check) => {
   const uploadUrl = field(exchange.response?.json, 'upload_url') as string;
   const put = await putTarball(t, uploadUrl, sourceTarball(t.profile.fixtures.gitforge.graphConfigPath, t.profile.fixtures.graphId));
   t.expect(is2xx(put), { requirement: 'CP-UPL-004', message: 'PUT of a gzip tarball to upload_url was not accepted.', expected: 'HTTP 2xx', seen: describeResponse(put) });
-});
+}, { cost: creates(1) });
 
 requirement('CP-TAR-001', async (t: Check) => {
   const ctx = generatorContext(t, 'tar');
@@ -104,4 +105,4 @@ requirement('CP-TAR-002', async (t: Check) => {
   );
   const after = await revisionCount(t, deployment.id);
   t.expect(after === before, { message: 'A refused PATCH with a source_tarball_path created a revision.', expected: before, seen: after });
-});
+}, { cost: creates(1) });

@@ -25,7 +25,7 @@ requirement('EU-DS-002', async (t: Check) => {
   const [c] = fc.sample(validUpload({ naming: 'id' }), { numRuns: 1, seed: t.testSeed });
   const { dataset } = await uploadOk(t, bodyOf(t, c!), 'EU-DS-002', 'An upload naming its dataset by an unknown dataset_id only');
   t.expect(typeof dataset.name === 'string' && dataset.name.length > 0, { message: 'The dataset of an upload giving only dataset_id has no generated name.', expected: 'a non-empty dataset name', seen: dataset });
-});
+}, { cost: { creates: { uploads: 1 } } });
 
 requirement('EU-DS-003', async (t: Check) => {
   const [c] = fc.sample(validUpload({ naming: 'name' }), { numRuns: 1, seed: t.testSeed });
@@ -33,7 +33,7 @@ requirement('EU-DS-003', async (t: Check) => {
   const { dataset } = await uploadOk(t, bodyOf(t, c!, ids), 'EU-DS-003', 'An upload naming its dataset by dataset_name only');
   t.expect(dataset.name === ids.datasetName, { message: 'The dataset does not carry the dataset_name uploaded.', expected: ids.datasetName, seen: dataset.name });
   t.expect(typeof dataset.id === 'string' && UUID.test(dataset.id), { message: 'The dataset of an upload giving only dataset_name has no generated id.', expected: 'a uuid', seen: dataset.id });
-});
+}, { cost: { creates: { uploads: 1 } } });
 
 async function datasetIdOf(t: Check, naming: DatasetNaming, shared: Parameters<typeof bodyOf>[2], rule: string): Promise<unknown> {
   const [c] = fc.sample(validUpload({ naming: naming as Exclude<DatasetNaming, 'none'> }), { numRuns: 1, seed: t.testSeed });
@@ -52,7 +52,7 @@ requirement('EU-DS-004', async (t: Check) => {
       seen: `datasets ${String(first)} and ${String(second)}`,
     });
   }
-});
+}, { cost: { creates: { uploads: 6 } } });
 
 requirement('EU-DS-005', async (t: Check) => {
   for (const naming of ['id', 'name'] as const) {
@@ -64,4 +64,4 @@ requirement('EU-DS-005', async (t: Check) => {
       seen: `dataset ${String(first)} twice`,
     });
   }
-});
+}, { cost: { creates: { uploads: 4 } } });

@@ -13,7 +13,7 @@ requirement('EU-RESP-002', async (t: Check) => {
     const { dataset } = await uploadOk(t, bodyOf(t, c!));
     t.expect(dataset.externally_managed === true, { message: `The dataset of an upload naming it by ${naming} is not externally managed.`, expected: 'externally_managed: true', seen: dataset });
   }
-});
+}, { cost: { creates: { uploads: 3 } } });
 
 requirement('EU-DS-006', async (t: Check) => {
   const name = t.name('platform-dataset');
@@ -37,4 +37,4 @@ requirement('EU-DS-006', async (t: Check) => {
       seen: describeResponse(exchange),
     });
   }
-});
+}, { cost: { creates: { uploads: 2 } } });

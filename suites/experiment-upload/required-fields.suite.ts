@@ -13,7 +13,7 @@ requirement('EU-REQ-001', async (t: Check) => {
   await t.property(fc.oneof(validUpload(), edgeUpload()), async (c) => {
     await uploadOk(t, bodyOf(t, c), 'EU-REQ-001', 'A well-formed upload');
   });
-});
+}, { cost: (p) => ({ creates: { uploads: p.runs } }) });
 
 function refusesWithout(id: string, fields: RequiredField[]): void {
   requirement(id, async (t: Check) => {

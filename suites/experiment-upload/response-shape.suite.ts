@@ -16,7 +16,7 @@ requirement('EU-RESP-001', async (t: Check) => {
     },
     { numRuns: Math.min(t.profile.runs, 5) },
   );
-});
+}, { cost: (p) => ({ creates: { uploads: Math.min(p.runs, 5) } }) });
 
 requirement('EU-RESP-003', async (t: Check) => {
   for (const naming of ['name', 'both', 'id'] as const) {
@@ -35,4 +35,4 @@ requirement('EU-RESP-003', async (t: Check) => {
     }
     if (naming !== 'id') t.expect(dataset.name === ids.datasetName, { message: 'The dataset does not carry the uploaded dataset_name.', expected: ids.datasetName, seen: dataset.name });
   }
-});
+}, { cost: { creates: { uploads: 3 } } });

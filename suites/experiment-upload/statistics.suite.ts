@@ -32,7 +32,7 @@ requirement('EU-STAT-001', async (t: Check) => {
     },
     { numRuns: Math.min(t.profile.runs, 5) },
   );
-});
+}, { cost: (p) => ({ creates: { uploads: Math.min(p.runs, 5) } }) });
 
 requirement(
   'EU-STAT-002',
@@ -43,7 +43,7 @@ requirement(
     const stored = await statsFilled(t, experiment.id as string, 'EU-STAT-002', { rows: c.rows.length, fields: STATISTICS });
     t.expect(stored.run_count === c.rows.length, { message: 'The filled run_count is not the number of rows uploaded.', expected: c.rows.length, seen: stored.run_count });
   },
-  { timeout: 'stats' },
+  { cost: { creates: { uploads: 1 } }, timeout: 'stats' },
 );
 
 requirement('EU-STAT-003', async (t: Check) => {
@@ -51,7 +51,7 @@ requirement('EU-STAT-003', async (t: Check) => {
   const { experiment } = await uploadOk(t, bodyOf(t, c));
   const atUpload = nonNull(experiment, TOKENS_AND_COSTS);
   t.expect(atUpload.length === 0, { message: `At upload, ${atUpload.join(', ')} are not null.`, expected: `${TOKENS_AND_COSTS.join(', ')}: null`, seen: Object.fromEntries(TOKENS_AND_COSTS.map((f) => [f, experiment[f]])) });
-});
+}, { cost: { creates: { uploads: 1 } } });
 
 // Later reads need the optional read endpoint (the catalogue's `needs`).
 requirement(
@@ -63,7 +63,7 @@ requirement(
     const later = nonNull(stored, TOKENS_AND_COSTS);
     t.expect(later.length === 0, { message: `Once the statistics are filled, ${later.join(', ')} are not null.`, expected: `${TOKENS_AND_COSTS.join(', ')}: null`, seen: Object.fromEntries(TOKENS_AND_COSTS.map((f) => [f, stored[f]])) });
   },
-  { timeout: 'stats' },
+  { cost: { creates: { uploads: 1 } }, timeout: 'stats' },
 );
 
 /** Latency in seconds, whichever unit the target uses (not shown): seconds or milliseconds. */
@@ -95,5 +95,5 @@ requirement(
       seen: { latency_p50: several!.latency_p50, latency_p99: several!.latency_p99 },
     });
   },
-  { timeout: 'stats' },
+  { cost: { creates: { uploads: 2 } }, timeout: 'stats' },
 );

@@ -15,7 +15,7 @@ requirement('EU-TW-001', async (t: Check) => {
     },
     { stillClassified: (c) => windowClass(c) === 'edge' },
   );
-});
+}, { cost: (p) => ({ creates: { uploads: p.runs } }) });
 
 requirement('EU-TW-002', async (t: Check) => {
   await t.property(
@@ -58,4 +58,4 @@ requirement('EU-TW-003', async (t: Check) => {
     },
     { numRuns, stillClassified: outside },
   );
-});
+}, { cost: (p) => ({ creates: { uploads: 3 * Math.min(p.runs, 10) } }) });

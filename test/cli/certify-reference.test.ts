@@ -76,3 +76,24 @@ describe('apc certify with no target (npm run certify)', () => {
     expect(stdout).toMatch(/MUST \d+\/\d+/);
   });
 });
+
+describe('the plan of the default certification (apc certify --plan)', () => {
+  test('is an upper bound of what the run created, per interface and kind', async () => {
+    const child = spawn(process.execPath, [join(ROOT, 'bin', 'apc.mjs'), 'certify', '--plan'], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let printed = '';
+    child.stdout.on('data', (d: Buffer) => (printed += d.toString()));
+    expect(await new Promise((done) => child.on('close', done)), printed).toBe(0);
+    const created = report.cost!.created;
+    for (const [iface, kinds] of Object.entries(created)) {
+      const line = new RegExp(`^\\s+${iface}\\s+\\d+ test\\(s\\); at most (.*)$`, 'm').exec(printed)?.[1];
+      expect(line, printed).toBeDefined();
+      const planned = Object.fromEntries(line!.split(', ').map((part) => part.split(' ').reverse()).map(([kind, n]) => [kind, Number(n)]));
+      for (const [kind, n] of Object.entries(kinds)) expect(n, `${iface} ${kind}`).toBeLessThanOrEqual(planned[kind]);
+    }
+    // The run made deployments and revisions, and its report puts each kind beside its planned bound.
+    expect(created['control-plane']?.deployments).toBeGreaterThan(0);
+    for (const [iface, kinds] of Object.entries(created)) {
+      for (const [kind, n] of Object.entries(kinds)) expect(n).toBeLessThanOrEqual(report.cost!.planned[iface as keyof typeof created]!.creates[kind as keyof typeof kinds]!);
+    }
+  }, 120_000);
+});

@@ -203,3 +203,24 @@ describe('replay plan', () => {
     expect(() => replayPlan(dir, CATALOGUE)).toThrow(/not valid JSON/);
   });
 });
+
+describe('throttling and transient errors the run waited out', () => {
+  const report: ComplianceReport = {
+    ...sampleReport(),
+    transient: { 'control-plane': { throttled: 12, unavailable: 3, gaveUp: 1, waitedMs: 14_200 } },
+  };
+  const line = 'control-plane: 12 answer(s) 429 (throttled), 3 answer(s) 503 (transient), waited 14.2 s; 1 request(s) still refused when the harness gave up';
+
+  test('are in compliance.json (valid), compliance.md, compliance.html and junit.xml', () => {
+    expect(complianceReportProblems(report)).toEqual([]);
+    expect(renderMarkdown(report)).toContain(line);
+    expect(renderHtml(report)).toContain(escapeHtml(line));
+    const junit = renderJunit(report);
+    expect(junit).toContain('<property name="apc.control-plane.throttled" value="12"/>');
+    expect(junit).toContain('<property name="apc.control-plane.waited-ms" value="14200"/>');
+  });
+
+  test('a run that never met them says nothing of them', () => {
+    expect(renderMarkdown(sampleReport())).not.toContain('waited out');
+  });
+});

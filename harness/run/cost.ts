@@ -1,0 +1,136 @@
+// The cost of a run: its plan, made before it sends anything: per interface, what the selected tests
+// create at most (each test declares it, harness/conformance/requirement.ts) and how many
+// revision waits come one after another, which with the revision time gives the wall time.
+import type { TestCase } from 'vitest/node';
+import { addCreated, CREATED_KINDS, KIND_INTERFACE, type Created } from '../conformance/created.ts';
+import type { TestCost } from '../conformance/requirement.ts';
+import type { RunContext } from '../conformance/run-context.ts';
+import { INTERFACES, type InterfaceName } from '../profile/profile.ts';
+import type { ComplianceReport, TestOutcome } from '../report/compliance.ts';
+import { suiteFiles, suiteFilesNaming, suiteVitest } from './run-suites.ts';
+
+/** A test of the selection and what it may cost. */
+export interface PlannedTest {
+  title: string;
+  requirements: string[];
+  cost: TestCost;
+}
+
+export interface InterfacePlan {
+  /** At most this many of each kind, on a target that follows the spec. */
+  creates: Created;
+  /** Revision waits one after another in the longest test (waits of different tests overlap). */
+  waitsInARow: number;
+  tests: number;
+}
+
+export interface Plan {
+  interfaces: Partial<Record<InterfaceName, InterfacePlan>>;
+  revisionTimeMs: number;
+  /** The revision waits' part of the wall time: they overlap, so the longest chain of them. */
+  waitsMs: number;
+}
+
+/** The reference implementation's revision: six phases of 10 ms (reference-impl/control-plane/revision-lifecycle.ts). */
+export const REFERENCE_REVISION_MS = 60;
+
+/** The selected tests with their declared costs, collected from the suite files without running them. */
+export async function plannedTests(context: RunContext, interfaces: InterfaceName[], ids: string[]): Promise<PlannedTest[]> {
+  const files = suiteFilesNaming(suiteFiles(interfaces), ids);
+  if (files.length === 0 || ids.length === 0) return [];
+  const vitest = await suiteVitest({ context, ids }, 1, []);
+  try {
+    const { testModules } = await vitest.collect(files);
+    const wanted = new Set(ids);
+    const tests: PlannedTest[] = [];
+    for (const module of testModules) {
+      for (const test of module.children.allTests() as Iterable<TestCase>) {
+        const requirements = test.name.split(' ').filter((word) => /^[A-Z]+(-[A-Z]+)+-\d+$/.test(word));
+        if (!requirements.some((id) => wanted.has(id))) continue;
+        tests.push({ title: test.name, requirements, cost: test.meta().cost ?? { creates: {} } });
+      }
+    }
+    return tests;
+  } finally {
+    await vitest.close();
+  }
+}
+
+/** Which interface a test belongs to: that of its first requirement's id prefix. */
+function interfaceOf(test: PlannedTest, byId: ReadonlyMap<string, { interface: InterfaceName }>): InterfaceName {
+  return byId.get(test.requirements[0]!)!.interface;
+}
+
+export function planOf(tests: PlannedTest[], byId: ReadonlyMap<string, { interface: InterfaceName }>, revisionTimeMs: number): Plan {
+  const interfaces: Plan['interfaces'] = {};
+  for (const test of tests) {
+    const plan = (interfaces[interfaceOf(test, byId)] ??= { creates: {}, waitsInARow: 0, tests: 0 });
+    addCreated(plan.creates, test.cost.creates);
+    plan.waitsInARow = Math.max(plan.waitsInARow, test.cost.waits ?? 0);
+    plan.tests += 1;
+  }
+  const chain = Math.max(0, ...Object.values(interfaces).map((p) => p.waitsInARow));
+  return { interfaces, revisionTimeMs, waitsMs: chain * revisionTimeMs };
+}
+
+/** What a run's report records: the plan of the tests that ran beside what they created. */
+export type RunCost = NonNullable<ComplianceReport['cost']>;
+
+export function runCost(outcomes: TestOutcome[], byId: ReadonlyMap<string, { interface: InterfaceName }>): RunCost {
+  const planned = planOf(outcomes.map((o) => ({ title: o.title, requirements: o.requirements, cost: o.cost ?? { creates: {} } })), byId, 0).interfaces;
+  return { planned, created: createdPerInterface(outcomes) };
+}
+
+/** What the run's tests created, per interface. */
+export function createdPerInterface(outcomes: TestOutcome[]): Partial<Record<InterfaceName, Created>> {
+  const result: Partial<Record<InterfaceName, Created>> = {};
+  for (const outcome of outcomes) {
+    for (const kind of CREATED_KINDS) {
+      const n = outcome.created?.[kind];
+      if (n) addCreated((result[KIND_INTERFACE[kind]] ??= {}), { [kind]: n });
+    }
+  }
+  return result;
+}
+
+function duration(ms: number): string {
+  if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+  const minutes = Math.round(ms / 60_000);
+  return minutes < 120 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+/** The plan as `apc certify --plan` prints it. */
+export function planLines(plan: Plan): string[] {
+  const lines: string[] = [];
+  for (const name of INTERFACES) {
+    const p = plan.interfaces[name];
+    if (!p) continue;
+    const kinds = CREATED_KINDS.filter((k) => KIND_INTERFACE[k] === name);
+    lines.push(`  ${name.padEnd(18)} ${p.tests} test(s); at most ${kinds.map((k) => `${p.creates[k] ?? 0} ${k}`).join(', ')}`);
+    if (p.waitsInARow > 0) lines.push(`  ${''.padEnd(18)} revision waits: all overlap, at most ${p.waitsInARow} one after another`);
+  }
+  lines.push(
+    `  wall time: the revision waits take about ${duration(plan.waitsMs)} at ${duration(plan.revisionTimeMs)} per revision, ` +
+      'plus the time of the requests themselves (against the in-repo reference, seconds).',
+  );
+  return lines;
+}
+
+/** A real platform's revision is a build of about 14 minutes (README "Cost of a certification"). */
+export const PLATFORM_REVISION_MS = 14 * 60_000;
+
+/** `apc certify --plan`: collects the selection's tests, prints what they create at most, sends nothing. */
+export async function printPlan(options: {
+  context: RunContext;
+  interfaces: InterfaceName[];
+  ids: string[];
+  byId: ReadonlyMap<string, { interface: InterfaceName }>;
+  revisionTimeMs: number;
+  write: (line: string) => void;
+}): Promise<Plan> {
+  const tests = await plannedTests(options.context, options.interfaces, options.ids);
+  const plan = planOf(tests, options.byId, options.revisionTimeMs);
+  options.write(`apc certify --plan · ${options.ids.length} requirement(s) selected · nothing was sent to the target\n`);
+  for (const line of planLines(plan)) options.write(`${line}\n`);
+  return plan;
+}
