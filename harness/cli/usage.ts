@@ -137,7 +137,7 @@ interrupted (Ctrl-C, SIGTERM or --max-time: the suites stop, what the run create
 partial report is written; a second Ctrl-C exits at once). See README "Verdicts".
 `;
 
-export const INIT_USAGE = `Usage: apc init --control-plane-url URL [--agent-server-url URL] [--tracing-url URL] [options]
+export const INIT_USAGE = `Usage: apc init (--control-plane-url URL | --agent-server-url URL | --tracing-url URL)... [options]
 
 Probes the target with cheap requests and writes a profile YAML in which each setting says how
 it was found: the source kinds the control plane accepts (a deployment of each is made and
@@ -146,6 +146,9 @@ dataset-create; the spec's own endpoints are always judged), whether the agent s
 fixture graphs (echo, fail) exist, and whether a second key works. Every resource it makes is
 named apc-<run id>-init-... and deleted again. Keys are never written to the file.
 
+Required: at least one URL; the profile holds the sections of the interfaces given.
+  --control-plane-url URL, --agent-server-url URL, --tracing-url URL
+Optional:
   --api-key KEY, --tenant-id ID             the key and workspace (APC_API_KEY, APC_TENANT_ID)
   --other-api-key KEY, --other-tenant-id ID a second tenant (APC_OTHER_API_KEY, APC_OTHER_TENANT_ID)
   --control-plane-mode MODE                 hosted | self-hosted (default: inferred from the sources)
