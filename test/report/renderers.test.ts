@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, expectTypeOf, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { renderBadge } from '../../harness/report/badge.ts';
 import type { ComplianceReport } from '../../harness/report/compliance.ts';
 import { escapeHtml, escapeXml } from '../../harness/report/escape.ts';
@@ -120,7 +120,11 @@ describe('badge.svg', () => {
     const failed = renderBadge(sampleReport());
     expect(failed).toContain('<title>apc: not certified · MUST 3/4 · 1 n/a</title>');
     expect(failed).toContain('fill="#cf222e"');
-    const certified = renderBadge(sampleReport({ expected: ['CP-DEP-002'] }));
+    // A known failure is never certified: the badge names what the run showed, and is not green.
+    const known = renderBadge(sampleReport({ expected: ['CP-DEP-002'] }));
+    expect(known).toContain('<title>apc: no regressions against the baseline · MUST 3/4 · 1 n/a</title>');
+    expect(known).toContain('fill="#9a6700"');
+    const certified = renderBadge({ ...sampleReport(), verdict: 'certified' });
     expect(certified).toContain('<title>apc: certified · MUST 3/4 · 1 n/a</title>');
     expect(certified).toContain('fill="#2da44e"');
   });
@@ -201,5 +205,26 @@ describe('replay plan', () => {
     expect(() => replayPlan(dir, CATALOGUE)).toThrow(/does not match the compliance report schema/);
     writeFileSync(join(dir, 'compliance.json'), readFileSync(join(dir, 'compliance.json'), 'utf8').slice(0, 5));
     expect(() => replayPlan(dir, CATALOGUE)).toThrow(/not valid JSON/);
+  });
+});
+
+describe('throttling and transient errors the run waited out', () => {
+  const report: ComplianceReport = {
+    ...sampleReport(),
+    transient: { 'control-plane': { throttled: 12, unavailable: 3, gaveUp: 1, waitedMs: 14_200 } },
+  };
+  const line = 'control-plane: 12 answer(s) 429 (throttled), 3 answer(s) 503 (transient), waited 14.2 s; 1 request(s) still refused when the harness gave up';
+
+  test('are in compliance.json (valid), compliance.md, compliance.html and junit.xml', () => {
+    expect(complianceReportProblems(report)).toEqual([]);
+    expect(renderMarkdown(report)).toContain(line);
+    expect(renderHtml(report)).toContain(escapeHtml(line));
+    const junit = renderJunit(report);
+    expect(junit).toContain('<property name="apc.control-plane.throttled" value="12"/>');
+    expect(junit).toContain('<property name="apc.control-plane.waited-ms" value="14200"/>');
+  });
+
+  test('a run that never met them says nothing of them', () => {
+    expect(renderMarkdown(sampleReport())).not.toContain('waited out');
   });
 });

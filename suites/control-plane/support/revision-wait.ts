@@ -71,12 +71,14 @@ export async function waitForRevision(t: Check, id: string, revisionId: string, 
  * Waits until the deployment's latest revision has ended, as the documented client flow does
  * before it PATCHes: a platform may refuse a new revision while one is in progress (field
  * notes). Whether the latest revision deploys is not this wait's question: that is
- * CP-LIFE-001's, so a revision that never ends blocks the PATCH's test by it.
+ * CP-LIFE-001's, so a revision that never ends blocks the PATCH's test by it. Returns the latest
+ * revision's id, when the deployment could be read.
  */
-export async function untilIdle(t: Check, id: string): Promise<void> {
+export async function untilIdle(t: Check, id: string): Promise<string | undefined> {
   const read = await t.cp.get(deploymentPath(id));
   const latest = field(read.response?.json, 'latest_revision_id');
   // Nothing to wait for (a deleted or unknown deployment, a refused read): the PATCH's own test judges what comes next.
-  if (statusOf(read) !== 200 || typeof latest !== 'string') return;
+  if (statusOf(read) !== 200 || typeof latest !== 'string') return undefined;
   await waitForRevision(t, id, latest, 'CP-LIFE-001');
+  return latest;
 }

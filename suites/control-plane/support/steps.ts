@@ -54,9 +54,22 @@ export function simpleBody(t: Check, source: Source, hint = 'd'): CreateBody {
   return baseCreate(generatorContext(t, hint), source, t.name(hint));
 }
 
+/**
+ * Whether a create answered 503 took effect after all: a deployment of that run-unique name is
+ * listed. Its deletion is registered then, so the run leaves nothing behind.
+ */
+async function createdNamed(t: Check, name: string): Promise<boolean> {
+  const listing = await t.cp.get(DEPLOYMENTS, { query: { name_contains: name } });
+  const resources = field(listing.response?.json, 'resources');
+  const found = (Array.isArray(resources) ? resources : []).find((d) => field(d, 'name') === name);
+  if (typeof field(found, 'id') === 'string') registerDeletion(t, field(found, 'id') as string);
+  return found !== undefined || !is2xx(listing);
+}
+
 /** POST /v2/deployments; whatever is created gets its deletion registered. */
 export async function tryCreate(t: Check, body: unknown): Promise<Exchange> {
-  const exchange = await t.cp.post(DEPLOYMENTS, body);
+  const name = field(body, 'name');
+  const exchange = await t.cp.post(DEPLOYMENTS, body, typeof name === 'string' ? { tookEffect: () => createdNamed(t, name) } : {});
   const id = field(exchange.response?.json, 'id');
   if (is2xx(exchange) && typeof id === 'string') registerDeletion(t, id);
   return exchange;
@@ -125,8 +138,10 @@ export async function revisionCount(t: Check, id: string): Promise<number> {
  * rules about concurrency send it at once (`{ whileBusy: true }`).
  */
 export async function patch(t: Check, id: string, body: unknown, options: { whileBusy?: boolean } = {}): Promise<Exchange> {
-  if (!options.whileBusy) await untilIdle(t, id);
-  return t.cp.patch(deploymentPath(id), body);
+  const latest = options.whileBusy ? undefined : await untilIdle(t, id);
+  // After a 503 the PATCH goes again only if it made no revision: one without triggers sets the same values again.
+  const tookEffect = async () => latest === undefined || field((await t.cp.get(deploymentPath(id))).response?.json, 'latest_revision_id') !== latest;
+  return t.cp.patch(deploymentPath(id), body, { tookEffect });
 }
 
 /**
