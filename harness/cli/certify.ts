@@ -86,7 +86,10 @@ export interface CertifyIo {
 }
 
 /** How a caller inside the harness runs a certification (apc selftest runs many in one process). */
-export type CertifyOptions = Pick<RunHooks, 'workers' | 'allure'>;
+export type CertifyOptions = Pick<RunHooks, 'workers'> & {
+  /** Write allure-results beside the report (default true); apc selftest reads only compliance.json. */
+  allure?: boolean;
+};
 
 export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest, options: CertifyOptions = {}): Promise<number> {
   // Known once the options are read: where a report goes even when the run cannot judge the target.
@@ -146,13 +149,13 @@ export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest,
     progress.line();
 
     const results = await executeRun(plan, {
-      ...options,
+      ...(options.workers !== undefined ? { workers: options.workers } : {}),
       ...(stop ? { stop } : {}),
       listener: { outcome: (o) => progress.outcome(o), fileEnd: (f) => progress.fileEnd(f) },
       stopping: (reason) => io.err.write(`\napc: ${reason}: stopping the suites${profile.keep ? '' : ' and deleting what the run created'}; press Ctrl-C again to exit at once.\n`),
     });
     const report = reportOf(plan, results);
-    writeReports(plan.reportDir, report);
+    writeReports(plan.reportDir, report, { allure: options.allure !== false });
     progress.summary(report, shownDir(v.reports, plan.reportDir));
     return exitCodeOf(report.verdict);
   } catch (error) {
