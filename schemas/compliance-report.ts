@@ -21,7 +21,9 @@ export const RequirementStatusSchema = literals(
   'passed: at least one check of it ran and held, and none failed. failed: a check of it found a violation. ' +
     'blocked: its tests stopped at another requirement\'s failed check before judging it (see blockedBy). ' +
     'skipped: excluded from testing or not judged (see reason). not-applicable: the target lacks a capability it needs (see needs). ' +
-    'expected-failure: failed, and listed in the expected-failures baseline (see reason). untested: no conformance test names it.',
+    'expected-failure: failed, and listed in the expected-failures baseline (see reason). ' +
+    'blocked-by-expected-failure: blocked only by requirements the baseline lists (see blockedBy); no news, and not judged. ' +
+    'untested: no conformance test names it.',
 );
 const InterfaceSchema = literals(INTERFACES, 'One of the three interfaces of the spec.');
 const LevelSchema = literals(LEVELS, 'RFC 2119 level of a requirement.');
@@ -189,6 +191,9 @@ export const ComplianceReportSchema = Type.Object(
         controlPlaneMode: Type.String(),
         reference: Type.Boolean({ description: 'True when the in-repo reference implementation was certified.' }),
         instance: Type.Optional(ReferenceInstanceSchema),
+        faults: Type.Optional(
+          Type.Array(Type.String(), { description: 'The reference implementation\'s fault switches that were on (--reference-fault); --replay turns them on again.' }),
+        ),
         profile: ProfileSchema,
       },
       { additionalProperties: false },
@@ -197,9 +202,10 @@ export const ComplianceReportSchema = Type.Object(
     endedAt: Type.String({ format: 'date-time' }),
     verdict: literals(
       VERDICTS,
-      'certified: the whole catalogue of each certified interface ran, every MUST was judged and passed (expected failures ' +
-        'included), no MUST required for a certificate was not applicable, nothing was blocked, and the run had no errors. ' +
+      'certified: the whole catalogue of each certified interface ran, every MUST was judged and passed, no MUST required for a certificate was not applicable, nothing was blocked, and the run had no errors. ' +
         'passed: a subset (--requirements or one shard) ran and every judged MUST passed; a subset, not a certificate. ' +
+        'no-regressions: no MUST failed or was blocked but as the expected-failures baseline expects, and no baseline entry passed; ' +
+        'not a certificate (exit code 0). ' +
         'incomplete: nothing failed, but a MUST required for a certificate could not be judged (see verdictReason). ' +
         'not-certified: a MUST failed, was blocked, or has no test. error: the run itself could not run or had a problem ' +
         '(see errors). interrupted: the run was stopped by a signal; the report holds what ran until then.',

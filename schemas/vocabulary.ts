@@ -8,8 +8,8 @@ export type InterfaceName = (typeof INTERFACES)[number];
 export const LEVELS = ['MUST', 'SHOULD', 'MAY'] as const;
 export type Level = (typeof LEVELS)[number];
 
-export const STATUSES = ['passed', 'failed', 'blocked', 'skipped', 'not-applicable', 'expected-failure', 'untested'] as const;
+export const STATUSES = ['passed', 'failed', 'blocked', 'skipped', 'not-applicable', 'expected-failure', 'blocked-by-expected-failure', 'untested'] as const;
 export type RequirementStatus = (typeof STATUSES)[number];
 
-export const VERDICTS = ['certified', 'passed', 'incomplete', 'not-certified', 'error', 'interrupted'] as const;
+export const VERDICTS = ['certified', 'passed', 'no-regressions', 'incomplete', 'not-certified', 'error', 'interrupted'] as const;
 export type Verdict = (typeof VERDICTS)[number];

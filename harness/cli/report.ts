@@ -31,7 +31,7 @@ async function merge(argv: string[], io: CertifyIo): Promise<number> {
   const runId = `merge-${randomBytes(3).toString('hex')}`;
   const report = mergeReports(folders, { runId, ...(sameCatalogue ? { order: catalogue.requirements.map((r) => r.id), universe: universeOf(catalogue) } : {}) });
   const out = resolve(values.reports ?? join('reports', runId));
-  writeMerged(out, folders, report);
+  writeMerged(out, report);
   const progress = new Progress(io.out);
   progress.line(`apc report merge · ${folders.length} report(s): ${report.mergedFrom!.join(', ')} · seed ${report.seed} · catalogue ${report.catalogue.version}`);
   progress.summary(report, shown(out));

@@ -137,7 +137,7 @@ interrupted (Ctrl-C, SIGTERM or --max-time: the suites stop, what the run create
 partial report is written; a second Ctrl-C exits at once). See README "Verdicts".
 `;
 
-export const INIT_USAGE = `Usage: apc init --control-plane-url URL [--agent-server-url URL] [--tracing-url URL] [options]
+export const INIT_USAGE = `Usage: apc init (--control-plane-url URL | --agent-server-url URL | --tracing-url URL)... [options]
 
 Probes the target with cheap requests and writes a profile YAML in which each setting says how
 it was found: the source kinds the control plane accepts (a deployment of each is made and
@@ -146,6 +146,9 @@ dataset-create; the spec's own endpoints are always judged), whether the agent s
 fixture graphs (echo, fail) exist, and whether a second key works. Every resource it makes is
 named apc-<run id>-init-... and deleted again. Keys are never written to the file.
 
+Required: at least one URL; the profile holds the sections of the interfaces given.
+  --control-plane-url URL, --agent-server-url URL, --tracing-url URL
+Optional:
   --api-key KEY, --tenant-id ID             the key and workspace (APC_API_KEY, APC_TENANT_ID)
   --other-api-key KEY, --other-tenant-id ID a second tenant (APC_OTHER_API_KEY, APC_OTHER_TENANT_ID)
   --control-plane-mode MODE                 hosted | self-hosted (default: inferred from the sources)
@@ -247,7 +250,7 @@ The harness certifies itself (docs/selftest.md). It certifies, several at a time
                rewrites its answers); each must fail exactly the requirements it declares;
   variations   the reference behind a proxy that answers as the spec allows but the reference does
                not (other SSE framing, extra fields, compressed answers ...), or behaving as the real
-               platform does (asynchronous deletion, busy deployments ...); each must be certified;
+               platform does (throttling, 503s, asynchronous deletion ...); each must be certified;
   hostile      targets that hang, reset, drip or flood; each run must end with a report in its bound.
 It prints the matrix and writes selftest.json and selftest.md: mutation score, false alarms,
 diagnosis precision (failures outside a mutant's declared requirements), detection rate (in how

@@ -21,6 +21,12 @@ export const SOURCE_KINDS: readonly SourceKind[] = SOURCE_KIND_NAMES;
 /** Optional endpoints a target may or may not offer; rules that need one are gated on it. */
 export type OptionalEndpoint = (typeof OPTIONAL_ENDPOINT_NAMES)[number];
 export const OPTIONAL_ENDPOINTS: readonly OptionalEndpoint[] = OPTIONAL_ENDPOINT_NAMES;
+/** The interface that serves each optional endpoint. */
+export const ENDPOINT_INTERFACE: Record<OptionalEndpoint, InterfaceName> = {
+  listeners: 'control-plane',
+  'experiment-reads': 'experiment-upload',
+  'dataset-create': 'experiment-upload',
+};
 
 export interface Credentials {
   apiKey: string;

@@ -1,6 +1,6 @@
 // The profile `apc init` writes: YAML where each setting carries a comment saying how it was
 // found. Keys are never written: the file names the variables that hold them.
-import { INTERFACES, OPTIONAL_ENDPOINTS, SOURCE_KINDS, type TargetProfile } from './profile.ts';
+import { ENDPOINT_INTERFACE, INTERFACES, OPTIONAL_ENDPOINTS, SOURCE_KINDS, type InterfaceName, type TargetProfile } from './profile.ts';
 import type { Discovery } from './discovery.ts';
 
 const q = (value: string) => JSON.stringify(value);
@@ -10,7 +10,15 @@ export function assumptionLines(profile: TargetProfile, found: Discovery): strin
   const lines = found.notes.map((n) => `${n.key}: ${n.how}`);
   for (const s of SOURCE_KINDS) if (found.sourceNotes[s]) lines.push(`sources ${s}: ${found.sourceNotes[s]}`);
   for (const e of OPTIONAL_ENDPOINTS) if (found.endpointNotes[e]) lines.push(`endpoints ${e}: ${found.endpointNotes[e]}`);
-  lines.push(`so: controlPlaneMode ${profile.controlPlaneMode}, agentServerHosting ${profile.agentServerHosting}, sources [${profile.sources.join(', ')}], endpoints [${profile.endpoints.join(', ')}]`);
+  // Only what concerns the interfaces given: a mode nobody probed is not news.
+  const given = (i: InterfaceName) => profile.urls[i] !== undefined;
+  const so = [
+    ...(given('control-plane') ? [`controlPlaneMode ${profile.controlPlaneMode}`] : []),
+    ...(given('agent-server') ? [`agentServerHosting ${profile.agentServerHosting}`] : []),
+    ...(given('control-plane') ? [`sources [${profile.sources.join(', ')}]`] : []),
+  ];
+  if (OPTIONAL_ENDPOINTS.some((e) => given(ENDPOINT_INTERFACE[e]))) so.push(`endpoints [${profile.endpoints.filter((e) => given(ENDPOINT_INTERFACE[e])).join(', ')}]`);
+  lines.push(`so: ${so.join(', ')}`);
   return lines;
 }
 
@@ -41,27 +49,35 @@ export function profileYaml(profile: TargetProfile, found: Discovery, writtenAt:
     }
   }
   if (profile.urls['agent-server']) out.push(`agentServerHosting: ${profile.agentServerHosting}   # ${how('agentServerHosting') ?? 'default'}`);
+  // Sections of the interfaces given only: the rest would be defaults nobody asked for.
+  const cp = profile.urls['control-plane'] !== undefined;
+  const as = profile.urls['agent-server'] !== undefined;
+  const probed = OPTIONAL_ENDPOINTS.filter((e) => profile.urls[ENDPOINT_INTERFACE[e]] !== undefined);
+  const offered = probed.filter((e) => profile.endpoints.includes(e));
   // An empty list is written as one: a bare `endpoints:` would read as null.
-  out.push(OPTIONAL_ENDPOINTS.some((e) => profile.endpoints.includes(e)) ? 'endpoints:' : 'endpoints: []');
-  for (const e of OPTIONAL_ENDPOINTS) {
-    const note = found.endpointNotes[e];
-    if (profile.endpoints.includes(e)) out.push(`  - ${e}   # ${note ?? 'default (its interface has no URL)'}`);
-    else out.push(`  # - ${e}   (${note ?? 'not probed'})`);
+  if (probed.length > 0) out.push(offered.length > 0 ? 'endpoints:' : 'endpoints: []');
+  for (const e of probed) {
+    const note = found.endpointNotes[e] ?? found.notes.find((n) => n.key === 'endpoints')?.how ?? 'not probed';
+    out.push(profile.endpoints.includes(e) ? `  - ${e}   # ${note}` : `  # - ${e}   (${note})`);
   }
-  out.push('fixtures:');
-  out.push(`  graphId: ${q(profile.fixtures.graphId)}   # ${how('fixtures.graphId') ?? 'default'}`);
-  if (profile.fixtures.failingGraphId) out.push(`  failingGraphId: ${q(profile.fixtures.failingGraphId)}   # ${how('fixtures.failingGraphId')}`);
-  else if (how('fixtures.failingGraphId')) out.push(`  # failingGraphId: ${how('fixtures.failingGraphId')}`);
-  out.push(`  imageUri: ${q(profile.fixtures.imageUri)}   # default: an image URI that deploys on your target`);
-  out.push(profile.fixtures.otherImageUri ? `  otherImageUri: ${q(profile.fixtures.otherImageUri)}   # given` : '  # otherImageUri: not discoverable; a second image that deploys (another tag), so CP-REV-014 can change revision values');
-  out.push('  # failingImageUri: not discoverable; name an image whose build fails to check the failure rules');
-  if (profile.fixtures.listenerId) out.push(`  listenerId: ${q(profile.fixtures.listenerId)}   # the first of GET /v2/listeners`);
-  if (profile.fixtures.clusterNamespace) out.push(`  clusterNamespace: ${q(profile.fixtures.clusterNamespace)}   # the first namespace of that listener`);
-  const g = profile.fixtures.gitforge;
-  out.push('  gitforge:');
-  if (g.integrationId) out.push(`    integrationId: ${q(g.integrationId)}   # the first of GET /v1/integrations/gitforge/install`);
-  out.push(`    repoUrl: ${q(g.repoUrl)}   # default: a repository your target can build`, `    repoRef: ${q(g.repoRef)}`, `    graphConfigPath: ${q(g.graphConfigPath)}`);
-  out.push(g.otherRepoRef ? `    otherRepoRef: ${q(g.otherRepoRef)}   # given` : '    # otherRepoRef: not discoverable; a second branch, so CP-REV-014 can change revision values');
+  if (cp || as) out.push('fixtures:');
+  if (as) {
+    out.push(`  graphId: ${q(profile.fixtures.graphId)}   # ${how('fixtures.graphId') ?? 'default'}`);
+    if (profile.fixtures.failingGraphId) out.push(`  failingGraphId: ${q(profile.fixtures.failingGraphId)}   # ${how('fixtures.failingGraphId')}`);
+    else if (how('fixtures.failingGraphId')) out.push(`  # failingGraphId: ${how('fixtures.failingGraphId')}`);
+  }
+  if (cp) {
+    out.push(`  imageUri: ${q(profile.fixtures.imageUri)}   # default: an image URI that deploys on your target`);
+    out.push(profile.fixtures.otherImageUri ? `  otherImageUri: ${q(profile.fixtures.otherImageUri)}   # given` : '  # otherImageUri: not discoverable; a second image that deploys (another tag), so CP-REV-014 can change revision values');
+    out.push('  # failingImageUri: not discoverable; name an image whose build fails to check the failure rules');
+    if (profile.fixtures.listenerId) out.push(`  listenerId: ${q(profile.fixtures.listenerId)}   # the first of GET /v2/listeners`);
+    if (profile.fixtures.clusterNamespace) out.push(`  clusterNamespace: ${q(profile.fixtures.clusterNamespace)}   # the first namespace of that listener`);
+    const g = profile.fixtures.gitforge;
+    out.push('  gitforge:');
+    if (g.integrationId) out.push(`    integrationId: ${q(g.integrationId)}   # the first of GET /v1/integrations/gitforge/install`);
+    out.push(`    repoUrl: ${q(g.repoUrl)}   # default: a repository your target can build`, `    repoRef: ${q(g.repoRef)}`, `    graphConfigPath: ${q(g.graphConfigPath)}`);
+    out.push(g.otherRepoRef ? `    otherRepoRef: ${q(g.otherRepoRef)}   # given` : '    # otherRepoRef: not discoverable; a second branch, so CP-REV-014 can change revision values');
+  }
   out.push(`timeouts: { requestMs: ${profile.timeouts.requestMs}, streamMs: ${profile.timeouts.streamMs}, deployMs: ${profile.timeouts.deployMs}, statsMs: ${profile.timeouts.statsMs}, ${profile.timeouts.deleteMs ? `deleteMs: ${profile.timeouts.deleteMs}, ` : ''}throttleMs: ${profile.timeouts.throttleMs} }   # defaults or given`);
   out.push(`pollIntervalMs: ${profile.pollIntervalMs}   # default or given`);
   return `${out.join('\n')}\n`;

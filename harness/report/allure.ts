@@ -1,21 +1,26 @@
-// Allure results of a certification, written by allure-vitest into `<report>/allure-results`
-// while the suites run (`apc report allure` renders them to HTML). Each result is labelled in the
-// certifying process just before it is written: interface as epic, suite family as feature,
-// requirement id as story, severity from the level. The failure's expected/seen, generated
-// input, replay line and exchanges go into its details, and every string passes the redactor.
-import { appendFileSync, existsSync } from 'node:fs';
+// allure-results/ of a report: one Allure result per requirement, rendered from compliance.json
+// like every other format, so Allure counts what compliance.html, compliance.md, junit.xml and the
+// terminal count (a test that stops at one requirement's check does not show as several failures).
+// `apc report allure` renders the folder to HTML (no Java needed). Each result is labelled with the
+// interface as epic, the requirement family as feature, the id as story and `requirement` label,
+// the level as tag and a severity from the level; the apc status is a label too, and the message
+// of a skipped result starts with it.
+//   passed                      → passed
+//   failed                      → failed, with expected and seen side by side
+//   untested                    → broken: a MUST without a test fails the verdict
+//   blocked, expected-failure, blocked-by-expected-failure, not-applicable, skipped → skipped
+import { createHash } from 'node:crypto';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import AllureVitestReporter, { type AllureVitestReporterConfig } from 'allure-vitest/reporter';
-import type { Reporter, TestCase } from 'vitest/node';
-import { LEVELS, notApplicableReason, type Catalogue, type Level, type Requirement } from '../catalogue.ts';
-import type { FailureRecord } from '../conformance/failure.ts';
-import { redactor } from '../redact.ts';
-import { addTally, tallyLines, type TransientTally } from '../http/throttling.ts';
-
-type Listener = NonNullable<AllureVitestReporterConfig['listeners']>[number];
-type AllureResult = Parameters<NonNullable<Listener['beforeTestResultWrite']>>[0];
+import type { Level } from '../catalogue.ts';
+import type { ComplianceReport, RequirementResult } from './compliance.ts';
+import { tallyLines } from '../http/throttling.ts';
+import { reproductionLines } from './reproduction.ts';
+import { STATUS_LABELS } from './scores.ts';
 
 const SEVERITY: Record<Level, string> = { MUST: 'critical', SHOULD: 'normal', MAY: 'minor' };
+
+type AllureStatus = 'passed' | 'failed' | 'broken' | 'skipped';
 
 const fence = (text: string, info = '') => {
   const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
@@ -23,74 +28,103 @@ const fence = (text: string, info = '') => {
   return `${ticks}${info}\n${text}\n${ticks}`;
 };
 
-function description(requirements: Requirement[], failures: FailureRecord[]): string {
-  const parts = requirements.map((r) => `**${r.id}** (${r.level}, spec section ${r.section}): ${r.statement}`);
-  for (const f of failures) {
+/** A stable uuid per run and requirement: rendering a report twice writes the same files. */
+function uuidOf(runId: string, id: string): string {
+  const hex = createHash('sha256').update(`${runId}:${id}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+function allureStatus(r: RequirementResult): AllureStatus {
+  if (r.status === 'passed' || r.status === 'failed') return r.status;
+  return r.status === 'untested' ? 'broken' : 'skipped';
+}
+
+/** Why a result that is not a plain pass or failure is what it is; it starts with the apc status. */
+function skipMessage(r: RequirementResult): string {
+  const blockers = (r.blockedBy ?? []).join(', ');
+  switch (r.status) {
+    case 'blocked':
+      return `blocked: not judged, its test stopped at a failed check of ${blockers}`;
+    case 'blocked-by-expected-failure':
+      return `blocked by an expected failure (baseline): not judged, its test stopped at the expected failure of ${blockers}`;
+    case 'expected-failure':
+      return `expected failure (baseline): ${r.reason ?? ''}`;
+    case 'not-applicable':
+      return `not applicable: ${r.reason ?? `needs ${(r.needs ?? []).join(', ')}`}`;
+    default:
+      return `${STATUS_LABELS[r.status]}: ${r.reason ?? ''}`;
+  }
+}
+
+function description(report: ComplianceReport, r: RequirementResult): string {
+  const parts = [`**${r.id}** (${r.level}, spec section ${r.section}): ${r.statement}`, `Status: ${STATUS_LABELS[r.status]}. Checked by: ${r.tests.join(' | ') || 'no test'}.`];
+  if (r.reason) parts.push(r.reason);
+  for (const f of r.failures) {
+    parts.push(`**${f.message}**`);
+    if (f.expected !== undefined) parts.push('Expected:', fence(f.expected, 'json'));
+    if (f.seen !== undefined) parts.push('Seen:', fence(f.seen, 'json'));
     if (f.input !== undefined) parts.push(`Generated input${f.seed !== undefined ? ` (seed ${f.seed}${f.path ? `, path ${f.path}` : ''})` : ''}:`, fence(f.input, 'json'));
-    if (f.repro) parts.push('Run this check again:', fence(f.repro, 'sh'));
+    for (const line of reproductionLines(report, f)) parts.push(line.label, fence(line.text, 'sh'));
     f.exchanges.forEach((e, i) => parts.push(`Exchange ${i + 1} of ${f.exchanges.length}:`, fence(`${e.curl}\n\n${e.response}`, 'sh')));
   }
   return parts.join('\n\n');
 }
 
-/** The result's family: its suite file name (`suites/control-plane/revisions.suite.ts` → revisions). */
-function familyOf(result: AllureResult, first: Requirement): string {
-  const file = /(?:^|\/)([^/#]+)\.suite\.ts/.exec(result.fullName ?? '')?.[1];
-  return file ?? first.id.replace(/-\d{3}$/, '');
+function result(report: ComplianceReport, r: RequirementResult, start: number, stop: number) {
+  const status = allureStatus(r);
+  const failure = r.failures[0];
+  const statusDetails =
+    status === 'failed' && failure
+      ? { message: failure.message, ...(failure.expected !== undefined ? { expected: failure.expected } : {}), ...(failure.seen !== undefined ? { actual: failure.seen } : {}) }
+      : status === 'passed'
+        ? {}
+        : { message: skipMessage(r) };
+  return {
+    uuid: uuidOf(report.runId, r.id),
+    historyId: r.id,
+    testCaseId: r.id,
+    name: `${r.id} ${r.statement}`,
+    fullName: `${r.interface}#${r.id}`,
+    status,
+    statusDetails,
+    stage: 'finished',
+    steps: [],
+    attachments: [],
+    parameters: [],
+    links: [],
+    labels: [
+      { name: 'epic', value: r.interface },
+      { name: 'feature', value: r.id.replace(/-\d{3}$/, '') },
+      { name: 'story', value: r.id },
+      { name: 'severity', value: SEVERITY[r.level] },
+      { name: 'tag', value: r.level },
+      { name: 'requirement', value: r.id },
+      { name: 'apc-status', value: r.status },
+    ],
+    start,
+    stop,
+    description: description(report, r),
+  };
 }
 
-/** A vitest reporter: allure-vitest, with each result labelled and redacted before it is written. */
-export function allureReporter(resultsDir: string, catalogue: Catalogue, environment: Record<string, string>): Reporter {
-  const meta = new Map<string, { failures: FailureRecord[]; notApplicable?: string[]; transient?: TransientTally }>();
-  const transient: TransientTally = {};
-  const enrich = (result: AllureResult): void => {
-    const ids = result.name?.split(' ').filter((word) => catalogue.byId.has(word)) ?? [];
-    const requirements = ids.map((id) => catalogue.byId.get(id)!);
-    const first = requirements[0];
-    const recorded = meta.get(result.name ?? '');
-    if (first) {
-      const level = LEVELS.find((l) => requirements.some((r) => r.level === l))!;
-      result.labels.push(
-        { name: 'epic', value: first.interface },
-        { name: 'feature', value: familyOf(result, first) },
-        ...ids.map((id) => ({ name: 'story', value: id })),
-        { name: 'severity', value: SEVERITY[level] },
-        { name: 'tag', value: level },
-        ...ids.map((id) => ({ name: 'requirement', value: id })),
-      );
-      result.description = description(requirements, recorded?.failures ?? []);
-    }
-    const failure = recorded?.failures[0];
-    if (failure) {
-      // A recorded failure is a finding about the target, as in compliance.json, not a broken test.
-      result.status = 'failed' as AllureResult['status'];
-      result.statusDetails = {
-        ...result.statusDetails,
-        message: failure.message,
-        ...(failure.expected !== undefined ? { expected: failure.expected } : {}),
-        ...(failure.seen !== undefined ? { actual: failure.seen } : {}),
-      };
-    }
-    if (recorded?.notApplicable) result.statusDetails = { message: `not applicable: ${notApplicableReason(recorded.notApplicable)}` };
-    // Throttling and transient errors the test waited out: the target's environment, shown beside the result.
-    for (const line of tallyLines(recorded?.transient)) result.parameters.push({ name: 'target refusals waited out', value: line });
-    Object.assign(result, redactor.value({ ...result }));
-  };
-  const allure = new AllureVitestReporter({ resultsDir, environmentInfo: environment, listeners: [{ beforeTestResultWrite: enrich }] });
-  return {
-    onInit: (vitest) => allure.onInit(vitest),
-    onTestCaseResult(testCase: TestCase) {
-      const m = testCase.meta();
-      meta.set(testCase.name, { failures: m.failures ?? [], ...(m.notApplicable ? { notApplicable: m.notApplicable } : {}), ...(m.transient ? { transient: m.transient } : {}) });
-      addTally(transient, m.transient);
-    },
-    onTestRunEnd: async (modules) => {
-      await allure.onTestRunEnd(modules);
-      // The environment file is written when the run starts; the run's waits are known only now.
-      const file = join(resultsDir, 'environment.properties');
-      const lines = tallyLines(transient).map((line) => `waited.${line.replace(/:.*/, '')} = ${line.replace(/^[^:]*: /, '')}`);
-      // The file as written ends without a line break.
-      if (existsSync(file) && lines.length > 0) appendFileSync(file, `\n${lines.join('\n')}\n`);
-    },
-  };
+/** Writes `<dir>/allure-results`: one result per requirement, and the run's environment. */
+export function writeAllureResults(dir: string, report: ComplianceReport): void {
+  const out = join(dir, 'allure-results');
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  const start = Date.parse(report.startedAt);
+  const stop = Date.parse(report.endedAt);
+  for (const r of report.requirements) {
+    const value = result(report, r, start, stop);
+    writeFileSync(join(out, `${value.uuid}-result.json`), `${JSON.stringify(value, null, 2)}\n`);
+  }
+  const environment = [
+    `run-id=${report.runId}`,
+    `seed=${report.seed}`,
+    `verdict=${report.verdict}`,
+    ...Object.entries(report.target.urls).map(([i, url]) => `${i}=${url}`),
+    // Throttling and transient errors the run waited out: the target's environment.
+    ...tallyLines(report.transient).map((line) => `waited.${line.replace(/:.*/, '')} = ${line.replace(/^[^:]*: /, '')}`),
+  ];
+  writeFileSync(join(out, 'environment.properties'), `${environment.join('\n')}\n`);
 }

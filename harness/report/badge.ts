@@ -7,6 +7,8 @@ import { mustLine, VERDICT_LABELS } from './scores.ts';
 const COLORS: Record<ComplianceReport['verdict'], string> = {
   certified: '#2da44e',
   passed: '#0969da',
+  // Not green: known failures remain.
+  'no-regressions': '#9a6700',
   incomplete: '#bf8700',
   'not-certified': '#cf222e',
   error: '#6e7781',

@@ -13,11 +13,15 @@ import { addTally, type TransientTally } from '../http/throttling.ts';
 export type { ComplianceReport, RequirementResult } from '../../schemas/compliance-report.ts';
 export { STATUSES, type RequirementStatus, type Verdict } from '../../schemas/vocabulary.ts';
 
+/** What a baseline accepts: a listed failure, and what only listed failures kept from being judged. */
+export const KNOWN_FAILURES: readonly RequirementStatus[] = ['expected-failure', 'blocked-by-expected-failure'];
+
 /** Exit code of a run with this verdict: 0 certified or passed, 1 not certified or incomplete, 2 error, 130 interrupted. */
 export function exitCodeOf(verdict: Verdict): number {
   switch (verdict) {
     case 'certified':
     case 'passed':
+    case 'no-regressions':
       return 0;
     case 'not-certified':
     case 'incomplete':
@@ -143,6 +147,25 @@ export interface BuiltResults {
   errors: string[];
 }
 
+/**
+ * The baseline applied to one result. A listed failure is expected. A requirement blocked only by
+ * listed requirements is blocked by an expected failure: it would be judged once they are fixed, and
+ * until then it is no news. A listed requirement that passes is stale.
+ */
+function withBaseline(result: RequirementResult, baseline: Baseline, runErrors: string[]): RequirementResult {
+  const listed = baseline.entries.get(result.id);
+  if (result.status === 'failed' && listed !== undefined) return { ...result, status: 'expected-failure', reason: listed };
+  const blockers = result.blockedBy ?? [];
+  if (result.status === 'blocked' && blockers.length > 0 && blockers.every((id) => baseline.entries.has(id))) {
+    const why = blockers.map((id) => `${id} (${baseline.entries.get(id)})`).join(', ');
+    return { ...result, status: 'blocked-by-expected-failure', reason: listed ?? `not judged: its test stopped at the expected failure of ${why}` };
+  }
+  if (result.status === 'passed' && listed !== undefined) {
+    runErrors.push(`${result.id} is listed in the expected-failures file but passed: remove it from the baseline (stale entry).`);
+  }
+  return result;
+}
+
 /** Requirement results from test outcomes, with the expected-failures baseline applied. */
 export function buildResults({ catalogue, selected, outcomes, baseline, errors }: BuildInput): BuiltResults {
   const byId = new Map<string, TestOutcome[]>();
@@ -165,14 +188,7 @@ export function buildResults({ catalogue, selected, outcomes, baseline, errors }
       ...(r.certificate === 'required' ? { certificateRequired: true } : {}),
     };
     if (result.status === 'skipped' && tests.some((t) => t.keptRefusing)) result.keptRefusing = true;
-    const expected = baseline?.entries.get(r.id);
-    if (expected !== undefined) {
-      if (result.status === 'failed') return { ...result, status: 'expected-failure', reason: expected };
-      if (result.status === 'passed') {
-        runErrors.push(`${r.id} is listed in the expected-failures file but passed: remove it from the baseline (stale entry).`);
-      }
-    }
-    return result;
+    return baseline ? withBaseline(result, baseline, runErrors) : result;
   });
   return { requirements, errors: runErrors };
 }
@@ -213,7 +229,7 @@ const ids = (list: RequirementResult[]) => list.map((r) => r.id).join(', ');
  */
 export function verdictOf(results: RequirementResult[], errors: string[], universe: Universe): VerdictResult {
   const musts = results.filter((r) => r.level === 'MUST');
-  const judged = musts.filter((r) => r.status !== 'not-applicable' && r.status !== 'skipped' && r.status !== 'blocked');
+  const judged = musts.filter((r) => r.status !== 'not-applicable' && r.status !== 'skipped' && r.status !== 'blocked' && r.status !== 'blocked-by-expected-failure');
   const mustScore = { passed: judged.filter((r) => r.status === 'passed').length, applicable: judged.length };
   if (errors.length > 0) return { verdict: 'error', reason: errors[0]!, mustScore };
   if (results.length === 0) return { verdict: 'error', reason: 'No requirement was selected: check --requirements and --interfaces.', mustScore };
@@ -238,7 +254,19 @@ export function verdictOf(results: RequirementResult[], errors: string[], univer
   const present = new Set(results.map((r) => r.id));
   const interfaces = [...new Set(results.map((r) => r.interface))];
   const partial = interfaces.filter((i) => (universe[i] ?? []).some((id) => !present.has(id)));
+  // Known failures never make a certificate, nor a pass: the run only found nothing new.
+  const expected = musts.filter((r) => r.status === 'expected-failure');
+  const held = musts.filter((r) => r.status === 'blocked-by-expected-failure');
+  const noRegressions = (scope: string): VerdictResult => ({
+    verdict: 'no-regressions',
+    reason:
+      `No new failure${scope}: ${expected.length} MUST requirement(s) fail as the baseline expects (${ids(expected)})` +
+      `${held.length > 0 ? ` and ${held.length} more are blocked by them (${ids(held)})` : ''}; not a certificate.`,
+    mustScore,
+  });
+  const known = expected.length + held.length > 0;
   if (partial.length > 0) {
+    if (known) return noRegressions(` in a subset of the catalogue of ${partial.join(', ')}`);
     return { verdict: 'passed', reason: `Every judged MUST passed, for a subset of the catalogue of ${partial.join(', ')}: a subset, not a certificate.`, mustScore };
   }
   const required = musts.filter((r) => r.certificateRequired && r.status === 'not-applicable');
@@ -252,6 +280,7 @@ export function verdictOf(results: RequirementResult[], errors: string[], univer
   }
   const unjudged = musts.filter((r) => r.status === 'skipped' && !r.reason?.startsWith('excluded:'));
   if (unjudged.length > 0) return { verdict: 'incomplete', reason: `${unjudged.length} MUST requirement(s) were not judged: ${ids(unjudged)}.`, mustScore };
+  if (known) return noRegressions('');
   const na = musts.filter((r) => r.status === 'not-applicable').length;
   return { verdict: 'certified', reason: `Every MUST requirement of the catalogue was judged and passed${na > 0 ? ` (${na} not applicable to this target)` : ''}.`, mustScore };
 }

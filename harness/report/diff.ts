@@ -1,10 +1,14 @@
 // `apc report diff OLD NEW`: what changed between two runs, requirement by requirement: newly
 // failing, newly passing, failures whose message changed, other status changes, and requirements
 // a catalogue change added or removed. Nightly staging runs diff against the last report.
-import type { ComplianceReport, RequirementResult, RequirementStatus } from './compliance.ts';
+// Baselined failures are judged as `apc certify` judges them: an expected failure, and what only
+// expected failures blocked, is known, not a regression.
+import { KNOWN_FAILURES, type ComplianceReport, type RequirementResult, type RequirementStatus } from './compliance.ts';
 import { text as markdownCell } from './markdown.ts';
 
-const FAILING: readonly RequirementStatus[] = ['failed', 'blocked', 'expected-failure'];
+/** What fails a run: a failure or a block no baseline entry accounts for. */
+const NEW_PROBLEMS: readonly RequirementStatus[] = ['failed', 'blocked'];
+const FAILING: readonly RequirementStatus[] = [...NEW_PROBLEMS, ...KNOWN_FAILURES];
 
 export interface StatusChange {
   id: string;
@@ -54,7 +58,9 @@ export function diffReports(before: ComplianceReport, after: ComplianceReport): 
     const change: StatusChange = { id: r.id, level: r.level, before: was.status, after: r.status };
     const failsNow = FAILING.includes(r.status);
     const failedBefore = FAILING.includes(was.status);
-    if (failsNow && !failedBefore) diff.newlyFailing.push({ ...change, ...(firstMessage(r) ? { message: firstMessage(r) } : {}) });
+    // A known failure the baseline no longer accounts for is new again.
+    const newProblem = NEW_PROBLEMS.includes(r.status) && !NEW_PROBLEMS.includes(was.status);
+    if ((failsNow && !failedBefore) || newProblem) diff.newlyFailing.push({ ...change, ...(firstMessage(r) ? { message: firstMessage(r) } : {}) });
     else if (r.status === 'passed' && failedBefore) diff.newlyPassing.push({ ...change, ...(firstMessage(was) ? { message: firstMessage(was) } : {}) });
     else if (failsNow && failedBefore && firstMessage(r) !== firstMessage(was)) {
       diff.changedMessages.push({ id: r.id, level: r.level, before: firstMessage(was) ?? '(none)', after: firstMessage(r) ?? '(none)' });
@@ -63,9 +69,12 @@ export function diffReports(before: ComplianceReport, after: ComplianceReport): 
   return diff;
 }
 
-/** A requirement that passed before fails now: the diff's exit code is 1. */
+/**
+ * A requirement that passed before, or failed as the baseline expected, now fails or is blocked
+ * outside the baseline: the diff's exit code is 1. A newly expected failure is no regression.
+ */
 export function hasRegression(diff: ReportDiff): boolean {
-  return diff.newlyFailing.some((c) => c.before === 'passed');
+  return diff.newlyFailing.some((c) => NEW_PROBLEMS.includes(c.after) && (c.before === 'passed' || KNOWN_FAILURES.includes(c.before)));
 }
 
 export function diffMarkdown(diff: ReportDiff): string {

@@ -7,7 +7,8 @@ import type { FailureRecord, RecordedExchange } from '../conformance/failure.ts'
 import { STATUSES, type ComplianceReport, type RequirementResult } from './compliance.ts';
 import { escapeHtml as h } from './escape.ts';
 import { SCRIPT, STYLE } from './html-assets.ts';
-import { cellScore, checkedLine, duration, formatScore, interfacesOf, mustLine, scoreOf, STATUS_LABELS, VERDICT_LABELS, type Score } from './scores.ts';
+import { reproductionLines } from './reproduction.ts';
+import { cellScore, checkedLine, countsLine, duration, formatScore, interfacesOf, mustLine, scoreOf, STATUS_LABELS, VERDICT_LABELS, type Score } from './scores.ts';
 import { tallyLines } from '../http/throttling.ts';
 
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
@@ -26,6 +27,7 @@ function header(report: ComplianceReport): string {
   return `<header class="${report.verdict}">
 <h1>${h(VERDICT_LABELS[report.verdict].toUpperCase())} <span class="hint">${h(mustLine(report))}</span></h1>
 <p>${h(report.verdictReason)}</p>
+<p class="counts">${h(countsLine(report.counts.total))}; ${report.requirements.length} requirements.</p>
 <dl>${rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>
 </header>`;
 }
@@ -38,13 +40,13 @@ function scoreCell(score: Score): string {
 function scores(report: ComplianceReport): string {
   const byLevel = LEVELS.map((l) => {
     const c = report.counts.byLevel[l];
-    return `<tr><th>${l}</th>${scoreCell(scoreOf(c))}<td class="num">${c.failed}</td><td class="num">${c['expected-failure']}</td><td class="num">${c['not-applicable']}</td><td class="num">${c.skipped + c.untested}</td></tr>`;
+    return `<tr><th>${l}</th>${scoreCell(scoreOf(c))}<td class="num">${c.failed}</td><td class="num">${c.blocked}</td><td class="num">${c['expected-failure']}</td><td class="num">${c['blocked-by-expected-failure']}</td><td class="num">${c['not-applicable']}</td><td class="num">${c.skipped + c.untested}</td></tr>`;
   });
   const byInterface = interfacesOf(report).map((i) => `<tr><th>${h(i)}</th>${LEVELS.map((l) => scoreCell(cellScore(report, i, l))).join('')}</tr>`);
   return `<section id="scores"><h2>Scores</h2>
 <p class="hint">SHOULD and MAY results are scored but never decide the verdict. A score counts passed requirements out of the applicable ones; expected failures count as not passed.</p>
 <div class="scores">
-<table><thead><tr><th>Level</th><th>Score</th><th>failed</th><th>expected failure</th><th>not applicable</th><th>skipped / untested</th></tr></thead><tbody>${byLevel.join('')}</tbody></table>
+<table><thead><tr><th>Level</th><th>Score</th><th>failed</th><th>blocked</th><th>expected failure</th><th>blocked by expected failure</th><th>not applicable</th><th>skipped / untested</th></tr></thead><tbody>${byLevel.join('')}</tbody></table>
 <table><thead><tr><th>Interface</th>${LEVELS.map((l) => `<th>${l}</th>`).join('')}</tr></thead><tbody>${byInterface.join('')}</tbody></table>
 </div></section>`;
 }
@@ -73,13 +75,13 @@ function exchangeSummary(e: RecordedExchange, index: number): string {
   return `${index + 1}. ${request ? `${request[1]} ${request[2]}` : 'request'} → ${status}`;
 }
 
-function failureBody(f: FailureRecord): string {
+function failureBody(report: ComplianceReport, f: FailureRecord): string {
   const fields: [string, string | undefined][] = [
     ['Expected', f.expected],
     ['Seen', f.seen],
     ['Input', f.input],
     ['Seed', f.seed === undefined ? undefined : `${f.seed}${f.path ? ` (path ${f.path})` : ''}`],
-    ['Run again', f.repro || undefined],
+    ...reproductionLines(report, f).map((line): [string, string] => [line.label.replace(/:$/, ''), line.text]),
   ];
   const dl = fields
     .filter((x): x is [string, string] => x[1] !== undefined)
@@ -95,26 +97,29 @@ function failureBody(f: FailureRecord): string {
   return `<div class="failure-body"><dl>${dl}</dl>${f.exchanges.length > 0 ? `<div class="exchanges"><strong>Exchanges (${f.exchanges.length}, oldest first)</strong>${exchanges}</div>` : ''}</div>`;
 }
 
-function details(r: RequirementResult): string {
+function details(report: ComplianceReport, r: RequirementResult): string {
   if (r.status === 'failed') {
     if (r.failures.length === 0) return '<div class="note">The test failed without a recorded failure.</div>';
-    return r.failures.map((f) => `<details class="failure"><summary>${h(f.message)}</summary>${failureBody(f)}</details>`).join('');
+    return r.failures.map((f) => `<details class="failure"><summary>${h(f.message)}</summary>${failureBody(report, f)}</details>`).join('');
   }
   if (r.status === 'expected-failure') {
     const reason = `<div class="note">Expected failure (baseline): ${h(r.reason ?? '')}</div>`;
-    return reason + r.failures.map((f) => `<details class="failure expected"><summary>${h(f.message)}</summary>${failureBody(f)}</details>`).join('');
+    return reason + r.failures.map((f) => `<details class="failure expected"><summary>${h(f.message)}</summary>${failureBody(report, f)}</details>`).join('');
   }
   if (r.status === 'not-applicable') return `<div class="note">Not applicable: ${h(r.reason ?? `needs ${(r.needs ?? []).join(', ')}`)}</div>`;
   if (r.status === 'blocked') return `<div class="note">Blocked: not judged, its test stopped at a failed check of ${h((r.blockedBy ?? []).join(', '))}</div>`;
+  if (r.status === 'blocked-by-expected-failure') {
+    return `<div class="note">Blocked by an expected failure (baseline): not judged, its test stopped at the expected failure of ${h((r.blockedBy ?? []).join(', '))}</div>`;
+  }
   if (r.reason) return `<div class="note">${h(r.reason)}</div>`;
   return '';
 }
 
-function row(r: RequirementResult): string {
+function row(report: ComplianceReport, r: RequirementResult): string {
   const search = `${r.id} ${r.statement}`.toLowerCase();
   return `<tr id="${h(rowId(r))}" class="${r.status}" data-interface="${h(r.interface)}" data-level="${h(r.level)}" data-status="${h(r.status)}" data-search="${h(search)}">
 <td class="id">${h(r.id)}</td><td>${h(r.level)}</td><td class="nowrap">${h(r.interface)}</td><td>${h(r.section)}</td><td><span class="status">${h(STATUS_LABELS[r.status])}</span></td>
-<td><div class="statement">${h(r.statement)}</div>${r.consumers ? `<div class="note">${r.consumers} Pact consumer(s) rely on it</div>` : ''}${details(r)}<div class="hint">${h(checkedLine(r))}</div></td></tr>`;
+<td><div class="statement">${h(r.statement)}</div>${r.consumers ? `<div class="note">${r.consumers} Pact consumer(s) rely on it</div>` : ''}${details(report, r)}<div class="hint">${h(checkedLine(r))}</div></td></tr>`;
 }
 
 function filter(name: string, label: string, values: { value: string; label: string; count: number }[], total: number): string {
@@ -139,7 +144,7 @@ function matrix(report: ComplianceReport): string {
 <p id="shown">${all.length} requirements.</p>
 <table id="requirements"><thead><tr><th>Id</th><th>Level</th><th>Interface</th><th>§</th><th>Status</th><th>Statement</th></tr></thead>
 <tbody>
-${all.map(row).join('\n')}
+${all.map((r) => row(report, r)).join('\n')}
 </tbody></table></section>`;
 }
 

@@ -5,6 +5,7 @@
 //   blocked           → <skipped message="blocked: …">: never judged; the blocking requirement fails
 //   expected-failure  → <skipped message="expected failure (baseline): …"> with the failure text in
 //                       <system-out>: the run does not fail on it, and it does not count as passed
+//   blocked-by-expected-failure → <skipped message="blocked by an expected failure (baseline): …">
 //   not-applicable    → <skipped message="not applicable: <what the profile does not declare>">
 //   skipped           → <skipped message="excluded: …">
 //   untested          → <error type="untested">: a MUST without a test fails the verdict
@@ -13,15 +14,16 @@
 import type { FailureRecord } from '../conformance/failure.ts';
 import type { ComplianceReport, RequirementResult } from './compliance.ts';
 import { escapeXml, escapeXmlAttribute as attr } from './escape.ts';
-import { interfacesOf } from './scores.ts';
+import { reproductionLines } from './reproduction.ts';
+import { countsLine, interfacesOf } from './scores.ts';
 
-function failureText(f: FailureRecord): string {
+function failureText(report: ComplianceReport, f: FailureRecord): string {
   const lines = [f.message];
   if (f.expected !== undefined) lines.push(`expected: ${f.expected}`);
   if (f.seen !== undefined) lines.push(`seen: ${f.seen}`);
   if (f.input !== undefined) lines.push(`input: ${f.input}`);
   if (f.seed !== undefined) lines.push(`seed: ${f.seed}${f.path ? ` (path ${f.path})` : ''}`);
-  if (f.repro) lines.push(`run again: ${f.repro}`);
+  for (const line of reproductionLines(report, f)) lines.push(`${line.label} ${line.text}`);
   for (const e of f.exchanges) lines.push('', e.curl, e.response);
   return lines.join('\n');
 }
@@ -33,8 +35,8 @@ function properties(pairs: [string, string | number | undefined][], indent: stri
   return `${indent}<properties>\n${items.join('\n')}\n${indent}</properties>`;
 }
 
-function outcome(r: RequirementResult): string {
-  const all = r.failures.map(failureText).join('\n\n');
+function outcome(report: ComplianceReport, r: RequirementResult): string {
+  const all = r.failures.map((f) => failureText(report, f)).join('\n\n');
   switch (r.status) {
     case 'failed':
       return `      <failure message="${attr(r.failures[0]?.message ?? 'failed')}" type="${r.level}">${escapeXml(all)}</failure>`;
@@ -42,6 +44,8 @@ function outcome(r: RequirementResult): string {
       return `      <skipped message="${attr(`blocked: not judged, its test stopped at a failed check of ${(r.blockedBy ?? []).join(', ')}`)}"/>`;
     case 'expected-failure':
       return `      <skipped message="${attr(`expected failure (baseline): ${r.reason ?? ''}`)}"/>\n      <system-out>${escapeXml(all)}</system-out>`;
+    case 'blocked-by-expected-failure':
+      return `      <skipped message="${attr(`blocked by an expected failure (baseline): not judged, its test stopped at the expected failure of ${(r.blockedBy ?? []).join(', ')}`)}"/>`;
     case 'not-applicable':
       return `      <skipped message="${attr(`not applicable: ${r.reason ?? `needs ${(r.needs ?? []).join(', ')}`}`)}"/>`;
     case 'skipped':
@@ -53,7 +57,7 @@ function outcome(r: RequirementResult): string {
   }
 }
 
-function testcase(r: RequirementResult): string {
+function testcase(report: ComplianceReport, r: RequirementResult): string {
   const props = properties(
     [
       ['requirement', r.id],
@@ -65,7 +69,7 @@ function testcase(r: RequirementResult): string {
     ],
     '      ',
   );
-  const body = outcome(r);
+  const body = outcome(report, r);
   return `    <testcase name="${attr(`${r.id} ${r.statement}`)}" classname="${attr(`${r.interface}.${r.level}`)}">\n${props}${body ? `\n${body}` : ''}\n    </testcase>`;
 }
 
@@ -81,7 +85,7 @@ function tally(list: RequirementResult[]): Tally {
     tests: list.length,
     failures: list.filter((r) => r.status === 'failed').length,
     errors: list.filter((r) => r.status === 'untested').length,
-    skipped: list.filter((r) => r.status === 'skipped' || r.status === 'not-applicable' || r.status === 'expected-failure').length,
+    skipped: list.filter((r) => r.status !== 'passed' && r.status !== 'failed' && r.status !== 'untested').length,
   };
 }
 
@@ -94,6 +98,7 @@ export function renderJunit(report: ComplianceReport): string {
       ['apc.verdict', report.verdict],
       ['apc.verdict-reason', report.verdictReason],
       ['apc.must-score', `${report.mustScore.passed}/${report.mustScore.applicable}`],
+      ['apc.counts', countsLine(report.counts.total)],
       ['apc.run-id', report.runId],
       ['apc.seed', report.seed],
       ['apc.harness-version', report.harness.version],
@@ -111,7 +116,7 @@ export function renderJunit(report: ComplianceReport): string {
   const suites = interfacesOf(report).map((iface) => {
     const list = report.requirements.filter((r) => r.interface === iface);
     const url = report.target.urls[iface];
-    return `  <testsuite name="${attr(iface)}" ${counts(tally(list))} timestamp="${attr(report.startedAt)}"${url ? ` hostname="${attr(url)}"` : ''}>\n${runProps}\n${list.map(testcase).join('\n')}\n  </testsuite>`;
+    return `  <testsuite name="${attr(iface)}" ${counts(tally(list))} timestamp="${attr(report.startedAt)}"${url ? ` hostname="${attr(url)}"` : ''}>\n${runProps}\n${list.map((r) => testcase(report, r)).join('\n')}\n  </testsuite>`;
   });
   if (report.errors.length > 0) {
     const cases = report.errors.map(

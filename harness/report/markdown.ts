@@ -4,7 +4,8 @@
 import { LEVELS } from '../catalogue.ts';
 import { failureLine, type FailureRecord } from '../conformance/failure.ts';
 import type { ComplianceReport, RequirementResult } from './compliance.ts';
-import { cellScore, checkedLine, duration, formatScore, interfacesOf, mustLine, scoreOf, STATUS_LABELS, VERDICT_LABELS } from './scores.ts';
+import { reproductionLines } from './reproduction.ts';
+import { cellScore, checkedLine, countsLine, duration, formatScore, interfacesOf, mustLine, scoreOf, STATUS_LABELS, VERDICT_LABELS } from './scores.ts';
 import { tallyLines } from '../http/throttling.ts';
 
 /**
@@ -51,6 +52,7 @@ const MARKS: Record<RequirementResult['status'], string> = {
   failed: '✗',
   blocked: '⊘',
   'expected-failure': '≈',
+  'blocked-by-expected-failure': '≈',
   'not-applicable': '–',
   skipped: '–',
   untested: '?',
@@ -59,15 +61,6 @@ const MARKS: Record<RequirementResult['status'], string> = {
 function header(report: ComplianceReport): string[] {
   const verdict = VERDICT_LABELS[report.verdict].toUpperCase();
   const levels = LEVELS.map((l) => `${l} ${formatScore(scoreOf(report.counts.byLevel[l]))}`).join(' · ');
-  const t = report.counts.total;
-  const tally = [
-    `${t.failed} failed`,
-    t.blocked ? `${t.blocked} blocked` : '',
-    t['expected-failure'] ? `${t['expected-failure']} expected failure(s)` : '',
-    t.untested ? `${t.untested} untested` : '',
-    `${t['not-applicable']} not applicable`,
-    t.skipped ? `${t.skipped} skipped` : '',
-  ].filter(Boolean);
   const urls = interfacesOf(report)
     .map((i) => `${i} ${code(report.target.urls[i] ?? '(no URL)')}`)
     .join(', ');
@@ -86,7 +79,7 @@ function header(report: ComplianceReport): string[] {
     '',
     `> **Verdict: ${verdict}** (${mustLine(report)}). ${text(report.verdictReason)}`,
     '',
-    `**${levels}** — ${tally.join(', ')}, of ${report.requirements.length} requirements.`,
+    `**${levels}** — ${countsLine(report.counts.total)}; ${report.requirements.length} requirements.`,
     '',
     `- **Target:** ${kind}, control plane mode ${code(report.target.controlPlaneMode)}: ${urls}`,
     `- **Run:** ${run.join(', ')}`,
@@ -98,10 +91,10 @@ function header(report: ComplianceReport): string[] {
 }
 
 function scores(report: ComplianceReport): string[] {
-  const lines = ['## Scores', '', '| Level | Score | passed | failed | expected failure | untested | not applicable | skipped |', '|---|---|--:|--:|--:|--:|--:|--:|'];
+  const lines = ['## Scores', '', '| Level | Score | passed | failed | blocked | expected failure | blocked by expected failure | untested | not applicable | skipped |', '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|'];
   for (const level of LEVELS) {
     const c = report.counts.byLevel[level];
-    lines.push(`| ${level} | ${formatScore(scoreOf(c))} | ${c.passed} | ${c.failed} | ${c['expected-failure']} | ${c.untested} | ${c['not-applicable']} | ${c.skipped} |`);
+    lines.push(`| ${level} | ${formatScore(scoreOf(c))} | ${c.passed} | ${c.failed} | ${c.blocked} | ${c['expected-failure']} | ${c['blocked-by-expected-failure']} | ${c.untested} | ${c['not-applicable']} | ${c.skipped} |`);
   }
   lines.push('', '| Interface | MUST | SHOULD | MAY | failed |', '|---|---|---|---|--:|');
   for (const i of interfacesOf(report)) {
@@ -114,7 +107,7 @@ function scores(report: ComplianceReport): string[] {
 /** Long bodies are cut here; compliance.html and compliance.json keep them whole. */
 const RESPONSE_SHOWN = 600;
 
-function failure(f: FailureRecord): string[] {
+function failure(report: ComplianceReport, f: FailureRecord): string[] {
   const lines = [`**${text(failureLine(f))}**`, ''];
   if (f.expected !== undefined) lines.push(value('Expected', f.expected), '');
   if (f.seen !== undefined) lines.push(value('Seen', f.seen), '');
@@ -127,7 +120,7 @@ function failure(f: FailureRecord): string[] {
     const response = last.response.length > RESPONSE_SHOWN ? `${last.response.slice(0, RESPONSE_SHOWN)}… (${last.response.length} characters in all)` : last.response;
     lines.push(`Last request (${f.exchanges.length} recorded, see compliance.html for all):`, '', block(last.curl, 'sh'), '', 'Response:', '', block(response, 'text'), '');
   }
-  if (f.repro) lines.push('Run this check again:', '', block(f.repro, 'sh'), '');
+  for (const line of reproductionLines(report, f)) lines.push(line.label, '', block(line.text, 'sh'), '');
   return lines;
 }
 
@@ -140,7 +133,7 @@ function failed(report: ComplianceReport): string[] {
     lines.push(`### ✗ ${r.id} · ${r.level} · ${r.interface} · § ${text(r.section)}`, '', `_${text(r.statement)}_`, '');
     if (r.consumers) lines.push(`${r.consumers} Pact consumer(s) rely on it (\`apc contracts matrix\` names them).`, '');
     if (r.failures.length === 0) lines.push('The test failed without a recorded failure.', '');
-    for (const f of r.failures) lines.push(...failure(f));
+    for (const f of r.failures) lines.push(...failure(report, f));
   }
   return lines;
 }
@@ -156,10 +149,20 @@ function blocked(report: ComplianceReport): string[] {
 
 function expectedFailures(report: ComplianceReport): string[] {
   const list = report.requirements.filter((r) => r.status === 'expected-failure');
-  if (list.length === 0) return [];
-  const lines = [`## Expected failures (${list.length}, from the baseline)`, '', '| Id | Level | Reason in the baseline | What failed |', '|---|---|---|---|'];
-  for (const r of list) lines.push(`| ${r.id} | ${r.level} | ${text(r.reason ?? '')} | ${text(r.failures[0] ? failureLine(r.failures[0]) : '')} |`);
-  return [...lines, ''];
+  const held = report.requirements.filter((r) => r.status === 'blocked-by-expected-failure');
+  if (list.length + held.length === 0) return [];
+  const lines: string[] = [];
+  if (list.length > 0) {
+    lines.push(`## Expected failures (${list.length}, from the baseline)`, '', '| Id | Level | Reason in the baseline | What failed |', '|---|---|---|---|');
+    for (const r of list) lines.push(`| ${r.id} | ${r.level} | ${text(r.reason ?? '')} | ${text(r.failures[0] ? failureLine(r.failures[0]) : '')} |`);
+    lines.push('');
+  }
+  if (held.length > 0) {
+    lines.push(`## Blocked by expected failures (${held.length})`, '', 'Not judged: their tests stopped at a failure the baseline expects. They are judged again once it is fixed.', '', '| Id | Level | Blocked by | Statement |', '|---|---|---|---|');
+    for (const r of held) lines.push(`| ${r.id} | ${r.level} | ${(r.blockedBy ?? []).join(', ')} | ${text(r.statement)} |`);
+    lines.push('');
+  }
+  return lines;
 }
 
 function errors(report: ComplianceReport): string[] {

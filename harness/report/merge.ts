@@ -1,8 +1,7 @@
 // `apc report merge`: shard reports (`apc certify --shard I/N` on several machines) become one
 // report with one verdict. Only reports of the same catalogue and seed are merged; a requirement
 // present in several reports keeps its worst status (failed wins).
-import { cpSync, existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
 import { INTERFACES } from '../profile/profile.ts';
 import { assembleReport } from './assemble.ts';
 import { verdictOf, type ComplianceReport, type RequirementResult, type RequirementStatus, type Universe } from './compliance.ts';
@@ -16,7 +15,7 @@ export interface ReportFolder {
 }
 
 /** Worst first: the status a requirement keeps when reports disagree. */
-const PRECEDENCE: RequirementStatus[] = ['failed', 'blocked', 'expected-failure', 'passed', 'not-applicable', 'skipped', 'untested'];
+const PRECEDENCE: RequirementStatus[] = ['failed', 'blocked', 'expected-failure', 'blocked-by-expected-failure', 'passed', 'not-applicable', 'skipped', 'untested'];
 
 function checkCompatible(folders: ReportFolder[]): void {
   const [first, ...rest] = folders;
@@ -104,13 +103,8 @@ export function mergeReports(folders: ReportFolder[], { runId, order, universe }
   );
 }
 
-/** Writes the merged report and gathers the shards' Allure results beside it. */
-export function writeMerged(out: string, folders: ReportFolder[], report: ComplianceReport): void {
+/** Writes the merged report in every format (Allure results included, one per requirement). */
+export function writeMerged(out: string, report: ComplianceReport): void {
   mkdirSync(out, { recursive: true });
   writeReports(out, report);
-  for (const { dir } of folders) {
-    const results = join(dir, 'allure-results');
-    // Result files are named by uuid, so the shards' files never collide.
-    if (existsSync(results)) cpSync(results, join(out, 'allure-results'), { recursive: true });
-  }
 }

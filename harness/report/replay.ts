@@ -2,7 +2,7 @@
 // requirements, with its seed and runs (so every property generates the same inputs), against
 // the target it certified, described by the profile recorded in the report as it was (sources,
 // endpoints, fixtures, mode, hosting). Keys are never in a report: they come from the usual flags
-// and variables again.
+// and variables again. A run of the reference with fault switches on is replayed with them on.
 import type { Catalogue } from '../catalogue.ts';
 import { defaultProfile, INTERFACES, type InterfaceName, type TargetProfile } from '../profile/profile.ts';
 import { readReport, ReportError } from './read.ts';
@@ -18,6 +18,8 @@ export interface ReplayPlan {
    * new ports): the base that flags and APC_* variables given again are applied to.
    */
   profile: TargetProfile;
+  /** The reference's fault switches that were on: the replay turns them on again. */
+  faults: string[];
   /** The recorded run had a second tenant: its key must be given again. */
   otherTenantId?: string;
 }
@@ -41,6 +43,7 @@ export function replayPlan(dir: string, catalogue: Catalogue): ReplayPlan {
     ids: failed.map((r) => r.id),
     interfaces: INTERFACES.filter((i) => failed.some((r) => r.interface === i)),
     reference,
+    faults: report.target.faults ?? [],
     profile,
     ...(otherTenant && !reference ? { otherTenantId: otherTenant.tenantId } : {}),
   };

@@ -42,17 +42,33 @@ export const STATUS_LABELS: Record<RequirementResult['status'], string> = {
   skipped: 'skipped',
   'not-applicable': 'not applicable',
   'expected-failure': 'expected failure',
+  'blocked-by-expected-failure': 'blocked by an expected failure',
   untested: 'untested',
 };
 
 export const VERDICT_LABELS: Record<ComplianceReport['verdict'], string> = {
   certified: 'certified',
   passed: 'passed (subset)',
+  'no-regressions': 'no regressions against the baseline',
   incomplete: 'incomplete',
   'not-certified': 'not certified',
   error: 'error',
   interrupted: 'interrupted',
 };
+
+/** Statuses every count line names even at 0; the others only when present. */
+const ALWAYS_COUNTED: readonly RequirementResult['status'][] = ['failed', 'blocked', 'not-applicable'];
+const COUNT_ORDER: readonly RequirementResult['status'][] = ['failed', 'blocked', 'expected-failure', 'blocked-by-expected-failure', 'untested', 'not-applicable', 'skipped', 'passed'];
+
+/**
+ * `1 failed, 3 blocked, 2 not applicable, 40 passed`: the requirements per status, as the terminal,
+ * compliance.md and compliance.html state them (junit.xml and Allure count the same by construction).
+ */
+export function countsLine(counts: Counts): string {
+  return COUNT_ORDER.filter((s) => counts[s] > 0 || ALWAYS_COUNTED.includes(s))
+    .map((s) => `${counts[s]} ${STATUS_LABELS[s]}`)
+    .join(', ');
+}
 
 /** `MUST 120/120` and, when some MUSTs did not apply, ` · 4 n/a`: every format states both. */
 export function mustLine(report: ComplianceReport): string {

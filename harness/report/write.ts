@@ -1,8 +1,9 @@
 // Writes a report folder. compliance.json is the source of truth; every other format is
-// rendered from it, so a merged or replayed report renders the same way. Allure results are
-// the exception: allure-vitest writes them while the suites run (see allure.ts).
+// rendered from it, so a merged or replayed report renders the same way, and every format counts
+// the same failed, blocked, expected-failure and not-applicable requirements.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeAllureResults } from './allure.ts';
 import { renderBadge } from './badge.ts';
 import type { ComplianceReport } from './compliance.ts';
 import { renderHtml } from './html.ts';
@@ -28,6 +29,8 @@ export const WRITERS: ReportWriter[] = [
   rendered('badge.svg', renderBadge),
 ];
 
-export function writeReports(dir: string, report: ComplianceReport): void {
+/** Every format; `allure: false` leaves out allure-results (apc selftest reads only compliance.json). */
+export function writeReports(dir: string, report: ComplianceReport, options: { allure?: boolean } = {}): void {
   for (const write of WRITERS) write(dir, report);
+  if (options.allure !== false) writeAllureResults(dir, report);
 }

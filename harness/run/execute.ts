@@ -9,7 +9,6 @@ import { DEFAULT_PACT_DIR } from '../pact/pact-files.ts';
 import { addConsumerCounts } from '../pact/reliance.ts';
 import { INTERFACES, redactedProfile, type InterfaceName, type TargetProfile } from '../profile/profile.ts';
 import { choiceFlags } from '../reference/reference-choice.ts';
-import { allureReporter } from '../report/allure.ts';
 import { assembleReport, type ReportResults } from '../report/assemble.ts';
 import { buildResults, transientOf, universeOf, verdictOf, type ComplianceReport } from '../report/compliance.ts';
 import { runCost } from './cost.ts';
@@ -27,13 +26,25 @@ export interface RunHooks {
   stopping?: (reason: string) => void;
   /** Suite workers (default: up to two, as the profile's concurrency allows). */
   workers?: number;
-  /** Write allure-results beside the report (default true); apc selftest reads only compliance.json. */
-  allure?: boolean;
+}
+
+/** Flags that start the reference again as certified: its mode, fault switches and platform-like behaviours. */
+function referenceFlags(plan: RunPlan): string[] {
+  const platformLike = plan.request.referencePlatformLike;
+  return [
+    plan.profile.controlPlaneMode === 'self-hosted' ? '--control-plane-mode self-hosted' : '',
+    ...plan.referenceFaults.map((f) => `--reference-fault ${f}`),
+    platformLike ? `--reference-platform-like ${platformLike.behaviours.join(',')}` : '',
+    platformLike?.timeScale !== undefined && platformLike.timeScale !== 1 ? `--reference-time-scale ${platformLike.timeScale}` : '',
+    plan.referenceChoice ? choiceFlags(plan.referenceChoice) : '',
+  ].filter(Boolean);
 }
 
 /** Flags that name the same target again, without secrets (they come from APC_API_KEY). */
-function reproFlags(profile: TargetProfile, reference: boolean, profileFile: string | undefined): string {
-  if (reference) return profile.controlPlaneMode === 'self-hosted' ? '--control-plane-mode self-hosted' : '';
+function reproFlags(plan: RunPlan): string {
+  const { profile } = plan;
+  if (plan.reference !== undefined) return referenceFlags(plan).join(' ');
+  const profileFile = plan.request.settings.profileFile;
   const flags: string[] = [];
   if (profileFile) flags.push(`--profile ${profileFile}`);
   const names: Record<InterfaceName, string> = {
@@ -57,13 +68,12 @@ async function deleteRunLeftovers(profile: TargetProfile, runId: string): Promis
 
 export async function executeRun(plan: RunPlan, hooks: RunHooks = {}): Promise<ReportResults> {
   const { profile, runId, catalogue } = plan;
-  const usesReference = plan.reference !== undefined;
   const workers = hooks.workers ?? Math.max(1, Math.min(2, availableParallelism(), profile.concurrency));
   const stateDir = mkdtempSync(join(tmpdir(), `${runId}-state-`));
   const context: RunContext = {
     profile,
     runId,
-    reproFlags: [reproFlags(profile, usesReference, plan.request.settings.profileFile), plan.referenceChoice ? choiceFlags(plan.referenceChoice) : ''].filter(Boolean).join(' '),
+    reproFlags: reproFlags(plan),
     workerConcurrency: Math.max(1, Math.floor(profile.concurrency / workers)),
     ...(plan.maxRps ? { workerMaxRps: plan.maxRps / workers } : {}),
     ...(plan.adaptiveRps ? { adaptiveRps: true } : {}),
@@ -83,16 +93,6 @@ export async function executeRun(plan: RunPlan, hooks: RunHooks = {}): Promise<R
     ids: plan.selected.map((r) => r.id),
     workers,
     ...(hooks.listener ? { listener: hooks.listener } : {}),
-    reporters:
-      hooks.allure === false
-        ? []
-        : [
-            allureReporter(join(plan.reportDir, 'allure-results'), catalogue, {
-              'run-id': runId,
-              seed: String(profile.seed),
-              ...Object.fromEntries(plan.interfaces.map((i) => [i, profile.urls[i]!])),
-            }),
-          ],
   }).finally(() => {
     deadline.cancel();
     rmSync(stateDir, { recursive: true, force: true });
@@ -133,6 +133,7 @@ export function reportOf(plan: RunPlan, results: ReportResults): ComplianceRepor
         controlPlaneMode: profile.controlPlaneMode,
         reference: plan.reference !== undefined,
         ...(plan.reference ? { instance: plan.reference.instance } : {}),
+        ...(plan.referenceFaults.length > 0 ? { faults: plan.referenceFaults } : {}),
         profile: redactedProfile(profile),
       },
     },

@@ -75,6 +75,8 @@ export interface RunPlan extends RunDraft {
   adaptiveRps?: boolean;
   /** How the reference implementation was started, when it is the target. */
   referenceChoice?: ReferenceChoice;
+  /** The reference's fault switches that are on: given, or restored from the replayed report. */
+  referenceFaults: string[];
 }
 
 /** Nothing to run, and why (a replay of a report without a failed requirement). */
@@ -180,7 +182,9 @@ export async function planRun(request: RunRequest, env: NodeJS.ProcessEnv, draft
   const shard = parseShard(request.shard);
   const baseline = request.expectedFailures ? loadBaseline(request.expectedFailures, catalogue) : undefined;
 
-  const faultProblem = unknownFaultMessage('--reference-fault', request.referenceFaults ?? []);
+  // A replay of a fault run turns the recorded faults on again, unless faults are given again.
+  const faults = request.referenceFaults ?? replay?.faults ?? [];
+  const faultProblem = unknownFaultMessage('--reference-fault', faults);
   if (faultProblem) throw new UsageError(faultProblem);
   const choice = referenceChoice(request.reference, request.database);
   if (typeof choice === 'string') throw new UsageError(choice);
@@ -188,7 +192,7 @@ export async function planRun(request: RunRequest, env: NodeJS.ProcessEnv, draft
     log(`No target URL given: starting the in-repo reference implementation${choice.kind === 'container' ? ' in a container' : ''}.`);
     draft.reference = await startReferenceTarget({
       mode: profile.controlPlaneMode,
-      faults: request.referenceFaults ?? [],
+      faults,
       ...(request.referencePlatformLike ? { platformLike: request.referencePlatformLike } : {}),
       ...choice,
       env,
@@ -207,7 +211,8 @@ export async function planRun(request: RunRequest, env: NodeJS.ProcessEnv, draft
   );
   if (selected.length === 0) throw new UsageError('No requirement matches --requirements/--interfaces/--shard; nothing to certify.');
   const suiteInterfaces = interfaces.filter((i) => selected.some((r) => r.interface === i));
-  const planned = { ...draft, request, catalogue, profile, selected, interfaces, suiteInterfaces, ...(shard ? { shard } : {}), ...limits };
+  const referenceFaults = usesReference ? faults : [];
+  const planned = { ...draft, request, catalogue, profile, selected, interfaces, suiteInterfaces, referenceFaults, ...(shard ? { shard } : {}), ...limits };
   if (request.sendNothing) return planned;
   // URLs and no profile: whether the agent server needs a key is asked before a missing key is called the user's mistake.
   const hosting = usesReference || replay ? undefined : await hostingBeforeSetup(profile, settings, env);
@@ -238,5 +243,6 @@ export async function planRun(request: RunRequest, env: NodeJS.ProcessEnv, draft
     ...(baseline ? { baseline } : {}),
     ...limits,
     ...(usesReference ? { referenceChoice: choice } : {}),
+    referenceFaults,
   };
 }

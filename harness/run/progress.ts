@@ -5,7 +5,7 @@ import type { Level } from '../catalogue.ts';
 import { redactor } from '../redact.ts';
 import { failureLine } from '../conformance/failure.ts';
 import type { ComplianceReport, TestOutcome } from '../report/compliance.ts';
-import { mustLine, VERDICT_LABELS } from '../report/scores.ts';
+import { countsLine, mustLine, VERDICT_LABELS } from '../report/scores.ts';
 
 export interface Output {
   write(text: string): void;
@@ -72,10 +72,11 @@ export class Progress {
       return `${level} ${c.passed}/${applicable}`;
     };
     const label = VERDICT_LABELS[report.verdict].toUpperCase();
-    const verdict = report.verdict === 'certified' || report.verdict === 'passed' ? green(label) : red(label);
+    const verdict = report.verdict === 'certified' || report.verdict === 'passed' ? green(label) : report.verdict === 'no-regressions' ? yellow(label) : red(label);
     this.print();
     this.print(`verdict: ${verdict}  ${mustLine(report)}  (${['SHOULD', 'MAY'].map((l) => score(l as Level)).join(', ')})`);
     this.print(`         ${report.verdictReason}`);
+    this.print(`counts:  ${countsLine(report.counts.total)}`);
     // Root causes first: what failed, then what could not be judged because of it.
     const failed = report.requirements.filter((r) => r.status === 'failed');
     if (failed.length > 0) this.print(`failed:  ${failed.map((r) => `${r.id} (${r.level})`).join(', ')}`);
@@ -83,6 +84,8 @@ export class Progress {
     if (blocked.length > 0) this.print(`blocked: ${blocked.map((r) => `${r.id} (by ${(r.blockedBy ?? []).join(', ')})`).join(', ')}`);
     const expected = report.requirements.filter((r) => r.status === 'expected-failure');
     if (expected.length > 0) this.print(`expected failures: ${expected.map((r) => r.id).join(', ')}`);
+    const held = report.requirements.filter((r) => r.status === 'blocked-by-expected-failure');
+    if (held.length > 0) this.print(`blocked by expected failures: ${held.map((r) => `${r.id} (by ${(r.blockedBy ?? []).join(', ')})`).join(', ')}`);
     const na = report.counts.total['not-applicable'];
     if (na > 0) this.print(dim(`not applicable: ${na} requirement(s) need capabilities not declared in the profile (see the report)`));
     for (const line of tallyLines(report.transient)) this.print(yellow(`waited:  ${line}`));

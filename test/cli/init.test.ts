@@ -10,6 +10,7 @@ import { describe, expect, test } from 'vitest';
 import { startReference } from '../../reference-impl/index.ts';
 import { certify, ROOT } from '../support/certify.ts';
 import { startProxy } from '../../harness/proxy/proxy.ts';
+import { buildProfile } from '../../harness/profile/sources.ts';
 
 function apc(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [join(ROOT, 'bin', 'apc.mjs'), ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', ...env } });
@@ -122,6 +123,25 @@ describe('apc init', () => {
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toContain('No profile given: probed the target');
       expect(run.stdout).toContain('agentServerHosting: POST /assistants/search without a key answered 401');
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
+
+  test('with only an agent server URL, the profile holds only its sections and no mode is printed', async () => {
+    const { server, keys } = await reference('hosted');
+    try {
+      const out = join(mkdtempSync(join(tmpdir(), 'apc-init-as-')), 'target.yaml');
+      const init = await apc(['init', '--agent-server-url', server.urls.agentServer, '--out', out], { APC_API_KEY: keys[0]!.key });
+      expect(init.code, init.stderr).toBe(0);
+      expect(init.stdout).not.toMatch(/controlPlaneMode|control plane mode/);
+      expect(init.stdout).toMatch(/so: agentServerHosting platform\n/);
+      const text = readFileSync(out, 'utf8');
+      for (const absent of ['controlPlaneMode', 'sources', 'endpoints', 'listeners', 'experiment-reads', 'imageUri', 'gitforge']) expect(text).not.toContain(absent);
+      const written = parse(text) as { fixtures: { graphId: string } };
+      expect(written.fixtures.graphId).toBe('echo');
+      // The file is a valid profile.
+      expect(buildProfile({ profileFile: out }, {}).urls['agent-server']).toBe(server.urls.agentServer);
     } finally {
       await server.close();
     }

@@ -200,6 +200,59 @@ describe('verdict', () => {
   });
 });
 
+describe('a baseline and what its failures block', () => {
+  const reqs = [req('CP-B-001'), req('CP-B-002'), req('CP-B-003'), req('CP-B-004')];
+  const c = catalogue(reqs);
+  // One test of three requirements stops at CP-B-002's check; CP-B-004 has its own test.
+  const listing = outcome(['CP-B-001', 'CP-B-002', 'CP-B-003'], 'failed', { failures: [failure('CP-B-002', 'not newest first')] });
+  const run = (entries: [string, string][], outcomes: TestOutcome[], selected = reqs) => {
+    const built = buildResults({ catalogue: c, selected, errors: [], outcomes, baseline: { entries: new Map(entries) } });
+    const verdict = verdictOf(built.requirements, built.errors, universeOf(c));
+    return { ...built, verdict, status: Object.fromEntries(built.requirements.map((r) => [r.id, r.status])) };
+  };
+
+  test('a requirement blocked only by listed failures is blocked-by-expected-failure, and the run exits 0, not certified', () => {
+    const r = run([['CP-B-002', 'oldest first, tracked']], [listing, outcome(['CP-B-004'], 'passed')]);
+    expect(r.status).toEqual({ 'CP-B-001': 'blocked-by-expected-failure', 'CP-B-002': 'expected-failure', 'CP-B-003': 'blocked-by-expected-failure', 'CP-B-004': 'passed' });
+    expect(r.requirements[0]).toMatchObject({ blockedBy: ['CP-B-002'], reason: expect.stringContaining('expected failure of CP-B-002 (oldest first, tracked)') });
+    expect(r.verdict.verdict).toBe('no-regressions');
+    expect(r.verdict.reason).toBe('No new failure: 1 MUST requirement(s) fail as the baseline expects (CP-B-002) and 2 more are blocked by them (CP-B-001, CP-B-003); not a certificate.');
+    expect(r.verdict.mustScore).toEqual({ passed: 1, applicable: 2 });
+    expect(exitCodeOf(r.verdict.verdict)).toBe(0);
+    expect(countsOf(r.requirements).total).toMatchObject({ 'expected-failure': 1, 'blocked-by-expected-failure': 2, blocked: 0, failed: 0 });
+  });
+
+  test('without the baseline the same run is not certified; with a subset it is still no regressions, not passed', () => {
+    const built = buildResults({ catalogue: c, selected: reqs, errors: [], outcomes: [listing, outcome(['CP-B-004'], 'passed')] });
+    expect(verdictOf(built.requirements, built.errors, universeOf(c)).verdict).toBe('not-certified');
+    const subset = run([['CP-B-002', 'tracked']], [listing], reqs.slice(0, 3));
+    expect(subset.verdict.verdict).toBe('no-regressions');
+    expect(subset.verdict.reason).toMatch(/^No new failure in a subset of the catalogue of control-plane: /);
+  });
+
+  test('a new failure fails the run, and what it blocks is blocked, not excused', () => {
+    const both = outcome(['CP-B-001', 'CP-B-002', 'CP-B-003'], 'failed', { failures: [failure('CP-B-002'), failure('CP-B-004')] });
+    const r = run([['CP-B-002', 'tracked']], [both, outcome(['CP-B-004'], 'failed', { failures: [failure('CP-B-004')] })]);
+    expect(r.status).toMatchObject({ 'CP-B-001': 'blocked', 'CP-B-003': 'blocked', 'CP-B-004': 'failed' });
+    expect(r.verdict.verdict).toBe('not-certified');
+    expect(exitCodeOf(r.verdict.verdict)).toBe(1);
+  });
+
+  test('a baseline may name a blocked requirement: its reason is kept, and it is stale once it is judged and passes', () => {
+    const named = run([['CP-B-002', 'tracked'], ['CP-B-001', 'waits for the ordering fix']], [listing, outcome(['CP-B-004'], 'passed')]);
+    expect(named.requirements[0]).toMatchObject({ status: 'blocked-by-expected-failure', reason: 'waits for the ordering fix' });
+    expect(named.verdict.verdict).toBe('no-regressions');
+    const fixed = run([['CP-B-001', 'waits for the ordering fix']], [outcome(['CP-B-001', 'CP-B-002', 'CP-B-003'], 'passed'), outcome(['CP-B-004'], 'passed')]);
+    expect(fixed.errors).toEqual(['CP-B-001 is listed in the expected-failures file but passed: remove it from the baseline (stale entry).']);
+    expect(fixed.verdict.verdict).toBe('error');
+  });
+
+  test('the full catalogue with every failure expected is no regressions, never certified', () => {
+    const r = run([['CP-B-002', 'tracked']], [outcome(['CP-B-001', 'CP-B-003'], 'passed'), outcome(['CP-B-002'], 'failed', { failures: [failure('CP-B-002')] }), outcome(['CP-B-004'], 'passed')]);
+    expect(r.verdict.verdict).toBe('no-regressions');
+  });
+});
+
 describe('expected-failures file', () => {
   const c = catalogue([req('CP-A-001'), req('CP-A-002')]);
   const file = (text: string) => {

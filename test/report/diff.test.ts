@@ -52,6 +52,29 @@ describe('diffReports', () => {
     expect(hasRegression(d)).toBe(false);
   });
 
+  test('baselined failures are judged as apc certify judges them: known, not regressions', () => {
+    const night = (statuses: Record<string, RequirementResult['status']>, runId: string) => {
+      const report = structuredClone(sampleReport({ runId }));
+      for (const r of report.requirements) if (statuses[r.id]) Object.assign(r, { status: statuses[r.id], failures: statuses[r.id] === 'passed' ? [] : [hostileFailure(r.id)] });
+      return report;
+    };
+    const known = { 'CP-DEP-001': 'expected-failure', 'CP-DEP-002': 'blocked-by-expected-failure', 'AS-RUN-001': 'passed' } as const;
+    const first = night(known, 'apc-night1');
+    expect(hasRegression(diffReports(first, night(known, 'apc-night2')))).toBe(false);
+    // A new failure is the only regression; the known ones are not named.
+    const second = diffReports(first, night({ ...known, 'AS-RUN-001': 'failed' }, 'apc-night2'));
+    expect(second.newlyFailing.map((c) => c.id)).toEqual(['AS-RUN-001']);
+    expect(hasRegression(second)).toBe(true);
+    // What only a known failure blocked, blocked now by a failure outside the baseline, is new again.
+    const unexcused = diffReports(first, night({ ...known, 'CP-DEP-002': 'blocked' }, 'apc-night2'));
+    expect(unexcused.newlyFailing.map((c) => [c.id, c.before, c.after])).toEqual([['CP-DEP-002', 'blocked-by-expected-failure', 'blocked']]);
+    expect(hasRegression(unexcused)).toBe(true);
+    // A failure added to the baseline the night it appears is named, and is no regression.
+    const accepted = diffReports(night({ 'AS-RUN-001': 'passed' }, 'apc-night1'), night({ 'AS-RUN-001': 'expected-failure' }, 'apc-night2'));
+    expect(accepted.newlyFailing.map((c) => c.id)).toEqual(['AS-RUN-001']);
+    expect(hasRegression(accepted)).toBe(false);
+  });
+
   test('Markdown names runs, catalogue change and each section; target text is escaped', () => {
     const md = diffMarkdown(diff);
     expect(md).toContain('# apc report diff: apc-night1 → apc-night2');

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, expectTypeOf, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { renderBadge } from '../../harness/report/badge.ts';
 import type { ComplianceReport } from '../../harness/report/compliance.ts';
 import { escapeHtml, escapeXml } from '../../harness/report/escape.ts';
@@ -120,7 +120,11 @@ describe('badge.svg', () => {
     const failed = renderBadge(sampleReport());
     expect(failed).toContain('<title>apc: not certified · MUST 3/4 · 1 n/a</title>');
     expect(failed).toContain('fill="#cf222e"');
-    const certified = renderBadge(sampleReport({ expected: ['CP-DEP-002'] }));
+    // A known failure is never certified: the badge names what the run showed, and is not green.
+    const known = renderBadge(sampleReport({ expected: ['CP-DEP-002'] }));
+    expect(known).toContain('<title>apc: no regressions against the baseline · MUST 3/4 · 1 n/a</title>');
+    expect(known).toContain('fill="#9a6700"');
+    const certified = renderBadge({ ...sampleReport(), verdict: 'certified' });
     expect(certified).toContain('<title>apc: certified · MUST 3/4 · 1 n/a</title>');
     expect(certified).toContain('fill="#2da44e"');
   });
