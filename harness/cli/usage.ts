@@ -250,7 +250,7 @@ The harness certifies itself (docs/selftest.md). It certifies, several at a time
                rewrites its answers); each must fail exactly the requirements it declares;
   variations   the reference behind a proxy that answers as the spec allows but the reference does
                not (other SSE framing, extra fields, compressed answers ...), or behaving as the real
-               platform does (asynchronous deletion, busy deployments ...); each must be certified;
+               platform does (throttling, 503s, asynchronous deletion ...); each must be certified;
   hostile      targets that hang, reset, drip or flood; each run must end with a report in its bound.
 It prints the matrix and writes selftest.json and selftest.md: mutation score, false alarms,
 diagnosis precision (failures outside a mutant's declared requirements), detection rate (in how

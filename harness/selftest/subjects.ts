@@ -79,3 +79,6 @@ export interface HostileTarget {
 }
 
 export type Subject = Mutant | Variation | HostileTarget;
+
+/** Generated protocol mutants (harness/selftest/mutants/generated/) carry ids starting with `gen.`. */
+export const isGenerated = (subject: Subject): boolean => subject.id.startsWith('gen.');
