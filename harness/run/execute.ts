@@ -12,6 +12,7 @@ import { choiceFlags } from '../reference/reference-choice.ts';
 import { assembleReport, type ReportResults } from '../report/assemble.ts';
 import { buildResults, transientOf, universeOf, verdictOf, type ComplianceReport } from '../report/compliance.ts';
 import { runCost } from './cost.ts';
+import { resumeCommand, resumedResults } from './resume.ts';
 import { LeftoverSweep } from './leftovers.ts';
 import type { RunListener } from './outcome-collector.ts';
 import type { RunPlan } from './plan.ts';
@@ -68,7 +69,13 @@ async function deleteRunLeftovers(profile: TargetProfile, runId: string): Promis
   return [...problems, ...(await sweep.deleteAll(found))].map((p) => `cleanup after the interrupt: ${p}`);
 }
 
+/** Runs the plan; a resumed run's results join those of its earlier part. */
 export async function executeRun(plan: RunPlan, hooks: RunHooks = {}): Promise<ReportResults> {
+  const results = await executePart(plan, hooks);
+  return plan.resumed ? resumedResults(plan.resumed, results, universeOf(plan.catalogue)) : results;
+}
+
+async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResults> {
   const { profile, runId, catalogue } = plan;
   const workers = hooks.workers ?? Math.max(1, Math.min(2, availableParallelism(), profile.concurrency));
   const stateDir = mkdtempSync(join(tmpdir(), `${runId}-state-`));
@@ -105,7 +112,8 @@ export async function executeRun(plan: RunPlan, hooks: RunHooks = {}): Promise<R
   addConsumerCounts(requirements, DEFAULT_PACT_DIR);
   if (stopReason && !profile.keep) runErrors.push(...(await deleteRunLeftovers(profile, runId)));
   const judged = verdictOf(requirements, runErrors, universeOf(catalogue));
-  const { verdict, reason } = stopReason ? { verdict: 'interrupted' as const, reason: `Interrupted: ${stopReason}; the report holds the tests that ended before.` } : judged;
+  const resumable = `Resume it (the same run, seed and target; keys given again as flags or APC_* variables): ${resumeCommand(plan.reportDir)}`;
+  const { verdict, reason } = stopReason ? { verdict: 'interrupted' as const, reason: `Interrupted: ${stopReason}; the report holds the tests that ended before. ${resumable}` } : judged;
   const transient = transientOf(outcomes);
   return {
     startedAt,
@@ -129,7 +137,7 @@ export function reportOf(plan: RunPlan, results: ReportResults): ComplianceRepor
       runId: plan.runId,
       seed: profile.seed,
       ...(plan.shard ? { shard: plan.shard } : {}),
-      ...(plan.replay ? { replayOf: plan.replay.runId } : {}),
+      ...(plan.replay && !plan.resumed ? { replayOf: plan.replay.runId } : {}),
       target: {
         urls: profile.urls,
         controlPlaneMode: profile.controlPlaneMode,
