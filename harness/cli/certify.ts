@@ -16,6 +16,7 @@ import { executeRun, reportOf, type RunHooks } from '../run/execute.ts';
 import { draftRun, planRun, SetupError, type RunDraft, type RunRequest } from '../run/plan.ts';
 import { Progress, type Output } from '../run/progress.ts';
 import { PLATFORM_REVISION_MS, printPlan, REFERENCE_REVISION_MS } from '../run/cost.ts';
+import { resumeDraft } from '../run/resume.ts';
 import { parseDuration, type StopRequest } from '../run/run-stop.ts';
 import { expandBareFlag, platformLikeOption } from './platform-like-option.ts';
 import { harnessVersion } from './version.ts';
@@ -42,6 +43,7 @@ const OPTIONS = {
   'reference-platform-like': { type: 'string' },
   'reference-time-scale': { type: 'string' },
   plan: { type: 'boolean' },
+  resume: { type: 'string' },
   'revision-time': { type: 'string' },
 } as const;
 
@@ -64,6 +66,7 @@ function requestOf(v: CertifyValues): RunRequest {
     database: v.database,
     ...(platformLike ? { referencePlatformLike: platformLike } : {}),
     ...(v.plan ? { sendNothing: true } : {}),
+    ...(v.resume !== undefined ? { resume: v.resume } : {}),
   };
 }
 
@@ -124,7 +127,7 @@ export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest,
     return 0;
   }
   // Known once the options are read: where a report goes even when the run cannot judge the target.
-  const draft = draftRun(v.reports);
+  const draft = v.resume === undefined ? draftRun(v.reports) : resumeDraft(v.resume, v.reports);
   try {
     const progress = new Progress(io.out, v.quiet ?? false);
     const plan = await planRun(requestOf(v), io.env, draft, (line) => progress.line(line));
@@ -144,7 +147,8 @@ export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest,
     progress.line(
       `  ${selected.length} requirement(s) selected${shard ? ` (shard ${shard.index}/${shard.count})` : ''}; control plane mode ${profile.controlPlaneMode}${plan.reference ? ' (reference implementation)' : ''}`,
     );
-    if (replay) progress.line(`  replay of ${replay.runId} (${v.replay}): its ${replay.ids.length} failed requirement(s) with its seed`);
+    if (replay && plan.resumed) progress.line(`  resuming ${replay.runId} (${v.resume}): the ${replay.ids.length} requirement(s) it had not judged, with its seed`);
+    else if (replay) progress.line(`  replay of ${replay.runId} (${v.replay}): its ${replay.ids.length} failed requirement(s) with its seed`);
     progress.line();
 
     const results = await executeRun(plan, {
@@ -155,12 +159,12 @@ export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest,
     });
     const report = reportOf(plan, results);
     writeReports(plan.reportDir, report, { allure: options.allure !== false });
-    progress.summary(report, shownDir(v.reports, plan.reportDir));
+    progress.summary(report, shownDir(v.reports ?? v.resume, plan.reportDir));
     return exitCodeOf(report.verdict);
   } catch (error) {
     if (error instanceof SetupError) {
       errorReport(draft, io, error.message, error.problems.length === 1 ? [] : error.problems);
-      io.err.write(redactor.text(`apc certify: cannot certify; nothing was judged.\n${error.problems.map((s) => `  - ${s}\n`).join('')}Report (verdict error): ${shownDir(v.reports, draft.reportDir)}\n`));
+      io.err.write(redactor.text(`apc certify: cannot certify; nothing was judged.\n${error.problems.map((s) => `  - ${s}\n`).join('')}Report (verdict error): ${shownDir(v.reports ?? v.resume, draft.reportDir)}\n`));
       return 2;
     }
     if (error instanceof UsageError || error instanceof ContainerError || error instanceof ProfileError || error instanceof CatalogueError || error instanceof SelectionError || error instanceof BaselineError || error instanceof ReportError) {

@@ -79,6 +79,9 @@ Selection:
                               with its seed, runs and target (the reference implementation is
                               started again when the report certified it); keys come from the
                               usual flags and variables, as they are never written to a report
+  --resume DIR                go on with the interrupted run whose report is in DIR: the same run
+                              id, seed and target, only the requirements it had not judged, one
+                              report at the end (in DIR); keys are given again as for --replay
 
 Cost (README "Cost of a certification"):
   --plan                      send nothing: print, per interface, how many deployments, revisions
