@@ -66,7 +66,7 @@ beforeAll(async () => {
     profileFile,
     [
       'controlPlaneMode: hosted',
-      'endpoints: [upload-url, integrations, experiment-reads, dataset-create, docs]',
+      'endpoints: [experiment-reads, dataset-create]',
       'fixtures: {failingGraphId: fail, failingImageUri: "registry.invalid/acme/agent:fail-build"}',
       'timeouts: {requestMs: 10000, streamMs: 10000, deployMs: 30000, statsMs: 15000}',
       'pollIntervalMs: 20',
