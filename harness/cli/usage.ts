@@ -210,7 +210,10 @@ Lists what earlier runs left on a target: every deployment and assistant whose n
 assistant, its apc_run metadata) carries a run prefix such as apc-3f9a1c. A dry run unless --yes.
 
   --run ID                    only the resources of this run (default: every apc- prefixed one)
-  --yes                       delete what is listed
+  --yes                       delete what is listed; a deployment still read as AWAITING_DELETE
+                              (asynchronous deletion) is waited for until gone, up to
+                              timeouts.deleteMs (else the deploy timeout), polling every
+                              --poll-interval-ms
   --control-plane-url, --agent-server-url, --api-key, --tenant-id, --profile, ...
                               the target options of \`apc certify\` (and its APC_* variables)
 

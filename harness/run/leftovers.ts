@@ -38,6 +38,9 @@ export function runIdIn(name: unknown, runId?: string): string | undefined {
   return found;
 }
 
+/** The same listing page twice in a row: the target does not page. */
+const samePage = (page: unknown[], previous: unknown[]): boolean => JSON.stringify(page) === JSON.stringify(previous);
+
 function described(exchange: Exchange): string {
   const { method, url } = exchange.request;
   const answer = exchange.response ? `HTTP ${exchange.response.status}` : (exchange.error ?? 'no answer');
@@ -76,15 +79,23 @@ export class LeftoverSweep {
   private async deployments(scan: LeftoverScan, runId: string | undefined): Promise<void> {
     const cp = this.client('control-plane');
     if (!cp) return;
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const exchange = await cp.get('/v2/deployments', { query: { name_contains: runId ?? 'apc-', limit: PAGE, offset: page * PAGE } });
+    const seen = new Set<string>();
+    let previous: Record<string, unknown>[] = [];
+    for (let page = 0, offset = 0; page < MAX_PAGES; page++) {
+      const exchange = await cp.get('/v2/deployments', { query: { name_contains: runId ?? 'apc-', limit: PAGE, offset } });
       const list = exchange.response?.status === 200 ? listOf(exchange.response.json) : undefined;
       if (!list) return void scan.problems.push(`listing deployments failed: ${described(exchange)}`);
       for (const d of list) {
         const run = runIdIn(d.name, runId);
-        if (run && typeof d.id === 'string') scan.found.push({ interface: 'control-plane', kind: 'deployment', id: d.id, name: String(d.name), runId: run });
+        if (!run || typeof d.id !== 'string' || seen.has(d.id)) continue;
+        seen.add(d.id);
+        scan.found.push({ interface: 'control-plane', kind: 'deployment', id: d.id, name: String(d.name), runId: run });
       }
-      if (list.length < PAGE) return;
+      // A target may answer fewer than `limit` with more to come (the spec shows no page size):
+      // only an empty page ends the list, or one that repeats the last (a target ignoring offset).
+      if (list.length === 0 || samePage(list, previous)) return;
+      previous = list;
+      offset += list.length;
     }
   }
 
@@ -92,8 +103,9 @@ export class LeftoverSweep {
     const as = this.client('agent-server');
     if (!as) return;
     const seen = new Set<string>();
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const body = { ...(runId ? { metadata: { [RUN_TAG]: runId } } : {}), limit: PAGE, offset: page * PAGE };
+    let previous: Record<string, unknown>[] = [];
+    for (let page = 0, offset = 0; page < MAX_PAGES; page++) {
+      const body = { ...(runId ? { metadata: { [RUN_TAG]: runId } } : {}), limit: PAGE, offset };
       const exchange = await as.post('/assistants/search', body);
       const list = exchange.response?.status === 200 ? listOf(exchange.response.json) : undefined;
       if (!list) return void scan.problems.push(`listing assistants failed: ${described(exchange)}`);
@@ -105,12 +117,17 @@ export class LeftoverSweep {
           scan.found.push({ interface: 'agent-server', kind: 'assistant', id: a.assistant_id, name: String(a.name ?? ''), runId: run });
         }
       }
-      if (list.length < PAGE) return;
+      if (list.length === 0 || samePage(list, previous)) return;
+      previous = list;
+      offset += list.length;
     }
   }
 
-  /** Deletes one leftover; a problem as text, or undefined when it is gone. */
-  async delete(leftover: Leftover): Promise<string | undefined> {
+  /**
+   * Deletes one leftover; a problem as text, or undefined when it is gone. With `waitGoneMs`, a
+   * deployment whose deletion is asynchronous (still read as AWAITING_DELETE) is waited for.
+   */
+  async delete(leftover: Leftover, waitGoneMs?: number): Promise<string | undefined> {
     const client = this.client(leftover.interface)!;
     let exchange: Exchange;
     if (leftover.kind === 'deployment') {
@@ -123,13 +140,28 @@ export class LeftoverSweep {
       exchange = await client.delete(`/assistants/${leftover.id}`);
     }
     const status = exchange.response?.status;
-    if (status !== undefined && ((status >= 200 && status < 300) || status === 404)) return undefined;
-    return `deleting ${leftover.kind} ${leftover.name} (${leftover.id}) failed: ${described(exchange)}`;
+    if (status === 404) return undefined;
+    if (status === undefined || status < 200 || status >= 300) return `deleting ${leftover.kind} ${leftover.name} (${leftover.id}) failed: ${described(exchange)}`;
+    return leftover.kind === 'deployment' && waitGoneMs !== undefined ? this.untilGone(client, leftover, waitGoneMs) : undefined;
   }
 
-  /** Deletes every leftover; the problems. */
-  async deleteAll(leftovers: Leftover[]): Promise<string[]> {
-    const problems = await Promise.all(leftovers.map((l) => this.delete(l)));
+  /** Reads a deleted deployment until its GET is refused; a problem when it shows another status than AWAITING_DELETE, or stays past `boundMs`. */
+  private async untilGone(client: InterfaceClient, leftover: Leftover, boundMs: number): Promise<string | undefined> {
+    const deadline = Date.now() + boundMs;
+    for (;;) {
+      const read = await client.get(`/v2/deployments/${leftover.id}`);
+      const status = read.response?.status;
+      if (status !== undefined && status >= 400 && status < 500) return undefined;
+      const shown = (read.response?.json as { status?: unknown } | undefined)?.status;
+      if (status === 200 && shown !== 'AWAITING_DELETE') return `deployment ${leftover.name} (${leftover.id}) answered DELETE but still reads with status ${JSON.stringify(shown)}`;
+      if (Date.now() + this.profile.pollIntervalMs > deadline) return `deployment ${leftover.name} (${leftover.id}) was not gone ${boundMs} ms after DELETE (timeouts.deleteMs, else the deploy timeout): ${described(read)}`;
+      await new Promise((resolve) => setTimeout(resolve, this.profile.pollIntervalMs));
+    }
+  }
+
+  /** Deletes every leftover; the problems. `waitGoneMs`: wait for asynchronous deletions, up to this each. */
+  async deleteAll(leftovers: Leftover[], waitGoneMs?: number): Promise<string[]> {
+    const problems = await Promise.all(leftovers.map((l) => this.delete(l, waitGoneMs)));
     return problems.filter((p): p is string => p !== undefined);
   }
 }

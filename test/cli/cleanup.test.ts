@@ -44,10 +44,14 @@ async function assistantNames(): Promise<string[]> {
 }
 
 function cleanup(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return cleanupOf(server, ...args);
+}
+
+function cleanupOf(target: ReferenceServer, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(
     process.execPath,
-    [join(ROOT, 'bin', 'apc.mjs'), 'cleanup', '--control-plane-url', server.urls.controlPlane, '--agent-server-url', server.urls.agentServer, '--tenant-id', tenant, ...args],
-    { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', APC_API_KEY: apiKey }, stdio: ['ignore', 'pipe', 'pipe'] },
+    [join(ROOT, 'bin', 'apc.mjs'), 'cleanup', '--control-plane-url', target.urls.controlPlane, '--agent-server-url', target.urls.agentServer, '--tenant-id', target.tenantId, ...args],
+    { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', APC_API_KEY: target.apiKey }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stdout = '';
   let stderr = '';
@@ -103,4 +107,36 @@ describe('apc cleanup', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--run: expected a run id such as apc-3f9a1c');
   });
+});
+
+describe('apc cleanup on a platform-like target', () => {
+  test('finds every leftover past the first page of a small-paged listing, among 120 other deployments, and waits for asynchronous deletion', async () => {
+    const platform = await startReference({
+      apiKeys: [{ key: `apc-cleanup-${randomUUID()}`, tenants: [randomUUID()] }],
+      platformLike: { behaviours: ['small-pages', 'many-deployments', 'async-delete'], timeScale: 0.1 },
+    });
+    try {
+      const own = { 'X-Api-Key': platform.apiKey, 'Content-Type': 'application/json' };
+      const listed = async (): Promise<string[]> => {
+        const names: string[] = [];
+        for (let offset = 0; ; offset += 10) {
+          const page = ((await (await fetch(`${platform.urls.controlPlane}/v2/deployments?limit=100&offset=${offset}`, { headers: own })).json()) as { resources: { name: string }[] }).resources;
+          if (page.length === 0) return names;
+          names.push(...page.map((d) => d.name));
+        }
+      };
+      for (let i = 1; i <= 15; i++) {
+        const body = { name: `apc-ccc333-left-${i}`, source: 'internal_container', source_config: {}, source_revision_config: { image_uri: 'registry.example.com/agent:1' }, secrets: [] };
+        expect((await fetch(`${platform.urls.controlPlane}/v2/deployments`, { method: 'POST', headers: own, body: JSON.stringify(body) })).status).toBe(201);
+      }
+      const run = await cleanupOf(platform, '--yes');
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain('15 of 15 resource(s) deleted');
+      const after = await listed();
+      expect(after.filter((name) => name.startsWith('apc-'))).toEqual([]);
+      expect(after).toHaveLength(120);
+    } finally {
+      await platform.close();
+    }
+  }, 120_000);
 });
