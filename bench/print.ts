@@ -1,6 +1,7 @@
 // The short table `npm run bench` prints after writing the results file.
 import type { CommandFigures } from './certification.ts';
 import type { OverheadFigures } from './harness-overhead.ts';
+import type { PeerFigures } from './peer-ratios.ts';
 import type { MemoryFigures } from './memory.ts';
 import type { ScaleRow } from './scale.ts';
 import type { StreamFigures } from './streams.ts';
@@ -11,7 +12,7 @@ interface Results {
   harnessOverhead?: OverheadFigures;
   throughput?: Record<string, EndpointFigures[] | { skipped: string }>;
   streams?: StreamFigures[];
-  peer?: { reference: { createAssistantPerSecond: number }; peer: { createAssistantPerSecond: number }; createAssistantRatio: number };
+  peer?: PeerFigures;
   memory?: MemoryFigures;
   scale?: ScaleRow[];
 }
@@ -42,7 +43,11 @@ export function printSummary(raw: Record<string, unknown>): void {
     }
   }
   if (r.peer) {
-    out(`peer: POST /assistants reference ${r.peer.reference.createAssistantPerSecond}/s vs peer ${r.peer.peer.createAssistantPerSecond}/s = ${r.peer.createAssistantRatio}x`);
+    const [low, high] = r.peer.createAssistantRatioSpread;
+    out(
+      `peer: POST /assistants reference ${r.peer.reference.createAssistantPerSecond}/s vs peer ${r.peer.peer.createAssistantPerSecond}/s = ${r.peer.createAssistantRatio}x ` +
+        `(median of ${r.peer.rounds.length} alternating rounds; rounds ${low}–${high}x)`,
+    );
     for (const kind of ['stateless', 'thread']) {
       const [ref, peer] = ['reference', 'peer'].map((server) => r.streams?.find((s) => s.server === server && s.kind === kind));
       if (ref && peer) out(`peer: ${kind} run stream close p50 peer ÷ reference = ${(peer.closeMs.p50 / ref.closeMs.p50).toFixed(0)}x`);

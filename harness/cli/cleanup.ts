@@ -47,8 +47,7 @@ export async function cleanup(argv: string[], io: CertifyIo): Promise<number> {
       if (found.length > 0) io.out.write(`${found.length} resource(s) found; dry run: run again with --yes to delete them.\n`);
       return problems.length > 0 ? 1 : 0;
     }
-    // Deletion may be asynchronous (AWAITING_DELETE): the deployments are waited for until gone.
-    const failures = await sweep.deleteAll(found, profile.timeouts.deleteMs ?? profile.timeouts.deployMs);
+    const failures = await sweep.deleteAll(found);
     for (const f of failures) io.err.write(`apc cleanup: ${redactor.text(f)}\n`);
     io.out.write(`${found.length - failures.length} of ${found.length} resource(s) deleted.\n`);
     return problems.length + failures.length > 0 ? 1 : 0;

@@ -79,6 +79,9 @@ Selection:
                               with its seed, runs and target (the reference implementation is
                               started again when the report certified it); keys come from the
                               usual flags and variables, as they are never written to a report
+  --resume DIR                go on with the interrupted run whose report is in DIR: the same run
+                              id, seed and target, only the requirements it had not judged, one
+                              report at the end (in DIR); keys are given again as for --replay
 
 Cost (README "Cost of a certification"):
   --plan                      send nothing: print, per interface, how many deployments, revisions
@@ -210,10 +213,7 @@ Lists what earlier runs left on a target: every deployment and assistant whose n
 assistant, its apc_run metadata) carries a run prefix such as apc-3f9a1c. A dry run unless --yes.
 
   --run ID                    only the resources of this run (default: every apc- prefixed one)
-  --yes                       delete what is listed; a deployment still read as AWAITING_DELETE
-                              (asynchronous deletion) is waited for until gone, up to
-                              timeouts.deleteMs (else the deploy timeout), polling every
-                              --poll-interval-ms
+  --yes                       delete what is listed
   --control-plane-url, --agent-server-url, --api-key, --tenant-id, --profile, ...
                               the target options of \`apc certify\` (and its APC_* variables)
 

@@ -81,6 +81,24 @@ export function runCost(outcomes: TestOutcome[], byId: ReadonlyMap<string, { int
   return { planned, created: createdPerInterface(outcomes) };
 }
 
+/** Two parts of one run (an interrupted run and its resumption): their plans and creations added up. */
+export function addCost(a: RunCost | undefined, b: RunCost | undefined): RunCost {
+  const sum: RunCost = { planned: {}, created: {} };
+  for (const part of [a, b]) {
+    for (const name of INTERFACES) {
+      const planned = part?.planned[name];
+      if (planned) {
+        const into = (sum.planned[name] ??= { creates: {}, waitsInARow: 0, tests: 0 });
+        addCreated(into.creates, planned.creates);
+        into.waitsInARow = Math.max(into.waitsInARow, planned.waitsInARow);
+        into.tests += planned.tests;
+      }
+      if (part?.created[name]) addCreated((sum.created[name] ??= {}), part.created[name]);
+    }
+  }
+  return sum;
+}
+
 /** What the run's tests created, per interface. */
 export function createdPerInterface(outcomes: TestOutcome[]): Partial<Record<InterfaceName, Created>> {
   const result: Partial<Record<InterfaceName, Created>> = {};

@@ -3,9 +3,11 @@
 // plane, assistants on the agent server (found by name or by the run's metadata tag). `apc
 // cleanup` lists and deletes them; an interrupted run deletes its own the same way.
 // Threads carry no name and the experiment upload interface has no delete: neither is covered.
+// Deletion may be asynchronous: a deleted deployment is waited for until it is gone.
 import { InterfaceClient, Recorder } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { Limiter } from '../http/limiter.ts';
+import { awaitingDelete, deleteBoundMs, untilGone } from './awaiting-delete.ts';
 import type { InterfaceName, TargetProfile } from '../profile/profile.ts';
 
 export interface Leftover {
@@ -58,8 +60,15 @@ export class LeftoverSweep {
 
   private readonly profile: TargetProfile;
 
-  /** `requestMs` bounds each request, so cleanup after an interrupt ends even on a hanging target. */
-  constructor(profile: TargetProfile, requestMs = profile.timeouts.requestMs) {
+  /**
+   * `requestMs` bounds each request, so cleanup after an interrupt ends even on a hanging target;
+   * `goneMs` bounds the wait for a deleted deployment to go away (AWAITING_DELETE).
+   */
+  constructor(
+    profile: TargetProfile,
+    requestMs = profile.timeouts.requestMs,
+    private readonly goneMs = deleteBoundMs(profile),
+  ) {
     this.profile = { ...profile, timeouts: { ...profile.timeouts, requestMs } };
     this.limiter = new Limiter(profile.concurrency);
   }
@@ -123,11 +132,8 @@ export class LeftoverSweep {
     }
   }
 
-  /**
-   * Deletes one leftover; a problem as text, or undefined when it is gone. With `waitGoneMs`, a
-   * deployment whose deletion is asynchronous (still read as AWAITING_DELETE) is waited for.
-   */
-  async delete(leftover: Leftover, waitGoneMs?: number): Promise<string | undefined> {
+  /** Deletes one leftover; a problem as text, or undefined when it is gone. */
+  async delete(leftover: Leftover): Promise<string | undefined> {
     const client = this.client(leftover.interface)!;
     let exchange: Exchange;
     if (leftover.kind === 'deployment') {
@@ -136,32 +142,23 @@ export class LeftoverSweep {
       exchange = await client.delete(path, { query: { delete_tracing_project: true } });
       const status = exchange.response?.status ?? 0;
       if (status >= 400 && status < 500 && status !== 404) exchange = await client.delete(path);
+      const answered = exchange.response?.status ?? 0;
+      // Deleted, or already on its way out (a second DELETE refused): wait until it is gone.
+      if ((answered >= 200 && answered < 300) || (answered >= 400 && answered !== 404 && (await awaitingDelete(client, leftover.id)))) {
+        const gone = await untilGone(client, leftover.id, this.goneMs, this.profile.pollIntervalMs);
+        return gone.gone ? undefined : `deleting ${leftover.kind} ${leftover.name} (${leftover.id}): ${gone.why}`;
+      }
     } else {
       exchange = await client.delete(`/assistants/${leftover.id}`);
     }
     const status = exchange.response?.status;
-    if (status === 404) return undefined;
-    if (status === undefined || status < 200 || status >= 300) return `deleting ${leftover.kind} ${leftover.name} (${leftover.id}) failed: ${described(exchange)}`;
-    return leftover.kind === 'deployment' && waitGoneMs !== undefined ? this.untilGone(client, leftover, waitGoneMs) : undefined;
+    if (status !== undefined && ((status >= 200 && status < 300) || status === 404)) return undefined;
+    return `deleting ${leftover.kind} ${leftover.name} (${leftover.id}) failed: ${described(exchange)}`;
   }
 
-  /** Reads a deleted deployment until its GET is refused; a problem when it shows another status than AWAITING_DELETE, or stays past `boundMs`. */
-  private async untilGone(client: InterfaceClient, leftover: Leftover, boundMs: number): Promise<string | undefined> {
-    const deadline = Date.now() + boundMs;
-    for (;;) {
-      const read = await client.get(`/v2/deployments/${leftover.id}`);
-      const status = read.response?.status;
-      if (status !== undefined && status >= 400 && status < 500) return undefined;
-      const shown = (read.response?.json as { status?: unknown } | undefined)?.status;
-      if (status === 200 && shown !== 'AWAITING_DELETE') return `deployment ${leftover.name} (${leftover.id}) answered DELETE but still reads with status ${JSON.stringify(shown)}`;
-      if (Date.now() + this.profile.pollIntervalMs > deadline) return `deployment ${leftover.name} (${leftover.id}) was not gone ${boundMs} ms after DELETE (timeouts.deleteMs, else the deploy timeout): ${described(read)}`;
-      await new Promise((resolve) => setTimeout(resolve, this.profile.pollIntervalMs));
-    }
-  }
-
-  /** Deletes every leftover; the problems. `waitGoneMs`: wait for asynchronous deletions, up to this each. */
-  async deleteAll(leftovers: Leftover[], waitGoneMs?: number): Promise<string[]> {
-    const problems = await Promise.all(leftovers.map((l) => this.delete(l, waitGoneMs)));
+  /** Deletes every leftover; the problems. */
+  async deleteAll(leftovers: Leftover[]): Promise<string[]> {
+    const problems = await Promise.all(leftovers.map((l) => this.delete(l)));
     return problems.filter((p): p is string => p !== undefined);
   }
 }

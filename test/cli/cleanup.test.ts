@@ -10,18 +10,22 @@ import { ROOT } from '../support/certify.ts';
 const apiKey = `apc-cleanup-${randomUUID()}`;
 const tenant = randomUUID();
 let server: ReferenceServer;
+/** The same, deleting asynchronously: a deleted deployment lingers as AWAITING_DELETE for 3 s. */
+let lingering: ReferenceServer;
 const headers = { 'X-Api-Key': apiKey, 'X-Tenant-Id': tenant, 'Content-Type': 'application/json' };
 
 beforeAll(async () => {
   server = await startReference({ apiKeys: [{ key: apiKey, tenants: [tenant] }] });
+  lingering = await startReference({ apiKeys: [{ key: apiKey, tenants: [tenant] }], platformLike: { behaviours: ['async-delete'], timeScale: 1 } });
 });
 afterAll(async () => {
   await server?.close();
+  await lingering?.close();
 });
 
-async function createDeployment(name: string): Promise<void> {
+async function createDeployment(name: string, target = server): Promise<void> {
   const body = { name, source: 'internal_container', source_config: {}, source_revision_config: { image_uri: 'registry.example.com/agent:1' }, secrets: [] };
-  const response = await fetch(`${server.urls.controlPlane}/v2/deployments`, { method: 'POST', headers, body: JSON.stringify(body) });
+  const response = await fetch(`${target.urls.controlPlane}/v2/deployments`, { method: 'POST', headers, body: JSON.stringify(body) });
   expect(response.status).toBe(201);
 }
 
@@ -30,8 +34,8 @@ async function createAssistant(name: string, metadata: Record<string, string>): 
   expect(response.ok).toBe(true);
 }
 
-async function deploymentNames(): Promise<string[]> {
-  const response = await fetch(`${server.urls.controlPlane}/v2/deployments?limit=100`, { headers });
+async function deploymentNames(target = server): Promise<string[]> {
+  const response = await fetch(`${target.urls.controlPlane}/v2/deployments?limit=100`, { headers });
   return ((await response.json()) as { resources: { name: string }[] }).resources.map((d) => d.name).sort();
 }
 
@@ -50,8 +54,8 @@ function cleanup(...args: string[]): Promise<{ code: number | null; stdout: stri
 function cleanupOf(target: ReferenceServer, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(
     process.execPath,
-    [join(ROOT, 'bin', 'apc.mjs'), 'cleanup', '--control-plane-url', target.urls.controlPlane, '--agent-server-url', target.urls.agentServer, '--tenant-id', target.tenantId, ...args],
-    { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', APC_API_KEY: target.apiKey }, stdio: ['ignore', 'pipe', 'pipe'] },
+    [join(ROOT, 'bin', 'apc.mjs'), 'cleanup', '--control-plane-url', target.urls.controlPlane, '--agent-server-url', target.urls.agentServer, '--tenant-id', tenant, ...args],
+    { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', APC_API_KEY: apiKey }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stdout = '';
   let stderr = '';
@@ -109,34 +113,30 @@ describe('apc cleanup', () => {
   });
 });
 
-describe('apc cleanup on a platform-like target', () => {
-  test('finds every leftover past the first page of a small-paged listing, among 120 other deployments, and waits for asynchronous deletion', async () => {
-    const platform = await startReference({
-      apiKeys: [{ key: `apc-cleanup-${randomUUID()}`, tenants: [randomUUID()] }],
-      platformLike: { behaviours: ['small-pages', 'many-deployments', 'async-delete'], timeScale: 0.1 },
-    });
+describe('apc cleanup on a target that deletes asynchronously', () => {
+  test('waits until each deleted deployment is gone, not only AWAITING_DELETE', async () => {
+    await createDeployment('apc-ccc333-d-1', lingering);
+    await createDeployment('production-agent', lingering);
+    const run = await cleanupOf(lingering, '--yes');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('1 of 1 resource(s) deleted');
+    // Had cleanup returned at the 204, the deployment would still be listed (AWAITING_DELETE) for 3 s.
+    expect(await deploymentNames(lingering)).toEqual(['production-agent']);
+  }, 60_000);
+});
+
+describe('apc cleanup on a target with small pages and many deployments', () => {
+  test('finds every leftover past the first page (a page of 10 whatever limit asks), among 120 deployments of others', async () => {
+    const paged = await startReference({ apiKeys: [{ key: apiKey, tenants: [tenant] }], platformLike: { behaviours: ['small-pages', 'many-deployments'] } });
     try {
-      const own = { 'X-Api-Key': platform.apiKey, 'Content-Type': 'application/json' };
-      const listed = async (): Promise<string[]> => {
-        const names: string[] = [];
-        for (let offset = 0; ; offset += 10) {
-          const page = ((await (await fetch(`${platform.urls.controlPlane}/v2/deployments?limit=100&offset=${offset}`, { headers: own })).json()) as { resources: { name: string }[] }).resources;
-          if (page.length === 0) return names;
-          names.push(...page.map((d) => d.name));
-        }
-      };
-      for (let i = 1; i <= 15; i++) {
-        const body = { name: `apc-ccc333-left-${i}`, source: 'internal_container', source_config: {}, source_revision_config: { image_uri: 'registry.example.com/agent:1' }, secrets: [] };
-        expect((await fetch(`${platform.urls.controlPlane}/v2/deployments`, { method: 'POST', headers: own, body: JSON.stringify(body) })).status).toBe(201);
-      }
-      const run = await cleanupOf(platform, '--yes');
+      for (let i = 1; i <= 15; i++) await createDeployment(`apc-ddd444-left-${i}`, paged);
+      const run = await cleanupOf(paged, '--yes');
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toContain('15 of 15 resource(s) deleted');
-      const after = await listed();
-      expect(after.filter((name) => name.startsWith('apc-'))).toEqual([]);
-      expect(after).toHaveLength(120);
+      const left = await fetch(`${paged.urls.controlPlane}/v2/deployments?name_contains=apc-`, { headers });
+      expect(((await left.json()) as { resources: unknown[] }).resources).toEqual([]);
     } finally {
-      await platform.close();
+      await paged.close();
     }
-  }, 120_000);
+  }, 60_000);
 });
