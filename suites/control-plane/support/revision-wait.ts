@@ -50,8 +50,8 @@ export async function waitForRevision(t: Check, id: string, revisionId: string, 
       t.fail({
         requirement,
         message: `Revision ${revisionId} of deployment ${id} did not end within the deploy timeout (${timeoutMs} ms); its last status was ${JSON.stringify(last)}.`,
-        expected: 'DEPLOYED or a status containing FAILED',
-        seen: last,
+        expected: { status: 'DEPLOYED or a status containing FAILED' },
+        seen: { status: last },
       });
     }
     await new Promise((resolve) => setTimeout(resolve, t.profile.pollIntervalMs));
