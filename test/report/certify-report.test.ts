@@ -143,6 +143,8 @@ describe('a certification writes a report folder that stands on its own', () => 
     expect(search!.description).toContain('curl -sS -X POST');
     expect(allureRender.code, allureRender.stderr).toBe(0);
     expect(existsSync(join(reportDir, 'allure-report', 'index.html'))).toBe(true);
+    // Opened as a file the page is a blank spinner: the command says how to serve it.
+    expect(allureRender.stdout).toContain('serve it to view it: npx allure open');
   });
 });
 
