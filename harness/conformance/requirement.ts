@@ -36,7 +36,7 @@ export interface RequirementTestMeta {
 
 /**
  * What a test creates at most on a target that follows the spec (refusals create nothing), and
- * how many revision waits it makes one after another.
+ * how many revision waits it makes one after another (default: one per revision it makes).
  */
 export interface TestCost {
   creates: Created;
