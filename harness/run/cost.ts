@@ -2,10 +2,10 @@
 // create at most (each test declares it, harness/conformance/requirement.ts) and how many
 // revision waits come one after another, which with the revision time gives the wall time.
 import type { TestCase } from 'vitest/node';
-import { addCreated, CREATED_KINDS, KIND_INTERFACE, type Created } from '../conformance/created.ts';
+import { addCreated, budgetText, CREATED_KINDS, KIND_INTERFACE, type Created } from '../conformance/created.ts';
 import type { TestCost } from '../conformance/requirement.ts';
 import type { RunContext } from '../conformance/run-context.ts';
-import { INTERFACES, type InterfaceName } from '../profile/profile.ts';
+import { INTERFACES, type Budget, type InterfaceName } from '../profile/profile.ts';
 import type { ComplianceReport, TestOutcome } from '../report/compliance.ts';
 import { suiteFiles, suiteFilesNaming, suiteVitest } from './run-suites.ts';
 
@@ -87,6 +87,25 @@ export function planOf(tests: PlannedTest[], byId: ReadonlyMap<string, { interfa
   return { interfaces, revisionTimeMs, waitsMs: Math.max(longest, shared) * revisionTimeMs };
 }
 
+/**
+ * The tests the budget leaves out. Tests that create no deployment always run; the others are
+ * taken in the order of what they buy (MUST requirements judged per deployment and revision
+ * spent), as long as both limits hold.
+ */
+export function overBudget(tests: PlannedTest[], budget: Budget, levelOf: (id: string) => string | undefined): string[] {
+  const price = (t: PlannedTest) => (t.cost.creates.deployments ?? 0) + (t.cost.creates.revisions ?? 0);
+  const worth = (t: PlannedTest) => t.requirements.filter((id) => levelOf(id) === 'MUST').length / price(t);
+  const spent = { deployments: 0, revisions: 0 };
+  const left: string[] = [];
+  for (const test of [...tests].filter((t) => price(t) > 0).sort((a, b) => worth(b) - worth(a))) {
+    const d = spent.deployments + (test.cost.creates.deployments ?? 0);
+    const r = spent.revisions + (test.cost.creates.revisions ?? 0);
+    if (d <= (budget.deployments ?? Infinity) && r <= (budget.revisions ?? Infinity)) Object.assign(spent, { deployments: d, revisions: r });
+    else left.push(test.title);
+  }
+  return left;
+}
+
 /** What a run's report records: the plan of the tests that ran beside what they created. */
 export type RunCost = NonNullable<ComplianceReport['cost']>;
 
@@ -156,13 +175,17 @@ export async function printPlan(options: {
   context: RunContext;
   interfaces: InterfaceName[];
   ids: string[];
-  byId: ReadonlyMap<string, { interface: InterfaceName }>;
+  byId: ReadonlyMap<string, { interface: InterfaceName; level: string }>;
   revisionTimeMs: number;
   write: (line: string) => void;
 }): Promise<Plan> {
-  const tests = await plannedTests(options.context, options.interfaces, options.ids);
+  const all = await plannedTests(options.context, options.interfaces, options.ids);
+  const { budget } = options.context.profile;
+  const left = budget ? new Set(overBudget(all, budget, (id) => options.byId.get(id)?.level)) : new Set<string>();
+  const tests = all.filter((t) => !left.has(t.title));
   const plan = planOf(tests, options.byId, options.revisionTimeMs);
   options.write(`apc certify --plan · ${options.ids.length} requirement(s) selected · nothing was sent to the target\n`);
+  if (budget) options.write(`  budget ${budgetText(budget)}: ${left.size} of ${all.length} test(s) left out (skipped, saying "budget"); the plan below is of the rest\n`);
   for (const line of planLines(plan)) options.write(`${line}\n`);
   return plan;
 }
