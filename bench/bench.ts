@@ -15,7 +15,7 @@ import { printSummary } from './print.ts';
 import { scale } from './scale.ts';
 import { closeStreams, streams, type AgentServer } from './streams.ts';
 import { startReferenceProcess } from './support/reference-process.ts';
-import { load, round } from './support/load.ts';
+import { load } from './support/load.ts';
 import { ASSISTANT } from './support/bodies.ts';
 import { throughput } from './throughput.ts';
 

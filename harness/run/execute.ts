@@ -18,6 +18,7 @@ import type { RunListener } from './outcome-collector.ts';
 import type { RunPlan } from './plan.ts';
 import { runSuites } from './run-suites.ts';
 import { markNotRun, withDeadline, type StopRequest } from './run-stop.ts';
+import { deleteBoundMs } from './awaiting-delete.ts';
 
 export interface RunHooks {
   listener?: RunListener;
@@ -62,7 +63,8 @@ function reproFlags(plan: RunPlan): string {
 
 /** After an interrupt: deletes what the run created (as its tests would have), each request bounded. */
 async function deleteRunLeftovers(profile: TargetProfile, runId: string): Promise<string[]> {
-  const sweep = new LeftoverSweep(profile, Math.min(profile.timeouts.requestMs, 10_000));
+  // An interrupted run waits a little for asynchronous deletions; `apc cleanup` finds what is left.
+  const sweep = new LeftoverSweep(profile, Math.min(profile.timeouts.requestMs, 10_000), Math.min(deleteBoundMs(profile), 30_000));
   const { found, problems } = await sweep.scan(runId);
   return [...problems, ...(await sweep.deleteAll(found))].map((p) => `cleanup after the interrupt: ${p}`);
 }

@@ -3,9 +3,11 @@
 // plane, assistants on the agent server (found by name or by the run's metadata tag). `apc
 // cleanup` lists and deletes them; an interrupted run deletes its own the same way.
 // Threads carry no name and the experiment upload interface has no delete: neither is covered.
+// Deletion may be asynchronous: a deleted deployment is waited for until it is gone.
 import { InterfaceClient, Recorder } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { Limiter } from '../http/limiter.ts';
+import { awaitingDelete, deleteBoundMs, untilGone } from './awaiting-delete.ts';
 import type { InterfaceName, TargetProfile } from '../profile/profile.ts';
 
 export interface Leftover {
@@ -55,8 +57,15 @@ export class LeftoverSweep {
 
   private readonly profile: TargetProfile;
 
-  /** `requestMs` bounds each request, so cleanup after an interrupt ends even on a hanging target. */
-  constructor(profile: TargetProfile, requestMs = profile.timeouts.requestMs) {
+  /**
+   * `requestMs` bounds each request, so cleanup after an interrupt ends even on a hanging target;
+   * `goneMs` bounds the wait for a deleted deployment to go away (AWAITING_DELETE).
+   */
+  constructor(
+    profile: TargetProfile,
+    requestMs = profile.timeouts.requestMs,
+    private readonly goneMs = deleteBoundMs(profile),
+  ) {
     this.profile = { ...profile, timeouts: { ...profile.timeouts, requestMs } };
     this.limiter = new Limiter(profile.concurrency);
   }
@@ -119,6 +128,12 @@ export class LeftoverSweep {
       exchange = await client.delete(path, { query: { delete_tracing_project: true } });
       const status = exchange.response?.status ?? 0;
       if (status >= 400 && status < 500 && status !== 404) exchange = await client.delete(path);
+      const answered = exchange.response?.status ?? 0;
+      // Deleted, or already on its way out (a second DELETE refused): wait until it is gone.
+      if ((answered >= 200 && answered < 300) || (answered >= 400 && answered !== 404 && (await awaitingDelete(client, leftover.id)))) {
+        const gone = await untilGone(client, leftover.id, this.goneMs, this.profile.pollIntervalMs);
+        return gone.gone ? undefined : `deleting ${leftover.kind} ${leftover.name} (${leftover.id}): ${gone.why}`;
+      }
     } else {
       exchange = await client.delete(`/assistants/${leftover.id}`);
     }
