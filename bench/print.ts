@@ -6,12 +6,14 @@ import type { PeerFigures } from './peer-ratios.ts';
 import type { MemoryFigures } from './memory.ts';
 import type { ScaleRow } from './scale.ts';
 import type { StreamFigures } from './streams.ts';
+import type { RevisionWaitFigures } from './revision-waits.ts';
 import type { EndpointFigures } from './throughput.ts';
 
 interface Results {
   load?: number[];
   certification?: CommandFigures[];
   feedback?: FeedbackFigures[];
+  revisionWaits?: RevisionWaitFigures;
   harnessOverhead?: OverheadFigures;
   throughput?: Record<string, EndpointFigures[] | { skipped: string }>;
   streams?: StreamFigures[];
@@ -31,6 +33,12 @@ export function printSummary(raw: Record<string, unknown>): void {
   if (r.feedback) {
     out('feedback (one run each: wall / CPU incl. children, load before)');
     for (const f of r.feedback) out(`  ${f.command.padEnd(42)} ${f.wallSeconds.toFixed(1)} s / ${f.cpuSeconds.toFixed(1)} s, load ${f.loadBefore}${f.passed ? '' : ' (FAILED)'}`);
+  }
+  if (r.revisionWaits) {
+    const w = r.revisionWaits;
+    out('revision waits (a control-plane certification of the reference; wall time over revision time)');
+    for (const run of w.runs) out(`  phases ${String(run.phaseMs).padStart(5)} ms: revision ${run.revisionSeconds} s → wall ${run.wallSeconds} s (${run.verdict})`);
+    out(`  slope ${w.slope} (wall s per revision s; goal ≤ 1.5), intercept ${w.intercept} s`);
   }
   if (r.harnessOverhead) {
     const o = r.harnessOverhead;
