@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { ROOT } from '../harness/root.ts';
 import { freshDatabase, startThrowawayServer, type ThrowawayServer } from '../test/support/postgres.ts';
 import { certification } from './certification.ts';
+import { revisionWaits } from './revision-waits.ts';
 import { BENCH_USAGE, benchArgs } from './options.ts';
 import { peerRatios } from './peer-ratios.ts';
 import { harnessOverhead } from './harness-overhead.ts';
@@ -33,7 +34,7 @@ const peerUrl = args['peer-agent-server']?.replace(/\/$/, '');
 const RUNS = Number(args.runs ?? (peerUrl ? 100 : 1000));
 const SECONDS = Number(args.seconds);
 const PEER_ROUNDS = Math.max(1, Number(args['peer-rounds']));
-const sections = new Set((args.only ?? 'certification,overhead,throughput,streams,memory,scale').split(','));
+const sections = new Set((args.only ?? 'certification,waits,overhead,throughput,streams,memory,scale').split(','));
 const log = (text: string) => process.stderr.write(`bench: ${text}\n`);
 
 async function postgresUrl(): Promise<{ url: string; stop(): Promise<void> } | { skipped: string }> {
@@ -60,6 +61,10 @@ const results: Record<string, unknown> = {
 if (sections.has('certification')) {
   log('timing apc help, a one-requirement certification and the default certification');
   results.certification = await certification(Number(args['certify-runs']));
+}
+if (sections.has('waits')) {
+  log(`revision waits: a control-plane certification at revision phases of ${args['phase-ms']} ms`);
+  results.revisionWaits = await revisionWaits(args['phase-ms']!.split(',').map(Number));
 }
 if (sections.has('overhead')) {
   log('harness overhead during the create property suites');

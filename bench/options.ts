@@ -12,13 +12,14 @@ interface BenchOption {
 }
 
 export const BENCH_OPTIONS = {
-  only: { type: 'string', value: 'LIST', help: 'some sections: certification, overhead, throughput, streams, memory, scale (default all)' },
+  only: { type: 'string', value: 'LIST', help: 'some sections: certification, waits, overhead, throughput, streams, memory, scale (default all)' },
   out: { type: 'string', value: 'FILE', help: "where the results' JSON goes (default bench/results/<date>.json in this checkout)" },
   seconds: { type: 'string', value: 'N', default: '3', help: 'length of each load measurement in seconds' },
   runs: { type: 'string', value: 'N', help: 'run streams of each kind (default 1000; 100 with a peer)' },
   scale: { type: 'string', value: 'LIST', default: '1000,10000', help: 'stored deployments and assistants of the scale rows' },
   'memory-requests': { type: 'string', value: 'N', default: '100000', help: 'requests of the memory section' },
   'certify-runs': { type: 'string', value: 'N', default: '3', help: 'fast-check runs per property of the timed certifications' },
+  'phase-ms': { type: 'string', value: 'LIST', default: '20,250,1000', help: "the reference's revision phases of the waits section (a revision is six)" },
   'database-url': { type: 'string', value: 'URL', help: 'a PostgreSQL superuser URL for the PostgreSQL figures (default APC_TEST_DATABASE_URL, else a throwaway server)' },
   'no-postgres': { type: 'boolean', help: 'skip the PostgreSQL figures' },
   'peer-agent-server': { type: 'string', value: 'URL', help: 'another agent server serving the echo graph, measured beside the reference' },

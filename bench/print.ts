@@ -5,10 +5,12 @@ import type { PeerFigures } from './peer-ratios.ts';
 import type { MemoryFigures } from './memory.ts';
 import type { ScaleRow } from './scale.ts';
 import type { StreamFigures } from './streams.ts';
+import type { RevisionWaitFigures } from './revision-waits.ts';
 import type { EndpointFigures } from './throughput.ts';
 
 interface Results {
   certification?: CommandFigures[];
+  revisionWaits?: RevisionWaitFigures;
   harnessOverhead?: OverheadFigures;
   throughput?: Record<string, EndpointFigures[] | { skipped: string }>;
   streams?: StreamFigures[];
@@ -23,6 +25,12 @@ export function printSummary(raw: Record<string, unknown>): void {
   if (r.certification) {
     out('certification (median wall / CPU incl. workers)');
     for (const c of r.certification) out(`  ${c.command.padEnd(42)} ${c.wallSeconds.toFixed(2)} s / ${c.cpuSeconds.toFixed(2)} s`);
+  }
+  if (r.revisionWaits) {
+    const w = r.revisionWaits;
+    out('revision waits (a control-plane certification of the reference; wall time over revision time)');
+    for (const run of w.runs) out(`  phases ${String(run.phaseMs).padStart(5)} ms: revision ${run.revisionSeconds} s → wall ${run.wallSeconds} s (${run.verdict})`);
+    out(`  slope ${w.slope} (wall s per revision s; goal ≤ 1.5), intercept ${w.intercept} s`);
   }
   if (r.harnessOverhead) {
     const o = r.harnessOverhead;

@@ -44,6 +44,7 @@ export const OPTIONS = {
   'reference-platform-like': { type: 'string' },
   'reference-time-scale': { type: 'string' },
   plan: { type: 'boolean' },
+  budget: { type: 'string' },
   resume: { type: 'string' },
   'revision-time': { type: 'string' },
 } as const;
@@ -53,7 +54,7 @@ type CertifyValues = ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['
 function requestOf(v: CertifyValues): RunRequest {
   const platformLike = platformLikeOption('--reference-platform-like', v['reference-platform-like'], '--reference-time-scale', v['reference-time-scale']);
   return {
-    settings: targetSettings(v),
+    settings: { ...targetSettings(v), ...(v.budget !== undefined ? { budget: v.budget } : {}) },
     interfaces: v.interfaces,
     requirements: v.requirements,
     shard: v.shard,

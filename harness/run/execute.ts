@@ -11,7 +11,7 @@ import { INTERFACES, redactedProfile, type InterfaceName, type TargetProfile } f
 import { choiceFlags } from '../reference/reference-choice.ts';
 import { assembleReport, type ReportResults } from '../report/assemble.ts';
 import { buildResults, transientOf, universeOf, verdictOf, type ComplianceReport } from '../report/compliance.ts';
-import { runCost } from './cost.ts';
+import { overBudget, plannedTests, runCost } from './cost.ts';
 import { resumeCommand, resumedResults } from './resume.ts';
 import { LeftoverSweep } from './leftovers.ts';
 import type { RunListener } from './outcome-collector.ts';
@@ -88,6 +88,10 @@ async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResult
     ...(plan.adaptiveRps ? { adaptiveRps: true } : {}),
     stateDir,
   };
+  if (profile.budget) {
+    const tests = await plannedTests(context, plan.suiteInterfaces, plan.selected.map((r) => r.id));
+    context.overBudget = overBudget(tests, profile.budget, (id) => catalogue.byId.get(id)?.level);
+  }
   const startedAt = new Date().toISOString();
   const deadline = withDeadline(hooks.stop, plan.maxTime?.ms, plan.maxTime?.label ?? '');
   let stopReason: string | undefined;

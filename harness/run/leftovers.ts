@@ -40,6 +40,9 @@ export function runIdIn(name: unknown, runId?: string): string | undefined {
   return found;
 }
 
+/** The same listing page twice in a row: the target does not page. */
+const samePage = (page: unknown[], previous: unknown[]): boolean => JSON.stringify(page) === JSON.stringify(previous);
+
 function described(exchange: Exchange): string {
   const { method, url } = exchange.request;
   const answer = exchange.response ? `HTTP ${exchange.response.status}` : (exchange.error ?? 'no answer');
@@ -85,15 +88,23 @@ export class LeftoverSweep {
   private async deployments(scan: LeftoverScan, runId: string | undefined): Promise<void> {
     const cp = this.client('control-plane');
     if (!cp) return;
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const exchange = await cp.get('/v2/deployments', { query: { name_contains: runId ?? 'apc-', limit: PAGE, offset: page * PAGE } });
+    const seen = new Set<string>();
+    let previous: Record<string, unknown>[] = [];
+    for (let page = 0, offset = 0; page < MAX_PAGES; page++) {
+      const exchange = await cp.get('/v2/deployments', { query: { name_contains: runId ?? 'apc-', limit: PAGE, offset } });
       const list = exchange.response?.status === 200 ? listOf(exchange.response.json) : undefined;
       if (!list) return void scan.problems.push(`listing deployments failed: ${described(exchange)}`);
       for (const d of list) {
         const run = runIdIn(d.name, runId);
-        if (run && typeof d.id === 'string') scan.found.push({ interface: 'control-plane', kind: 'deployment', id: d.id, name: String(d.name), runId: run });
+        if (!run || typeof d.id !== 'string' || seen.has(d.id)) continue;
+        seen.add(d.id);
+        scan.found.push({ interface: 'control-plane', kind: 'deployment', id: d.id, name: String(d.name), runId: run });
       }
-      if (list.length < PAGE) return;
+      // A target may answer fewer than `limit` with more to come (the spec shows no page size):
+      // only an empty page ends the list, or one that repeats the last (a target ignoring offset).
+      if (list.length === 0 || samePage(list, previous)) return;
+      previous = list;
+      offset += list.length;
     }
   }
 
@@ -101,8 +112,9 @@ export class LeftoverSweep {
     const as = this.client('agent-server');
     if (!as) return;
     const seen = new Set<string>();
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const body = { ...(runId ? { metadata: { [RUN_TAG]: runId } } : {}), limit: PAGE, offset: page * PAGE };
+    let previous: Record<string, unknown>[] = [];
+    for (let page = 0, offset = 0; page < MAX_PAGES; page++) {
+      const body = { ...(runId ? { metadata: { [RUN_TAG]: runId } } : {}), limit: PAGE, offset };
       const exchange = await as.post('/assistants/search', body);
       const list = exchange.response?.status === 200 ? listOf(exchange.response.json) : undefined;
       if (!list) return void scan.problems.push(`listing assistants failed: ${described(exchange)}`);
@@ -114,7 +126,9 @@ export class LeftoverSweep {
           scan.found.push({ interface: 'agent-server', kind: 'assistant', id: a.assistant_id, name: String(a.name ?? ''), runId: run });
         }
       }
-      if (list.length < PAGE) return;
+      if (list.length === 0 || samePage(list, previous)) return;
+      previous = list;
+      offset += list.length;
     }
   }
 

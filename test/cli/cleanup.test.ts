@@ -124,3 +124,19 @@ describe('apc cleanup on a target that deletes asynchronously', () => {
     expect(await deploymentNames(lingering)).toEqual(['production-agent']);
   }, 60_000);
 });
+
+describe('apc cleanup on a target with small pages and many deployments', () => {
+  test('finds every leftover past the first page (a page of 10 whatever limit asks), among 120 deployments of others', async () => {
+    const paged = await startReference({ apiKeys: [{ key: apiKey, tenants: [tenant] }], platformLike: { behaviours: ['small-pages', 'many-deployments'] } });
+    try {
+      for (let i = 1; i <= 15; i++) await createDeployment(`apc-ddd444-left-${i}`, paged);
+      const run = await cleanupOf(paged, '--yes');
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain('15 of 15 resource(s) deleted');
+      const left = await fetch(`${paged.urls.controlPlane}/v2/deployments?name_contains=apc-`, { headers });
+      expect(((await left.json()) as { resources: unknown[] }).resources).toEqual([]);
+    } finally {
+      await paged.close();
+    }
+  }, 60_000);
+});

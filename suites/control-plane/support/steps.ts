@@ -223,11 +223,12 @@ export const refusalRuns = (t: { profile: TargetProfile }): number => Math.max(3
 
 /**
  * What a test creates at most on a target that follows the spec (harness/run/cost.ts): its
- * deployments, its revisions (each create makes one) and its revision waits one after another.
+ * deployments, its revisions (each create makes one) and its revision waits one after another
+ * (by default one per revision: every PATCH waits for the revision before it to end).
  */
-export const creates = (deployments: number, revisions = deployments, waits = 0): TestCost => ({
+export const creates = (deployments: number, revisions = deployments, waits?: number): TestCost => ({
   creates: { deployments, revisions },
-  ...(waits > 0 ? { waits } : {}),
+  ...(waits !== undefined ? { waits } : {}),
 });
 
 /** A random uuid no deployment has. */
