@@ -3,40 +3,38 @@
 // Prints a short table and writes bench/results/<date>.json. See README "Performance".
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { ROOT } from '../harness/root.ts';
 import { freshDatabase, startThrowawayServer, type ThrowawayServer } from '../test/support/postgres.ts';
 import { certification } from './certification.ts';
+import { revisionWaits } from './revision-waits.ts';
+import { BENCH_USAGE, benchArgs } from './options.ts';
+import { peerRatios } from './peer-ratios.ts';
 import { harnessOverhead } from './harness-overhead.ts';
 import { memory } from './memory.ts';
 import { printSummary } from './print.ts';
 import { scale } from './scale.ts';
 import { closeStreams, streams, type AgentServer } from './streams.ts';
 import { startReferenceProcess } from './support/reference-process.ts';
-import { load, round } from './support/load.ts';
+import { load } from './support/load.ts';
 import { ASSISTANT } from './support/bodies.ts';
 import { throughput } from './throughput.ts';
 
-const { values: args } = parseArgs({
-  options: {
-    'peer-agent-server': { type: 'string' },
-    'peer-api-key': { type: 'string' },
-    runs: { type: 'string' },
-    seconds: { type: 'string', default: '3' },
-    scale: { type: 'string', default: '1000,10000' },
-    'memory-requests': { type: 'string', default: '100000' },
-    'certify-runs': { type: 'string', default: '3' },
-    'database-url': { type: 'string' },
-    'no-postgres': { type: 'boolean', default: false },
-    only: { type: 'string' },
-    out: { type: 'string' },
-  },
-});
+const read = benchArgs(process.argv.slice(2));
+if ('problem' in read) {
+  process.stderr.write(`bench: ${read.problem}\nRun \`npm run bench -- --help\` for the options.\n`);
+  process.exit(2);
+}
+const args = read.values;
+if (args.help) {
+  process.stdout.write(BENCH_USAGE);
+  process.exit(0);
+}
 const peerUrl = args['peer-agent-server']?.replace(/\/$/, '');
 // A peer may take half a second per run stream: fewer runs by default when one is given.
 const RUNS = Number(args.runs ?? (peerUrl ? 100 : 1000));
 const SECONDS = Number(args.seconds);
-const sections = new Set((args.only ?? 'certification,overhead,throughput,streams,memory,scale').split(','));
+const PEER_ROUNDS = Math.max(1, Number(args['peer-rounds']));
+const sections = new Set((args.only ?? 'certification,waits,overhead,throughput,streams,memory,scale').split(','));
 const log = (text: string) => process.stderr.write(`bench: ${text}\n`);
 
 async function postgresUrl(): Promise<{ url: string; stop(): Promise<void> } | { skipped: string }> {
@@ -63,6 +61,10 @@ const results: Record<string, unknown> = {
 if (sections.has('certification')) {
   log('timing apc help, a one-requirement certification and the default certification');
   results.certification = await certification(Number(args['certify-runs']));
+}
+if (sections.has('waits')) {
+  log(`revision waits: a control-plane certification at revision phases of ${args['phase-ms']} ms`);
+  results.revisionWaits = await revisionWaits(args['phase-ms']!.split(',').map(Number));
 }
 if (sections.has('overhead')) {
   log('harness overhead during the create property suites');
@@ -103,8 +105,14 @@ if (sections.has('streams')) {
         const create = await load({ url: `${server.url}/assistants`, method: 'POST', headers: server.headers, body: ASSISTANT }, { connections: 10, seconds: SECONDS });
         return { okPerSecond: ok.perSecond, createAssistantPerSecond: create.perSecond, p50Ms: create.p50Ms, p99Ms: create.p99Ms };
       };
-      const [reference, peer] = [await rate(servers[0]!), await rate(servers[1]!)];
-      results.peer = { reference, peer, createAssistantRatio: round(reference.createAssistantPerSecond / peer.createAssistantPerSecond, 1) };
+      // One sample of each is at the mercy of whatever else the machine did in those seconds:
+      // rounds alternate between the two, and each round's ratio counts.
+      const rounds: { reference: Awaited<ReturnType<typeof rate>>; peer: Awaited<ReturnType<typeof rate>> }[] = [];
+      for (let i = 0; i < PEER_ROUNDS; i++) {
+        log(`round ${i + 1} of ${PEER_ROUNDS}: the reference, then the peer`);
+        rounds.push({ reference: await rate(servers[0]!), peer: await rate(servers[1]!) });
+      }
+      results.peer = peerRatios(rounds);
     }
   } finally {
     await closeStreams();

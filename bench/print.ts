@@ -1,17 +1,20 @@
 // The short table `npm run bench` prints after writing the results file.
 import type { CommandFigures } from './certification.ts';
 import type { OverheadFigures } from './harness-overhead.ts';
+import type { PeerFigures } from './peer-ratios.ts';
 import type { MemoryFigures } from './memory.ts';
 import type { ScaleRow } from './scale.ts';
 import type { StreamFigures } from './streams.ts';
+import type { RevisionWaitFigures } from './revision-waits.ts';
 import type { EndpointFigures } from './throughput.ts';
 
 interface Results {
   certification?: CommandFigures[];
+  revisionWaits?: RevisionWaitFigures;
   harnessOverhead?: OverheadFigures;
   throughput?: Record<string, EndpointFigures[] | { skipped: string }>;
   streams?: StreamFigures[];
-  peer?: { reference: { createAssistantPerSecond: number }; peer: { createAssistantPerSecond: number }; createAssistantRatio: number };
+  peer?: PeerFigures;
   memory?: MemoryFigures;
   scale?: ScaleRow[];
 }
@@ -22,6 +25,12 @@ export function printSummary(raw: Record<string, unknown>): void {
   if (r.certification) {
     out('certification (median wall / CPU incl. workers)');
     for (const c of r.certification) out(`  ${c.command.padEnd(42)} ${c.wallSeconds.toFixed(2)} s / ${c.cpuSeconds.toFixed(2)} s`);
+  }
+  if (r.revisionWaits) {
+    const w = r.revisionWaits;
+    out('revision waits (a control-plane certification of the reference; wall time over revision time)');
+    for (const run of w.runs) out(`  phases ${String(run.phaseMs).padStart(5)} ms: revision ${run.revisionSeconds} s → wall ${run.wallSeconds} s (${run.verdict})`);
+    out(`  slope ${w.slope} (wall s per revision s; goal ≤ 1.5), intercept ${w.intercept} s`);
   }
   if (r.harnessOverhead) {
     const o = r.harnessOverhead;
@@ -42,7 +51,11 @@ export function printSummary(raw: Record<string, unknown>): void {
     }
   }
   if (r.peer) {
-    out(`peer: POST /assistants reference ${r.peer.reference.createAssistantPerSecond}/s vs peer ${r.peer.peer.createAssistantPerSecond}/s = ${r.peer.createAssistantRatio}x`);
+    const [low, high] = r.peer.createAssistantRatioSpread;
+    out(
+      `peer: POST /assistants reference ${r.peer.reference.createAssistantPerSecond}/s vs peer ${r.peer.peer.createAssistantPerSecond}/s = ${r.peer.createAssistantRatio}x ` +
+        `(median of ${r.peer.rounds.length} alternating rounds; rounds ${low}–${high}x)`,
+    );
     for (const kind of ['stateless', 'thread']) {
       const [ref, peer] = ['reference', 'peer'].map((server) => r.streams?.find((s) => s.server === server && s.kind === kind));
       if (ref && peer) out(`peer: ${kind} run stream close p50 peer ÷ reference = ${(peer.closeMs.p50 / ref.closeMs.p50).toFixed(0)}x`);

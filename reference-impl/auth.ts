@@ -11,12 +11,14 @@ export interface AuthConfig {
   generated: boolean;
 }
 
+/** A fresh development key and its own tenant. */
+export function developmentGrant(): ApiKeyGrant {
+  return { key: `apc-dev-${randomBytes(18).toString('base64url')}`, tenants: [randomUUID()] };
+}
+
 export function resolveAuth(configured: ApiKeyGrant[] | undefined): AuthConfig {
   if (configured && configured.length > 0) return { grants: configured, generated: false };
-  return {
-    grants: [{ key: `apc-dev-${randomBytes(18).toString('base64url')}`, tenants: [randomUUID()] }],
-    generated: true,
-  };
+  return { grants: [developmentGrant()], generated: true };
 }
 
 function header(request: FastifyRequest, name: string): string | undefined {

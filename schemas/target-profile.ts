@@ -131,6 +131,15 @@ export const TargetProfileFileSchema = closed(
     ),
     pollIntervalMs: Type.Optional(millis('revision polling interval')),
     concurrency: Type.Optional(count(1, 256, 'requests in flight against the target')),
+    budget: Type.Optional(
+      closed(
+        {
+          deployments: Type.Optional(count(0, 1_000_000, 'deployments the run may create')),
+          revisions: Type.Optional(count(0, 1_000_000, 'revisions (builds) the run may create, the first of each deployment included')),
+        },
+        'what the run may create: tests beyond it are skipped, saying "budget"',
+      ),
+    ),
     redact: Type.Optional(Type.Array(Type.String(), { description: 'extra literals to hide everywhere' })),
     runs: Type.Optional(count(1, 100_000, 'fast-check runs per property')),
     seed: Type.Optional(count(-0x80000000, 0x7fffffff, 'seed of every property')),

@@ -162,15 +162,16 @@ class SearchCommand implements AssistantCommand {
     for (let page = 0; ; page += 1) {
       const ids = await real.api.search({ limit: this.limit, offset: listed.length });
       if (ids.some((id) => !made.has(id))) {
-        throw new ModelMismatch('AS-SRCH-001', 'Search by metadata listed assistants without that metadata.', model.live().map((a) => idOf(real, a)), ids);
+        const expected = { assistant_ids: model.live().map((a) => idOf(real, a)) };
+        throw new ModelMismatch('AS-SRCH-001', 'Search by metadata listed assistants without that metadata.', expected, { assistant_ids: ids, not_made_by_this_sequence: ids.filter((id) => !made.has(id)) });
       }
       if (ids.length > this.limit) {
-        throw new ModelMismatch('AS-SRCH-002', `A search with limit ${this.limit} listed ${ids.length} assistants.`, `at most ${this.limit}`, ids);
+        throw new ModelMismatch('AS-SRCH-002', `A search with limit ${this.limit} listed ${ids.length} assistants.`, `at most ${this.limit} assistants`, { listed: ids.length, assistant_ids: ids });
       }
       listed.push(...ids);
       if (ids.length < this.limit) break;
       if (page >= MAX_PAGES) {
-        throw new ModelMismatch('AS-SRCH-002', `Paging with limit ${this.limit} never ended: offset seems ignored.`, 'a short last page', listed);
+        throw new ModelMismatch('AS-SRCH-002', `Paging with limit ${this.limit} never ended: offset seems ignored.`, 'a short last page', { pages: page + 1, assistant_ids: listed });
       }
     }
     const duplicates = listed.filter((id, i) => listed.indexOf(id) !== i);

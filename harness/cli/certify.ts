@@ -16,6 +16,7 @@ import { executeRun, reportOf, type RunHooks } from '../run/execute.ts';
 import { draftRun, planRun, SetupError, type RunDraft, type RunRequest } from '../run/plan.ts';
 import { Progress, type Output } from '../run/progress.ts';
 import { PLATFORM_REVISION_MS, printPlan, REFERENCE_REVISION_MS } from '../run/cost.ts';
+import { resumeDraft } from '../run/resume.ts';
 import { parseDuration, type StopRequest } from '../run/run-stop.ts';
 import { expandBareFlag, platformLikeOption } from './platform-like-option.ts';
 import { harnessVersion } from './version.ts';
@@ -42,6 +43,8 @@ const OPTIONS = {
   'reference-platform-like': { type: 'string' },
   'reference-time-scale': { type: 'string' },
   plan: { type: 'boolean' },
+  budget: { type: 'string' },
+  resume: { type: 'string' },
   'revision-time': { type: 'string' },
 } as const;
 
@@ -50,7 +53,7 @@ type CertifyValues = ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['
 function requestOf(v: CertifyValues): RunRequest {
   const platformLike = platformLikeOption('--reference-platform-like', v['reference-platform-like'], '--reference-time-scale', v['reference-time-scale']);
   return {
-    settings: targetSettings(v),
+    settings: { ...targetSettings(v), ...(v.budget !== undefined ? { budget: v.budget } : {}) },
     interfaces: v.interfaces,
     requirements: v.requirements,
     shard: v.shard,
@@ -64,6 +67,7 @@ function requestOf(v: CertifyValues): RunRequest {
     database: v.database,
     ...(platformLike ? { referencePlatformLike: platformLike } : {}),
     ...(v.plan ? { sendNothing: true } : {}),
+    ...(v.resume !== undefined ? { resume: v.resume } : {}),
   };
 }
 
@@ -85,6 +89,25 @@ export interface CertifyIo {
   env: NodeJS.ProcessEnv;
 }
 
+/** A report saying the run could not judge the target, in the run's report folder; false when none could be written. */
+function errorReport(draft: RunDraft, io: CertifyIo, reason: string, details: string[] = []): boolean {
+  try {
+    writeRunErrorReport(draft.reportDir, {
+      catalogue: loadCatalogue(),
+      runId: draft.runId,
+      profile: draft.profile ?? defaultProfile(),
+      reference: draft.reference !== undefined,
+      startedAt: draft.startedAt,
+      reason,
+      details,
+    });
+    return true;
+  } catch (error) {
+    io.err.write(`apc certify: no report could be written to ${draft.reportDir}: ${redactor.text(String(error))}\n`);
+    return false;
+  }
+}
+
 /** How a caller inside the harness runs a certification (apc selftest runs many in one process). */
 export type CertifyOptions = Pick<RunHooks, 'workers'> & {
   /** Write allure-results beside the report (default true); apc selftest reads only compliance.json. */
@@ -92,27 +115,6 @@ export type CertifyOptions = Pick<RunHooks, 'workers'> & {
 };
 
 export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest, options: CertifyOptions = {}): Promise<number> {
-  // Known once the options are read: where a report goes even when the run cannot judge the target.
-  let draft: RunDraft | undefined;
-  const errorReport = (reason: string, details: string[] = []) => {
-    if (!draft) return;
-    try {
-      const catalogue = loadCatalogue();
-      writeRunErrorReport(draft.reportDir, {
-        catalogue,
-        runId: draft.runId,
-        profile: draft.profile ?? defaultProfile(),
-        reference: draft.reference !== undefined,
-        startedAt: draft.startedAt,
-        reason,
-        details,
-      });
-      return true;
-    } catch (error) {
-      io.err.write(`apc certify: no report could be written to ${draft.reportDir}: ${redactor.text(String(error))}\n`);
-      return false;
-    }
-  };
   let parsed;
   try {
     parsed = parseArgs({ args: expandBareFlag(argv, '--reference-platform-like'), options: OPTIONS, allowPositionals: false, strict: true });
@@ -125,7 +127,8 @@ export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest,
     io.out.write(CERTIFY_USAGE);
     return 0;
   }
-  draft = draftRun(v.reports);
+  // Known once the options are read: where a report goes even when the run cannot judge the target.
+  const draft = v.resume === undefined ? draftRun(v.reports) : resumeDraft(v.resume, v.reports);
   try {
     const progress = new Progress(io.out, v.quiet ?? false);
     const plan = await planRun(requestOf(v), io.env, draft, (line) => progress.line(line));
@@ -145,7 +148,8 @@ export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest,
     progress.line(
       `  ${selected.length} requirement(s) selected${shard ? ` (shard ${shard.index}/${shard.count})` : ''}; control plane mode ${profile.controlPlaneMode}${plan.reference ? ' (reference implementation)' : ''}`,
     );
-    if (replay) progress.line(`  replay of ${replay.runId} (${v.replay}): its ${replay.ids.length} failed requirement(s) with its seed`);
+    if (replay && plan.resumed) progress.line(`  resuming ${replay.runId} (${v.resume}): the ${replay.ids.length} requirement(s) it had not judged, with its seed`);
+    else if (replay) progress.line(`  replay of ${replay.runId} (${v.replay}): its ${replay.ids.length} failed requirement(s) with its seed`);
     progress.line();
 
     const results = await executeRun(plan, {
@@ -156,24 +160,24 @@ export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest,
     });
     const report = reportOf(plan, results);
     writeReports(plan.reportDir, report, { allure: options.allure !== false });
-    progress.summary(report, shownDir(v.reports, plan.reportDir));
+    progress.summary(report, shownDir(v.reports ?? v.resume, plan.reportDir));
     return exitCodeOf(report.verdict);
   } catch (error) {
     if (error instanceof SetupError) {
-      errorReport(error.message, error.problems.length === 1 ? [] : error.problems);
-      io.err.write(redactor.text(`apc certify: cannot certify; nothing was judged.\n${error.problems.map((s) => `  - ${s}\n`).join('')}Report (verdict error): ${shownDir(v.reports, draft.reportDir)}\n`));
+      errorReport(draft, io, error.message, error.problems.length === 1 ? [] : error.problems);
+      io.err.write(redactor.text(`apc certify: cannot certify; nothing was judged.\n${error.problems.map((s) => `  - ${s}\n`).join('')}Report (verdict error): ${shownDir(v.reports ?? v.resume, draft.reportDir)}\n`));
       return 2;
     }
     if (error instanceof UsageError || error instanceof ContainerError || error instanceof ProfileError || error instanceof CatalogueError || error instanceof SelectionError || error instanceof BaselineError || error instanceof ReportError) {
       io.err.write(`apc certify: ${redactor.text(error.message)}\n`);
       // A setup mistake gets a report only where one was asked for (CI names the folder).
-      if (v.reports !== undefined && errorReport(redactor.text(error.message))) io.err.write(`report:  ${draft.reportDir}\n`);
+      if (v.reports !== undefined && errorReport(draft, io, redactor.text(error.message))) io.err.write(`report:  ${draft.reportDir}\n`);
       return 2;
     }
     // A crash of the harness itself still leaves a report saying so.
     const text = redactor.text(error instanceof Error ? (error.stack ?? error.message) : String(error));
     io.err.write(`apc certify: the harness failed: ${text}\n`);
-    if (errorReport(`The harness failed: ${redactor.text(error instanceof Error ? error.message : String(error))}. Please report this with the command you ran.`)) io.err.write(`report:  ${draft.reportDir}\n`);
+    if (errorReport(draft, io, `The harness failed: ${redactor.text(error instanceof Error ? error.message : String(error))}. Please report this with the command you ran.`)) io.err.write(`report:  ${draft.reportDir}\n`);
     return 2;
   } finally {
     await draft.reference?.close();

@@ -11,7 +11,7 @@ import { DEFAULT_PACT_DIR, PactFileError, readPactDir, type PactFile } from '../
 import { brokerFromEnv, gitVersion, publishPacts } from '../pact/publish.ts';
 import { relianceOf, renderMatrix } from '../pact/reliance.ts';
 import { ContractsError, providerOf, verifiable, verifyPact, type InteractionResult, type PublishResults } from '../pact/verify.ts';
-import { INTERFACES, profileSecrets, type InterfaceName } from '../profile/profile.ts';
+import { INTERFACES, profileSecrets } from '../profile/profile.ts';
 import { hostingBeforeSetup } from '../profile/discovery.ts';
 import { buildProfile, ProfileError } from '../profile/sources.ts';
 import { redactor } from '../redact.ts';

@@ -79,6 +79,8 @@ async function allure(argv: string[], io: CertifyIo): Promise<number> {
     return 2;
   }
   io.out.write(`Allure report: ${shown(join(out, 'index.html'))}\n`);
+  // Opened as a file, the page shows only a spinner: it loads its data over HTTP.
+  io.out.write(`It loads its data over HTTP, so serve it to view it: npx allure open ${shown(out)}\n`);
   return 0;
 }
 

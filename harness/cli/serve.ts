@@ -1,6 +1,7 @@
 // `apc serve`: runs the reference implementation until interrupted.
 import { parseArgs } from 'node:util';
-import type { ApiKeyGrant, ReferenceOptions } from '../../reference-impl/options.ts';
+import { developmentGrant } from '../../reference-impl/auth.ts';
+import type { ApiKeyGrant, ReferenceOptions, ReferenceServer } from '../../reference-impl/options.ts';
 import { redactor } from '../redact.ts';
 import type { CertifyIo } from './certify.ts';
 import { unknownFaultMessage } from './fault-names.ts';
@@ -39,9 +40,12 @@ function milliseconds(name: string, text: string): number {
   return value;
 }
 
-function grant(text: string): ApiKeyGrant {
+/** `source` names where the text came from (the flag, or APC_REF_API_KEYS), so the message points there. */
+function grant(text: string, source: string): ApiKeyGrant {
   const [key, tenants] = text.split(':');
-  if (!key || !tenants) throw new UsageError('--api-key: expected KEY:TENANT[,TENANT...], for example mykey:7b2c...');
+  if (!key || !tenants) {
+    throw new UsageError(`${source}: expected KEY:TENANT[,TENANT...], for example mykey:7b2c..., found ${JSON.stringify(redactor.text(text.replace(/^[^:]*/, '<key>')))} (leave it out and apc serve generates two keys and tenants).`);
+  }
   return { key, tenants: tenants.split(',').filter(Boolean) };
 }
 
@@ -67,6 +71,24 @@ function startProblem(error: unknown, options: ReferenceOptions): string | undef
   return undefined;
 }
 
+/**
+ * The `apc certify` line for the served reference: the keys in the environment (generated ones
+ * shown, configured ones as placeholders), a second tenant when there is a second key.
+ */
+function certifyCommand(server: ReferenceServer, own: ApiKeyGrant | undefined, other: ApiKeyGrant | undefined, generated: boolean): string {
+  const key = (grant: ApiKeyGrant, placeholder: string) => (generated ? grant.key : placeholder);
+  const env = [own ? `APC_API_KEY=${key(own, '<its key>')}` : '', other ? `APC_OTHER_API_KEY=${key(other, '<the second key>')}` : ''].filter(Boolean);
+  const flags = [
+    `--control-plane-url ${server.urls.controlPlane}`,
+    `--agent-server-url ${server.urls.agentServer}`,
+    `--tracing-url ${server.urls.tracing}`,
+    `--tenant-id ${server.tenantId}`,
+    other?.tenants[0] ? `--other-tenant-id ${other.tenants[0]}` : '',
+    server.mode === 'self-hosted' ? '--control-plane-mode self-hosted' : '',
+  ].filter(Boolean);
+  return [...env, 'apc certify', ...flags].join(' ');
+}
+
 export async function serve(argv: string[], io: CertifyIo, untilStopped: Promise<unknown>): Promise<number> {
   let parsed;
   try {
@@ -82,12 +104,15 @@ export async function serve(argv: string[], io: CertifyIo, untilStopped: Promise
   }
   const env = io.env;
   let options: ReferenceOptions;
+  let generated: ApiKeyGrant[] | undefined;
   try {
     const faultProblem = unknownFaultMessage('--fault', v.fault ?? []);
     if (faultProblem) throw new UsageError(faultProblem);
     const mode = v.mode ?? env.APC_REF_MODE ?? 'hosted';
     if (mode !== 'hosted' && mode !== 'self-hosted') throw new UsageError(`--mode: expected hosted or self-hosted, found ${JSON.stringify(mode)}.`);
     const keys = v['api-key'] ?? (env.APC_REF_API_KEYS ? env.APC_REF_API_KEYS.split(/\s+/).filter(Boolean) : []);
+    // None given: two development keys, each with its tenant, so the tenant-scoping rules can be judged too.
+    generated = keys.length === 0 ? [developmentGrant(), developmentGrant()] : undefined;
     const databaseUrl = v['database-url'] ?? env.DATABASE_URL;
     const phase = v['phase-ms'] ?? env.APC_REF_PHASE_MS;
     const statsDelay = v['stats-delay-ms'] ?? env.APC_REF_STATS_DELAY_MS;
@@ -100,7 +125,7 @@ export async function serve(argv: string[], io: CertifyIo, untilStopped: Promise
         agentServer: port('--agent-server-port', v['agent-server-port'] ?? env.APC_REF_AGENT_SERVER_PORT, 8123),
         tracing: port('--tracing-port', v['tracing-port'] ?? env.APC_REF_TRACING_PORT, 8200),
       },
-      apiKeys: keys.map(grant),
+      apiKeys: generated ?? keys.map((k) => grant(k, v['api-key'] ? '--api-key' : 'APC_REF_API_KEYS')),
       ...(databaseUrl ? { databaseUrl } : {}),
       ...(phase ? { phaseMs: milliseconds('--phase-ms', phase) } : {}),
       ...(statsDelay ? { statsDelayMs: milliseconds('--stats-delay-ms', statsDelay) } : {}),
@@ -126,7 +151,7 @@ export async function serve(argv: string[], io: CertifyIo, untilStopped: Promise
     io.err.write(`apc serve: ${problem}\n`);
     return 2;
   }
-  const generated = (options.apiKeys ?? []).length === 0;
+  const [own, other] = options.apiKeys ?? [];
   io.out.write(
     [
       `reference implementation (${server.mode} mode, ${options.databaseUrl ? 'PostgreSQL' : 'in-memory'} storage)`,
@@ -134,8 +159,11 @@ export async function serve(argv: string[], io: CertifyIo, untilStopped: Promise
       `  agent server       ${server.urls.agentServer}`,
       `  experiment upload  ${server.urls.tracing}`,
       generated ? `  development key    ${server.apiKey}  (tenant ${server.tenantId}; generated because no --api-key was given)` : `  tenant             ${server.tenantId}`,
+      generated && other ? `  second key         ${other.key}  (tenant ${other.tenants[0]}; a second workspace, for the tenant-scoping rules)` : '',
       options.faults && options.faults.length > 0 ? `  FAULTS ENABLED     ${options.faults.join(', ')}` : '',
       options.platformLike ? `  platform-like      ${options.platformLike.behaviours.join(', ')} (time scale ${options.platformLike.timeScale})` : '',
+      'Certify it, from another terminal:',
+      `  ${certifyCommand(server, own, other, Boolean(generated))}`,
       'Press Ctrl-C to stop.',
       '',
     ]

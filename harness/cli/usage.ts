@@ -77,13 +77,21 @@ Selection:
                               slices' reports with \`apc report merge\`
   --replay DIR                run again exactly the failed requirements of the report in DIR,
                               with its seed, runs and target (the reference implementation is
-                              started again when the report certified it); keys come from the
-                              usual flags and variables, as they are never written to a report
+                              started again, with its recorded faults, when the report certified
+                              it); keys come from the usual flags and variables, as they are
+                              never written to a report
+  --resume DIR                go on with the interrupted run whose report is in DIR: the same run
+                              id, seed and target, only the requirements it had not judged, one
+                              report at the end (in DIR); keys are given again as for --replay
 
 Cost (README "Cost of a certification"):
   --plan                      send nothing: print, per interface, how many deployments, revisions
                               (builds), assistants, threads, runs and uploads the selection creates
                               at most, and how long its revision waits take
+  --budget deployments=N,revisions=M
+                              create at most this many (either may be left out; the profile's
+                              budget:, APC_BUDGET): tests beyond it are skipped, saying "budget",
+                              cheapest MUSTs first; a MUST left unjudged makes the run incomplete
   --revision-time DURATION    the plan's time per revision (e.g. 14m; default: the reference's
                               60 ms when certifying it, else 14m, a real platform's build)
 
@@ -111,7 +119,9 @@ Output:
                               the current directory):
                               compliance.json, compliance.md, compliance.html, junit.xml,
                               badge.svg and allure-results/ (see docs/reports.md)
-  --expected-failures FILE    YAML baseline of known failures (see README)
+  --expected-failures FILE    YAML baseline of known failures (see README); what only they block
+                              is not news, and a run with nothing new exits 0 with the verdict
+                              "no regressions against the baseline"
   --keep                      leave created resources in place (default: delete them)
   --quiet                     print only the summary
 
@@ -131,10 +141,10 @@ GET /v2/deployments, agent server POST /assistants/search, experiment upload an 
 /api/v1/datasets/upload-experiment). Nothing listening, a URL serving something else, or a
 refused key or tenant stops the run with exit 2 and a report with verdict error.
 
-Exit codes: 0 certified, or passed for a subset; 1 not certified or incomplete; 2 the harness
-could not run or judged nothing (the report then holds verdict error and the reason); 130
-interrupted (Ctrl-C, SIGTERM or --max-time: the suites stop, what the run created is deleted, the
-partial report is written; a second Ctrl-C exits at once). See README "Verdicts".
+Exit codes: 0 certified, passed for a subset, or no regressions against the baseline; 1 not
+certified or incomplete; 2 the harness could not run or judged nothing (the report then holds
+verdict error and the reason); 130 interrupted (Ctrl-C, SIGTERM or --max-time: the suites stop,
+what the run created is deleted, the partial report is written; a second Ctrl-C exits at once). See README "Verdicts".
 `;
 
 export const INIT_USAGE = `Usage: apc init (--control-plane-url URL | --agent-server-url URL | --tracing-url URL)... [options]
@@ -250,7 +260,7 @@ The harness certifies itself (docs/selftest.md). It certifies, several at a time
                rewrites its answers); each must fail exactly the requirements it declares;
   variations   the reference behind a proxy that answers as the spec allows but the reference does
                not (other SSE framing, extra fields, compressed answers ...), or behaving as the real
-               platform does (asynchronous deletion, busy deployments ...); each must be certified;
+               platform does (throttling, 503s, asynchronous deletion ...); each must be certified;
   hostile      targets that hang, reset, drip or flood; each run must end with a report in its bound.
 It prints the matrix and writes selftest.json and selftest.md: mutation score, false alarms,
 diagnosis precision (failures outside a mutant's declared requirements), detection rate (in how

@@ -2,7 +2,7 @@
 // every accepted deployment is a database and a tracing project, and every revision a build of
 // minutes, so the report puts these counts beside the plan (harness/run/cost.ts).
 import type { Exchange } from '../http/exchange.ts';
-import type { InterfaceName, TargetProfile } from '../profile/profile.ts';
+import type { Budget, InterfaceName, TargetProfile } from '../profile/profile.ts';
 
 export const CREATED_KINDS = ['deployments', 'revisions', 'assistants', 'threads', 'runs', 'uploads'] as const;
 export type CreatedKind = (typeof CREATED_KINDS)[number];
@@ -70,6 +70,17 @@ export function createdBy(exchanges: readonly Exchange[], profile: TargetProfile
     }
   }
   return created;
+}
+
+/** "3 deployments, 5 revisions": the kinds present. */
+export function createdText(created: Created): string {
+  return CREATED_KINDS.filter((k) => created[k]).map((k) => `${created[k]} ${k}`).join(', ') || 'nothing';
+}
+
+/** A profile's budget in words. */
+export function budgetText(budget: Budget | undefined): string {
+  if (!budget) return 'none';
+  return [budget.deployments !== undefined ? `${budget.deployments} deployments` : '', budget.revisions !== undefined ? `${budget.revisions} revisions` : ''].filter(Boolean).join(', ');
 }
 
 /** Adds `more` into `sum`, kind by kind. */

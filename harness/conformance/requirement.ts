@@ -10,7 +10,7 @@ import type { Exchange } from '../http/exchange.ts';
 import { redactor } from '../redact.ts';
 import { TargetKeptRefusing, type TransientTally } from '../http/throttling.ts';
 import { Check, type CheckTally, type PropertyTally } from './check.ts';
-import { createdBy, type Created } from './created.ts';
+import { budgetText, createdBy, createdText, type Created } from './created.ts';
 import { ConformanceFailure, describeValue, NotJudged, type FailureRecord } from './failure.ts';
 import type { RunContext } from './run-context.ts';
 
@@ -36,7 +36,7 @@ export interface RequirementTestMeta {
 
 /**
  * What a test creates at most on a target that follows the spec (refusals create nothing), and
- * how many revision waits it makes one after another.
+ * how many revision waits it makes one after another (default: one per revision it makes).
  */
 export interface TestCost {
   creates: Created;
@@ -130,6 +130,11 @@ export function requirement(ids: string | string[], body: (t: Check) => Promise<
   test(title, { timeout: run ? timeoutFor(run, options.timeout) : 60_000, meta: { cost }, concurrent }, async (ctx) => {
     const runCtx = context();
     ctx.task.meta.requirements = list;
+    if (runCtx.overBudget?.includes(title)) {
+      ctx.task.meta.notJudged = `budget: the profile's budget (${budgetText(runCtx.profile.budget)}) is spent on other tests; this one would create ${createdText(cost.creates)}`;
+      ctx.skip(`skipped: ${ctx.task.meta.notJudged}`);
+      return;
+    }
     const caps = capabilitiesOf(runCtx.profile);
     const missing = [...new Set(entries.flatMap((e) => missingCapabilities(e, caps)))];
     if (missing.length > 0) {

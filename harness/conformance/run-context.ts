@@ -15,6 +15,8 @@ export interface RunContext {
   adaptiveRps?: boolean;
   /** A folder the workers share for the run's circuit breakers (harness/http/circuit-breaker.ts). */
   stateDir?: string;
+  /** Titles of the tests the budget leaves out (harness/run/cost.ts): each is skipped, saying so. */
+  overBudget?: string[];
 }
 
 declare module 'vitest' {

@@ -326,7 +326,9 @@ export class InterfaceClient {
         body: response.body,
         abort: (reason) => {
           exchange.error = reason;
-          response.body.destroy();
+          // Closed on purpose: the "Request aborted" error undici then emits is expected, and must
+          // not surface as an unhandled error event when nothing is reading (a 429 opened again).
+          response.body.on('error', () => undefined).destroy();
         },
         passedDeadline: (reason) => {
           exchange.error = reason;

@@ -12,7 +12,8 @@ import { InterfaceClient, Recorder } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import type { ProfileSettings } from './sources.ts';
 import { Limiter } from '../http/limiter.ts';
-import { SOURCE_KINDS, type AgentServerHosting, type ControlPlaneMode, type OptionalEndpoint, type SourceKind, type TargetProfile } from './profile.ts';
+import { isTerminal } from '../../schemas/revision-status.ts';
+import { SOURCE_KINDS, type AgentServerHosting, type BusyPatch, type ControlPlaneMode, type OptionalEndpoint, type SourceKind, type TargetProfile } from './profile.ts';
 
 /** One discovered setting and how it was found. */
 export interface Finding {
@@ -32,6 +33,8 @@ export interface Discovery {
   fixtures: Partial<Omit<TargetProfile['fixtures'], 'gitforge'>> & { gitforge?: { integrationId?: string } };
   /** The second key was accepted (undefined: none given). */
   otherTenant?: boolean;
+  /** How a revision-creating PATCH while a revision is in progress was answered (undefined: could not tell). */
+  busyPatch?: BusyPatch;
   notes: Finding[];
 }
 
@@ -115,6 +118,11 @@ async function discoverControlPlane(cp: InterfaceClient, profile: TargetProfile,
     } else found.sourceNotes[source] = `POST /v2/deployments of a deployment with source ${source} answered ${seen(answer)}: refused`;
   }
   found.sources = accepted;
+  if (created[0]) {
+    const busy = await busyPatchOf(cp, created[0]);
+    if (busy.busyPatch) found.busyPatch = busy.busyPatch;
+    found.notes.push({ key: 'busyPatch', how: busy.how });
+  }
   for (const id of created) {
     const gone = await cp.delete(`/v2/deployments/${id}`, { query: { delete_tracing_project: true } });
     if (!ok(gone) && status(gone) !== 404) await cp.delete(`/v2/deployments/${id}`);
@@ -134,6 +142,31 @@ async function discoverControlPlane(cp: InterfaceClient, profile: TargetProfile,
     found.otherTenant = ok(other);
     found.notes.push({ key: 'otherTenant', how: `GET /v2/deployments with the second key answered ${seen(other)}${ok(other) ? '' : ': left out'}` });
   }
+}
+
+/**
+ * Whether the target refuses a revision-creating PATCH while the latest revision is in progress
+ * (as an older platform did): a secrets PATCH sent while the newest revision has not ended. A
+ * revision that ends before the PATCH arrives is given one more try with a fresh revision.
+ */
+async function busyPatchOf(cp: InterfaceClient, id: string): Promise<{ busyPatch?: BusyPatch; how: string }> {
+  const path = `/v2/deployments/${id}`;
+  for (let attempt = 1; attempt <= 2; attempt++) {
+    const read = await cp.get(path);
+    const latest = isObject(read.response?.json) ? read.response.json.latest_revision_id : undefined;
+    const revision = typeof latest === 'string' ? await cp.get(`${path}/revisions/${latest}`) : undefined;
+    const revisionStatus = isObject(revision?.response?.json) ? revision.response.json.status : undefined;
+    const probe = await cp.patch(path, { secrets: [{ name: 'APC_INIT_PROBE', value: String(attempt) }] });
+    if (typeof revisionStatus !== 'string') return { how: `the deployment's latest revision could not be read; kept the default` };
+    // It had ended: the PATCH just made a fresh revision, asked about next.
+    if (isTerminal(revisionStatus)) continue;
+    const detail = isObject(probe.response?.json) ? probe.response.json.detail : undefined;
+    const what = `a secrets PATCH while revision ${String(latest)} was ${revisionStatus} answered ${seen(probe)}`;
+    if (ok(probe)) return { busyPatch: 'accepted', how: what };
+    if ((status(probe) ?? 0) >= 400 && (status(probe) ?? 0) < 500 && typeof detail === 'string') return { busyPatch: 'refused', how: `${what} (${detail})` };
+    return { how: `${what}; kept the default` };
+  }
+  return { how: 'every revision ended before a PATCH reached it; kept the default (accepted)' };
 }
 
 /** How the agent server is hosted, from POST /assistants/search sent without a key. */
@@ -196,6 +229,7 @@ export function applyDiscovery(profile: TargetProfile, found: Discovery): Target
   return {
     ...profile,
     ...(found.controlPlaneMode ? { controlPlaneMode: found.controlPlaneMode } : {}),
+    ...(found.busyPatch ? { busyPatch: found.busyPatch } : {}),
     ...(found.agentServerHosting ? { agentServerHosting: found.agentServerHosting } : {}),
     ...(found.sources ? { sources: found.sources } : {}),
     endpoints: [...new Set([...keptEndpoints, ...found.endpoints])],

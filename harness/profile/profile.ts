@@ -45,6 +45,8 @@ export interface TargetProfile {
   otherTenant?: Credentials;
   /** A workspace the main key may not act for (CP-TEN-005); see foreignTenant(). */
   foreignTenantId?: string;
+  /** At most this many deployments and revisions (builds): tests beyond it are skipped, saying "budget". */
+  budget?: Budget;
   /** How the target answers a revision-creating PATCH while a revision is in progress (apc init finds out). */
   busyPatch: BusyPatch;
   controlPlaneMode: ControlPlaneMode;
@@ -82,6 +84,12 @@ export interface TargetProfile {
   seeds: number;
   /** Leave created resources in place at the end. */
   keep: boolean;
+}
+
+/** What a run may create on the target (`budget:` in the profile, `--budget`). */
+export interface Budget {
+  deployments?: number;
+  revisions?: number;
 }
 
 export interface Fixtures {

@@ -7,7 +7,7 @@ import type { ErrorObject } from 'ajv';
 import { compileSchema } from '../../schemas/index.ts';
 import { AGENT_SERVER_HOSTINGS, ALWAYS_JUDGED_ENDPOINTS, CONTROL_PLANE_MODES, TargetProfileFileSchema, type TargetProfileFile } from '../../schemas/target-profile.ts';
 import { closest } from '../closest.ts';
-import { defaultProfile, defaultSources, type InterfaceName, type TargetProfile } from './profile.ts';
+import { defaultProfile, defaultSources, type Budget, type InterfaceName, type TargetProfile } from './profile.ts';
 
 export class ProfileError extends Error {}
 
@@ -35,6 +35,8 @@ export interface ProfileSettings {
   requestTimeoutMs?: string;
   streamTimeoutMs?: string;
   deployTimeoutMs?: string;
+  /** `--budget deployments=N,revisions=M`. */
+  budget?: string;
 }
 
 export const ENV_NAMES: Record<Exclude<keyof ProfileSettings, 'keep'>, string> = {
@@ -56,6 +58,7 @@ export const ENV_NAMES: Record<Exclude<keyof ProfileSettings, 'keep'>, string> =
   requestTimeoutMs: 'APC_REQUEST_TIMEOUT_MS',
   streamTimeoutMs: 'APC_STREAM_TIMEOUT_MS',
   deployTimeoutMs: 'APC_DEPLOY_TIMEOUT_MS',
+  budget: 'APC_BUDGET',
 };
 
 export function settingsFromEnv(env: NodeJS.ProcessEnv): ProfileSettings {
@@ -180,6 +183,7 @@ function applyFile(profile: TargetProfile, file: string, env: NodeJS.ProcessEnv)
   if (doc.timeouts !== undefined) profile.timeouts = { ...profile.timeouts, ...doc.timeouts };
   if (doc.pollIntervalMs !== undefined) profile.pollIntervalMs = doc.pollIntervalMs;
   if (doc.concurrency !== undefined) profile.concurrency = doc.concurrency;
+  if (doc.budget !== undefined) profile.budget = doc.budget;
   if (doc.redact !== undefined) profile.redact = doc.redact;
   if (doc.runs !== undefined) profile.runs = doc.runs;
   if (doc.seed !== undefined) profile.seed = doc.seed;
@@ -225,6 +229,20 @@ export function buildProfile(flags: ProfileSettings, env: NodeJS.ProcessEnv, bas
   if (s.requestTimeoutMs) profile.timeouts.requestMs = integer(flagName('requestTimeoutMs'), s.requestTimeoutMs, 1);
   if (s.streamTimeoutMs) profile.timeouts.streamMs = integer(flagName('streamTimeoutMs'), s.streamTimeoutMs, 1);
   if (s.deployTimeoutMs) profile.timeouts.deployMs = integer(flagName('deployTimeoutMs'), s.deployTimeoutMs, 1);
+  if (s.budget) profile.budget = budgetOf(flagName('budget'), s.budget);
   if (flags.keep) profile.keep = true;
   return profile;
+}
+
+/** `deployments=12,revisions=40` (either may be left out). */
+function budgetOf(name: string, text: string): Budget {
+  const budget: Budget = {};
+  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const [key, value] = part.split('=');
+    if ((key !== 'deployments' && key !== 'revisions') || value === undefined) {
+      throw new ProfileError(`${name}: expected deployments=N,revisions=M (either may be left out), found ${JSON.stringify(text)}.`);
+    }
+    budget[key] = integer(name, value, 0);
+  }
+  return budget;
 }

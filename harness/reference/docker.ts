@@ -1,19 +1,34 @@
 // The container runtime behind `--reference container` and `--database postgres`, through
 // testcontainers (which reads DOCKER_HOST and the usual Docker settings).
-import { getContainerRuntimeClient, type ContainerRuntimeClient } from 'testcontainers';
+import { getContainerRuntimeClient, getReaper, type ContainerRuntimeClient } from 'testcontainers';
+
+/** testcontainers' reaper image, as it chooses it (build/reaper/reaper.js). */
+const REAPER_IMAGE = process.env.RYUK_CONTAINER_IMAGE ?? 'testcontainers/ryuk';
 
 /** Docker is missing or refused a step: the user's setup, reported with exit code 2. */
 export class ContainerError extends Error {}
 
 export async function dockerClient(): Promise<ContainerRuntimeClient> {
+  let client: ContainerRuntimeClient;
   try {
-    return await getContainerRuntimeClient();
+    client = await getContainerRuntimeClient();
   } catch (error) {
     throw new ContainerError(
       `--reference container and --database postgres need Docker, and none answered (${firstLine(error)}). ` +
         'Start Docker, or set DOCKER_HOST to its socket; `--reference process` (the default) needs no Docker.',
     );
   }
+  // testcontainers starts its reaper (Ryuk, an image of its own to pull) before the first build or
+  // container; started here, a failed pull is named as Ryuk's, not blamed on the base image.
+  try {
+    await getReaper(client);
+  } catch (error) {
+    throw new ContainerError(
+      `testcontainers could not start Ryuk, its reaper of leftover containers (image ${REAPER_IMAGE}, pulled from a registry): ${firstLine(error)}. ` +
+        'Where no registry is reachable, set TESTCONTAINERS_RYUK_DISABLED=true: apc stops the containers it starts itself.',
+    );
+  }
+  return client;
 }
 
 export function firstLine(error: unknown): string {

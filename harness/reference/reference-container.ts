@@ -4,7 +4,7 @@
 // PostgreSQL container.
 import { GenericContainer, Wait } from 'testcontainers';
 import { SELF_HOSTED_PREFIX } from '../../reference-impl/control-plane/app.ts';
-import { databaseOf, type ReferenceLaunch, type StartedReference } from './reference-target.ts';
+import { databaseOf, type ReferenceLaunch, type StartedReference } from './reference-launch.ts';
 import type { PostgresContainer } from './postgres-container.ts';
 import { productImage } from './reference-image.ts';
 import { ContainerError, firstLine, hostUrl } from './docker.ts';

@@ -5,10 +5,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ApiKeyGrant } from '../../reference-impl/options.ts';
 import type { PlatformLikeOptions } from '../../reference-impl/platform-like/behaviours.ts';
-import type { ReferenceInstance } from '../../schemas/compliance-report.ts';
 import type { BusyPatch, ControlPlaneMode, InterfaceName, TargetProfile } from '../profile/profile.ts';
 import { defaultProfile, defaultSources, OPTIONAL_ENDPOINTS } from '../profile/profile.ts';
 import type { PostgresContainer } from './postgres-container.ts';
+import { databaseOf, type ReferenceLaunch, type StartedReference } from './reference-launch.ts';
 
 export type ReferenceKind = 'process' | 'container';
 export type ReferenceDatabase = 'memory' | 'postgres';
@@ -30,29 +30,10 @@ export interface ReferenceStartOptions {
   platformLike?: PlatformLikeOptions;
 }
 
-/** How the reference was started: its listeners' URLs, and what to stop. */
-export interface StartedReference {
-  urls: Record<InterfaceName, string>;
-  instance: ReferenceInstance;
-  close(): Promise<void>;
-}
-
 export interface ReferenceTarget extends StartedReference {
   mode: ControlPlaneMode;
   grants: ApiKeyGrant[];
   apply(profile: TargetProfile): void;
-}
-
-/** Settings of one start that the process and container starters share. */
-export interface ReferenceLaunch {
-  mode: ControlPlaneMode;
-  grants: ApiKeyGrant[];
-  faults: string[];
-  phaseMs: number;
-  statsDelayMs: number;
-  platformLike: PlatformLikeOptions | undefined;
-  env: NodeJS.ProcessEnv;
-  log: (line: string) => void;
 }
 
 /** Profile defaults for the reference, which answers in milliseconds; flags and APC_* still win. */
@@ -80,10 +61,6 @@ async function startInProcess(launch: ReferenceLaunch, database: PostgresContain
     instance: { kind: 'process', pid: process.pid, node: process.version, ...databaseOf(database) },
     close: () => server.close(),
   };
-}
-
-export function databaseOf(database: PostgresContainer | undefined): Pick<ReferenceInstance, 'database' | 'databaseImage'> {
-  return database ? { database: 'postgres', databaseImage: database.image } : { database: 'memory' };
 }
 
 export async function startReferenceTarget(options: ReferenceStartOptions): Promise<ReferenceTarget> {

@@ -279,7 +279,9 @@ export function verdictOf(results: RequirementResult[], errors: string[], univer
     };
   }
   const unjudged = musts.filter((r) => r.status === 'skipped' && !r.reason?.startsWith('excluded:'));
-  if (unjudged.length > 0) return { verdict: 'incomplete', reason: `${unjudged.length} MUST requirement(s) were not judged: ${ids(unjudged)}.`, mustScore };
+  const budget = unjudged.filter((r) => r.reason?.startsWith('budget:'));
+  const forBudget = budget.length > 0 ? ` (${budget.length} of them left out by the budget: raise it with --budget or the profile's budget:)` : '';
+  if (unjudged.length > 0) return { verdict: 'incomplete', reason: `${unjudged.length} MUST requirement(s) were not judged${forBudget}: ${ids(unjudged)}.`, mustScore };
   if (known) return noRegressions('');
   const na = musts.filter((r) => r.status === 'not-applicable').length;
   return { verdict: 'certified', reason: `Every MUST requirement of the catalogue was judged and passed${na > 0 ? ` (${na} not applicable to this target)` : ''}.`, mustScore };

@@ -47,7 +47,8 @@ function checkCompatible(folders: ReportFolder[]): void {
   }
 }
 
-function combine(results: RequirementResult[]): RequirementResult {
+/** One requirement's results from several runs of it: the worst status, with every test and check. */
+export function combine(results: RequirementResult[]): RequirementResult {
   const rank = (r: RequirementResult) => PRECEDENCE.indexOf(r.status);
   const worst = results.reduce((w, r) => (rank(r) < rank(w) ? r : w));
   const same = results.filter((r) => r.status === worst.status);

@@ -5,6 +5,7 @@
 // and variables again. A run of the reference with fault switches on is replayed with them on.
 import type { Catalogue } from '../catalogue.ts';
 import { defaultProfile, INTERFACES, type InterfaceName, type TargetProfile } from '../profile/profile.ts';
+import type { ComplianceReport } from './compliance.ts';
 import { readReport, ReportError } from './read.ts';
 
 export interface ReplayPlan {
@@ -33,15 +34,21 @@ export function replayPlan(dir: string, catalogue: Catalogue): ReplayPlan {
       `${dir} was made with catalogue ${report.catalogue.version}; ${gone.join(', ')} no longer exist in catalogue ${catalogue.version}. Replay it with the harness version that made it (${report.harness.version}).`,
     );
   }
+  return recordedRun(report, failed.map((r) => r.id));
+}
+
+/** A recorded run's target and seed, to run `ids` of it again (a replay, or the rest of an interrupted run). */
+export function recordedRun(report: ComplianceReport, ids: string[]): ReplayPlan {
   const { reference } = report.target;
   // Settings added after the report was written take their defaults.
   const recorded = { ...defaultProfile(), ...(report.target.profile as Partial<TargetProfile>) };
   const { apiKey: _key, otherTenant, ...rest } = recorded;
   const profile: TargetProfile = { ...rest, seed: report.seed, redact: [], ...(reference ? { urls: {}, tenantId: undefined } : {}) };
+  const chosen = report.requirements.filter((r) => ids.includes(r.id));
   return {
     runId: report.runId,
-    ids: failed.map((r) => r.id),
-    interfaces: INTERFACES.filter((i) => failed.some((r) => r.interface === i)),
+    ids,
+    interfaces: INTERFACES.filter((i) => chosen.some((r) => r.interface === i)),
     reference,
     faults: report.target.faults ?? [],
     profile,

@@ -2,16 +2,18 @@
 // create at most (each test declares it, harness/conformance/requirement.ts) and how many
 // revision waits come one after another, which with the revision time gives the wall time.
 import type { TestCase } from 'vitest/node';
-import { addCreated, CREATED_KINDS, KIND_INTERFACE, type Created } from '../conformance/created.ts';
+import { addCreated, budgetText, CREATED_KINDS, KIND_INTERFACE, type Created } from '../conformance/created.ts';
 import type { TestCost } from '../conformance/requirement.ts';
 import type { RunContext } from '../conformance/run-context.ts';
-import { INTERFACES, type InterfaceName } from '../profile/profile.ts';
+import { INTERFACES, type Budget, type InterfaceName } from '../profile/profile.ts';
 import type { ComplianceReport, TestOutcome } from '../report/compliance.ts';
 import { suiteFiles, suiteFilesNaming, suiteVitest } from './run-suites.ts';
 
 /** A test of the selection and what it may cost. */
 export interface PlannedTest {
   title: string;
+  /** The suite file: its tests' waits overlap, files run one after another on each worker. */
+  file: string;
   requirements: string[];
   cost: TestCost;
 }
@@ -27,7 +29,10 @@ export interface InterfacePlan {
 export interface Plan {
   interfaces: Partial<Record<InterfaceName, InterfacePlan>>;
   revisionTimeMs: number;
-  /** The revision waits' part of the wall time: they overlap, so the longest chain of them. */
+  /**
+   * The revision waits' part of the wall time: waits of one suite file overlap (its longest chain
+   * counts), files share the run's workers.
+   */
   waitsMs: number;
 }
 
@@ -47,7 +52,7 @@ export async function plannedTests(context: RunContext, interfaces: InterfaceNam
       for (const test of module.children.allTests() as Iterable<TestCase>) {
         const requirements = test.name.split(' ').filter((word) => /^[A-Z]+(-[A-Z]+)+-\d+$/.test(word));
         if (!requirements.some((id) => wanted.has(id))) continue;
-        tests.push({ title: test.name, requirements, cost: test.meta().cost ?? { creates: {} } });
+        tests.push({ title: test.name, file: module.relativeModuleId, requirements, cost: test.meta().cost ?? { creates: {} } });
       }
     }
     return tests;
@@ -61,24 +66,70 @@ function interfaceOf(test: PlannedTest, byId: ReadonlyMap<string, { interface: I
   return byId.get(test.requirements[0]!)!.interface;
 }
 
+/** A test waits at most once for each revision it makes, unless it declares fewer waits. */
+const waitsOf = (test: PlannedTest): number => test.cost.waits ?? test.cost.creates.revisions ?? 0;
+
+/** Suite workers of a run (harness/run/execute.ts: up to two). */
+const workers = 2;
+
 export function planOf(tests: PlannedTest[], byId: ReadonlyMap<string, { interface: InterfaceName }>, revisionTimeMs: number): Plan {
   const interfaces: Plan['interfaces'] = {};
   for (const test of tests) {
     const plan = (interfaces[interfaceOf(test, byId)] ??= { creates: {}, waitsInARow: 0, tests: 0 });
     addCreated(plan.creates, test.cost.creates);
-    plan.waitsInARow = Math.max(plan.waitsInARow, test.cost.waits ?? 0);
+    plan.waitsInARow = Math.max(plan.waitsInARow, waitsOf(test));
     plan.tests += 1;
   }
-  const chain = Math.max(0, ...Object.values(interfaces).map((p) => p.waitsInARow));
-  return { interfaces, revisionTimeMs, waitsMs: chain * revisionTimeMs };
+  const fileChains = new Map<string, number>();
+  for (const test of tests) fileChains.set(test.file, Math.max(fileChains.get(test.file) ?? 0, waitsOf(test)));
+  const longest = Math.max(0, ...fileChains.values());
+  const shared = [...fileChains.values()].reduce((a, b) => a + b, 0) / workers;
+  return { interfaces, revisionTimeMs, waitsMs: Math.max(longest, shared) * revisionTimeMs };
+}
+
+/**
+ * The tests the budget leaves out. Tests that create no deployment always run; the others are
+ * taken in the order of what they buy (MUST requirements judged per deployment and revision
+ * spent), as long as both limits hold.
+ */
+export function overBudget(tests: PlannedTest[], budget: Budget, levelOf: (id: string) => string | undefined): string[] {
+  const price = (t: PlannedTest) => (t.cost.creates.deployments ?? 0) + (t.cost.creates.revisions ?? 0);
+  const worth = (t: PlannedTest) => t.requirements.filter((id) => levelOf(id) === 'MUST').length / price(t);
+  const spent = { deployments: 0, revisions: 0 };
+  const left: string[] = [];
+  for (const test of [...tests].filter((t) => price(t) > 0).sort((a, b) => worth(b) - worth(a))) {
+    const d = spent.deployments + (test.cost.creates.deployments ?? 0);
+    const r = spent.revisions + (test.cost.creates.revisions ?? 0);
+    if (d <= (budget.deployments ?? Infinity) && r <= (budget.revisions ?? Infinity)) Object.assign(spent, { deployments: d, revisions: r });
+    else left.push(test.title);
+  }
+  return left;
 }
 
 /** What a run's report records: the plan of the tests that ran beside what they created. */
 export type RunCost = NonNullable<ComplianceReport['cost']>;
 
 export function runCost(outcomes: TestOutcome[], byId: ReadonlyMap<string, { interface: InterfaceName }>): RunCost {
-  const planned = planOf(outcomes.map((o) => ({ title: o.title, requirements: o.requirements, cost: o.cost ?? { creates: {} } })), byId, 0).interfaces;
+  const planned = planOf(outcomes.map((o) => ({ title: o.title, file: o.file, requirements: o.requirements, cost: o.cost ?? { creates: {} } })), byId, 0).interfaces;
   return { planned, created: createdPerInterface(outcomes) };
+}
+
+/** Two parts of one run (an interrupted run and its resumption): their plans and creations added up. */
+export function addCost(a: RunCost | undefined, b: RunCost | undefined): RunCost {
+  const sum: RunCost = { planned: {}, created: {} };
+  for (const part of [a, b]) {
+    for (const name of INTERFACES) {
+      const planned = part?.planned[name];
+      if (planned) {
+        const into = (sum.planned[name] ??= { creates: {}, waitsInARow: 0, tests: 0 });
+        addCreated(into.creates, planned.creates);
+        into.waitsInARow = Math.max(into.waitsInARow, planned.waitsInARow);
+        into.tests += planned.tests;
+      }
+      if (part?.created[name]) addCreated((sum.created[name] ??= {}), part.created[name]);
+    }
+  }
+  return sum;
 }
 
 /** What the run's tests created, per interface. */
@@ -107,7 +158,7 @@ export function planLines(plan: Plan): string[] {
     if (!p) continue;
     const kinds = CREATED_KINDS.filter((k) => KIND_INTERFACE[k] === name);
     lines.push(`  ${name.padEnd(18)} ${p.tests} test(s); at most ${kinds.map((k) => `${p.creates[k] ?? 0} ${k}`).join(', ')}`);
-    if (p.waitsInARow > 0) lines.push(`  ${''.padEnd(18)} revision waits: all overlap, at most ${p.waitsInARow} one after another`);
+    if (p.waitsInARow > 0) lines.push(`  ${''.padEnd(18)} revision waits: those of one suite file overlap; at most ${p.waitsInARow} one after another in a test`);
   }
   lines.push(
     `  wall time: the revision waits take about ${duration(plan.waitsMs)} at ${duration(plan.revisionTimeMs)} per revision, ` +
@@ -124,13 +175,17 @@ export async function printPlan(options: {
   context: RunContext;
   interfaces: InterfaceName[];
   ids: string[];
-  byId: ReadonlyMap<string, { interface: InterfaceName }>;
+  byId: ReadonlyMap<string, { interface: InterfaceName; level: string }>;
   revisionTimeMs: number;
   write: (line: string) => void;
 }): Promise<Plan> {
-  const tests = await plannedTests(options.context, options.interfaces, options.ids);
+  const all = await plannedTests(options.context, options.interfaces, options.ids);
+  const { budget } = options.context.profile;
+  const left = budget ? new Set(overBudget(all, budget, (id) => options.byId.get(id)?.level)) : new Set<string>();
+  const tests = all.filter((t) => !left.has(t.title));
   const plan = planOf(tests, options.byId, options.revisionTimeMs);
   options.write(`apc certify --plan · ${options.ids.length} requirement(s) selected · nothing was sent to the target\n`);
+  if (budget) options.write(`  budget ${budgetText(budget)}: ${left.size} of ${all.length} test(s) left out (skipped, saying "budget"); the plan below is of the rest\n`);
   for (const line of planLines(plan)) options.write(`${line}\n`);
   return plan;
 }

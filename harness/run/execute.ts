@@ -11,12 +11,14 @@ import { INTERFACES, redactedProfile, type InterfaceName, type TargetProfile } f
 import { choiceFlags } from '../reference/reference-choice.ts';
 import { assembleReport, type ReportResults } from '../report/assemble.ts';
 import { buildResults, transientOf, universeOf, verdictOf, type ComplianceReport } from '../report/compliance.ts';
-import { runCost } from './cost.ts';
+import { overBudget, plannedTests, runCost } from './cost.ts';
+import { resumeCommand, resumedResults } from './resume.ts';
 import { LeftoverSweep } from './leftovers.ts';
 import type { RunListener } from './outcome-collector.ts';
 import type { RunPlan } from './plan.ts';
 import { runSuites } from './run-suites.ts';
 import { markNotRun, withDeadline, type StopRequest } from './run-stop.ts';
+import { deleteBoundMs } from './awaiting-delete.ts';
 
 export interface RunHooks {
   listener?: RunListener;
@@ -61,12 +63,19 @@ function reproFlags(plan: RunPlan): string {
 
 /** After an interrupt: deletes what the run created (as its tests would have), each request bounded. */
 async function deleteRunLeftovers(profile: TargetProfile, runId: string): Promise<string[]> {
-  const sweep = new LeftoverSweep(profile, Math.min(profile.timeouts.requestMs, 10_000));
+  // An interrupted run waits a little for asynchronous deletions; `apc cleanup` finds what is left.
+  const sweep = new LeftoverSweep(profile, Math.min(profile.timeouts.requestMs, 10_000), Math.min(deleteBoundMs(profile), 30_000));
   const { found, problems } = await sweep.scan(runId);
   return [...problems, ...(await sweep.deleteAll(found))].map((p) => `cleanup after the interrupt: ${p}`);
 }
 
+/** Runs the plan; a resumed run's results join those of its earlier part. */
 export async function executeRun(plan: RunPlan, hooks: RunHooks = {}): Promise<ReportResults> {
+  const results = await executePart(plan, hooks);
+  return plan.resumed ? resumedResults(plan.resumed, results, universeOf(plan.catalogue)) : results;
+}
+
+async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResults> {
   const { profile, runId, catalogue } = plan;
   const workers = hooks.workers ?? Math.max(1, Math.min(2, availableParallelism(), profile.concurrency));
   const stateDir = mkdtempSync(join(tmpdir(), `${runId}-state-`));
@@ -79,6 +88,10 @@ export async function executeRun(plan: RunPlan, hooks: RunHooks = {}): Promise<R
     ...(plan.adaptiveRps ? { adaptiveRps: true } : {}),
     stateDir,
   };
+  if (profile.budget) {
+    const tests = await plannedTests(context, plan.suiteInterfaces, plan.selected.map((r) => r.id));
+    context.overBudget = overBudget(tests, profile.budget, (id) => catalogue.byId.get(id)?.level);
+  }
   const startedAt = new Date().toISOString();
   const deadline = withDeadline(hooks.stop, plan.maxTime?.ms, plan.maxTime?.label ?? '');
   let stopReason: string | undefined;
@@ -103,7 +116,8 @@ export async function executeRun(plan: RunPlan, hooks: RunHooks = {}): Promise<R
   addConsumerCounts(requirements, DEFAULT_PACT_DIR);
   if (stopReason && !profile.keep) runErrors.push(...(await deleteRunLeftovers(profile, runId)));
   const judged = verdictOf(requirements, runErrors, universeOf(catalogue));
-  const { verdict, reason } = stopReason ? { verdict: 'interrupted' as const, reason: `Interrupted: ${stopReason}; the report holds the tests that ended before.` } : judged;
+  const resumable = `Resume it (the same run, seed and target; keys given again as flags or APC_* variables): ${resumeCommand(plan.reportDir)}`;
+  const { verdict, reason } = stopReason ? { verdict: 'interrupted' as const, reason: `Interrupted: ${stopReason}; the report holds the tests that ended before. ${resumable}` } : judged;
   const transient = transientOf(outcomes);
   return {
     startedAt,
@@ -127,7 +141,7 @@ export function reportOf(plan: RunPlan, results: ReportResults): ComplianceRepor
       runId: plan.runId,
       seed: profile.seed,
       ...(plan.shard ? { shard: plan.shard } : {}),
-      ...(plan.replay ? { replayOf: plan.replay.runId } : {}),
+      ...(plan.replay && !plan.resumed ? { replayOf: plan.replay.runId } : {}),
       target: {
         urls: profile.urls,
         controlPlaneMode: profile.controlPlaneMode,

@@ -3,9 +3,11 @@
 // plane, assistants on the agent server (found by name or by the run's metadata tag). `apc
 // cleanup` lists and deletes them; an interrupted run deletes its own the same way.
 // Threads carry no name and the experiment upload interface has no delete: neither is covered.
+// Deletion may be asynchronous: a deleted deployment is waited for until it is gone.
 import { InterfaceClient, Recorder } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { Limiter } from '../http/limiter.ts';
+import { awaitingDelete, deleteBoundMs, untilGone } from './awaiting-delete.ts';
 import type { InterfaceName, TargetProfile } from '../profile/profile.ts';
 
 export interface Leftover {
@@ -38,6 +40,9 @@ export function runIdIn(name: unknown, runId?: string): string | undefined {
   return found;
 }
 
+/** The same listing page twice in a row: the target does not page. */
+const samePage = (page: unknown[], previous: unknown[]): boolean => JSON.stringify(page) === JSON.stringify(previous);
+
 function described(exchange: Exchange): string {
   const { method, url } = exchange.request;
   const answer = exchange.response ? `HTTP ${exchange.response.status}` : (exchange.error ?? 'no answer');
@@ -55,8 +60,15 @@ export class LeftoverSweep {
 
   private readonly profile: TargetProfile;
 
-  /** `requestMs` bounds each request, so cleanup after an interrupt ends even on a hanging target. */
-  constructor(profile: TargetProfile, requestMs = profile.timeouts.requestMs) {
+  /**
+   * `requestMs` bounds each request, so cleanup after an interrupt ends even on a hanging target;
+   * `goneMs` bounds the wait for a deleted deployment to go away (AWAITING_DELETE).
+   */
+  constructor(
+    profile: TargetProfile,
+    requestMs = profile.timeouts.requestMs,
+    private readonly goneMs = deleteBoundMs(profile),
+  ) {
     this.profile = { ...profile, timeouts: { ...profile.timeouts, requestMs } };
     this.limiter = new Limiter(profile.concurrency);
   }
@@ -76,15 +88,23 @@ export class LeftoverSweep {
   private async deployments(scan: LeftoverScan, runId: string | undefined): Promise<void> {
     const cp = this.client('control-plane');
     if (!cp) return;
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const exchange = await cp.get('/v2/deployments', { query: { name_contains: runId ?? 'apc-', limit: PAGE, offset: page * PAGE } });
+    const seen = new Set<string>();
+    let previous: Record<string, unknown>[] = [];
+    for (let page = 0, offset = 0; page < MAX_PAGES; page++) {
+      const exchange = await cp.get('/v2/deployments', { query: { name_contains: runId ?? 'apc-', limit: PAGE, offset } });
       const list = exchange.response?.status === 200 ? listOf(exchange.response.json) : undefined;
       if (!list) return void scan.problems.push(`listing deployments failed: ${described(exchange)}`);
       for (const d of list) {
         const run = runIdIn(d.name, runId);
-        if (run && typeof d.id === 'string') scan.found.push({ interface: 'control-plane', kind: 'deployment', id: d.id, name: String(d.name), runId: run });
+        if (!run || typeof d.id !== 'string' || seen.has(d.id)) continue;
+        seen.add(d.id);
+        scan.found.push({ interface: 'control-plane', kind: 'deployment', id: d.id, name: String(d.name), runId: run });
       }
-      if (list.length < PAGE) return;
+      // A target may answer fewer than `limit` with more to come (the spec shows no page size):
+      // only an empty page ends the list, or one that repeats the last (a target ignoring offset).
+      if (list.length === 0 || samePage(list, previous)) return;
+      previous = list;
+      offset += list.length;
     }
   }
 
@@ -92,8 +112,9 @@ export class LeftoverSweep {
     const as = this.client('agent-server');
     if (!as) return;
     const seen = new Set<string>();
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const body = { ...(runId ? { metadata: { [RUN_TAG]: runId } } : {}), limit: PAGE, offset: page * PAGE };
+    let previous: Record<string, unknown>[] = [];
+    for (let page = 0, offset = 0; page < MAX_PAGES; page++) {
+      const body = { ...(runId ? { metadata: { [RUN_TAG]: runId } } : {}), limit: PAGE, offset };
       const exchange = await as.post('/assistants/search', body);
       const list = exchange.response?.status === 200 ? listOf(exchange.response.json) : undefined;
       if (!list) return void scan.problems.push(`listing assistants failed: ${described(exchange)}`);
@@ -105,7 +126,9 @@ export class LeftoverSweep {
           scan.found.push({ interface: 'agent-server', kind: 'assistant', id: a.assistant_id, name: String(a.name ?? ''), runId: run });
         }
       }
-      if (list.length < PAGE) return;
+      if (list.length === 0 || samePage(list, previous)) return;
+      previous = list;
+      offset += list.length;
     }
   }
 
@@ -119,6 +142,12 @@ export class LeftoverSweep {
       exchange = await client.delete(path, { query: { delete_tracing_project: true } });
       const status = exchange.response?.status ?? 0;
       if (status >= 400 && status < 500 && status !== 404) exchange = await client.delete(path);
+      const answered = exchange.response?.status ?? 0;
+      // Deleted, or already on its way out (a second DELETE refused): wait until it is gone.
+      if ((answered >= 200 && answered < 300) || (answered >= 400 && answered !== 404 && (await awaitingDelete(client, leftover.id)))) {
+        const gone = await untilGone(client, leftover.id, this.goneMs, this.profile.pollIntervalMs);
+        return gone.gone ? undefined : `deleting ${leftover.kind} ${leftover.name} (${leftover.id}): ${gone.why}`;
+      }
     } else {
       exchange = await client.delete(`/assistants/${leftover.id}`);
     }

@@ -17,6 +17,8 @@ import { referenceProfileBase, startReferenceTarget, type ReferenceTarget } from
 import { loadBaseline } from '../report/baseline.ts';
 import type { Baseline } from '../report/compliance.ts';
 import { replayPlan, type ReplayPlan } from '../report/replay.ts';
+import type { ComplianceReport } from '../report/compliance.ts';
+import { resumePlan } from './resume.ts';
 import { unknownFaultMessage } from '../cli/fault-names.ts';
 import { UsageError } from '../cli/usage-error.ts';
 import { checkSetup } from './preflight.ts';
@@ -39,6 +41,8 @@ export interface RunRequest {
   database?: string;
   /** The reference behaving as the real hosted platform does (--reference-platform-like). */
   referencePlatformLike?: PlatformLikeOptions;
+  /** `--resume DIR`: the rest of the interrupted run whose report is in DIR. */
+  resume?: string;
   /** `--plan`: the run is planned to print its cost, and nothing is sent to the target. */
   sendNothing?: boolean;
 }
@@ -68,6 +72,8 @@ export interface RunPlan extends RunDraft {
   suiteInterfaces: InterfaceName[];
   shard?: { index: number; count: number };
   replay?: ReplayPlan;
+  /** `--resume`: the interrupted run's report so far (its recorded run is `replay`). */
+  resumed?: ComplianceReport;
   baseline?: Baseline;
   maxTime?: { ms: number; label: string };
   maxRps?: number;
@@ -164,9 +170,14 @@ export async function planRun(request: RunRequest, env: NodeJS.ProcessEnv, draft
   if (request.replay !== undefined && (request.requirements || request.interfaces || request.shard)) {
     throw new UsageError('--replay runs exactly the failed requirements of a report: leave out --requirements, --interfaces and --shard.');
   }
+  if (request.resume !== undefined && (request.requirements || request.interfaces || request.shard || request.replay)) {
+    throw new UsageError('--resume runs what the interrupted run did not judge, as it was selected: leave out --requirements, --interfaces, --shard and --replay.');
+  }
   const catalogue = loadCatalogue();
   checkSelection(request.requirements ?? [], catalogue);
-  const replay = request.replay === undefined ? undefined : replayPlan(request.replay, catalogue);
+  const resume = request.resume === undefined ? undefined : resumePlan(request.resume, catalogue);
+  const replay = resume ?? (request.replay === undefined ? undefined : replayPlan(request.replay, catalogue));
+  if (resume && resume.ids.length === 0) return { nothing: `the run in ${request.resume} judged every requirement it selected before it stopped; nothing to resume.` };
   if (replay && replay.ids.length === 0) return { nothing: `the report in ${request.replay} has no failed requirement; nothing to replay.` };
   const settings: ProfileSettings = { ...request.settings, otherTenantId: request.settings.otherTenantId ?? replay?.otherTenantId };
   // A replay starts from the recorded profile as it was; flags given again win.
@@ -240,6 +251,7 @@ export async function planRun(request: RunRequest, env: NodeJS.ProcessEnv, draft
     suiteInterfaces,
     ...(shard ? { shard } : {}),
     ...(replay ? { replay } : {}),
+    ...(resume ? { resumed: resume.previous } : {}),
     ...(baseline ? { baseline } : {}),
     ...limits,
     ...(usesReference ? { referenceChoice: choice } : {}),

@@ -51,7 +51,10 @@ export function withDeadline(stop: StopRequest | undefined, ms: number | undefin
   return { requested: Promise.race([passed, ...(stop ? [stop.requested] : [])]), cancel: () => clearTimeout(timer) };
 }
 
+/** How the reason of a requirement no ended test judged starts (`apc certify --resume` runs those). */
+export const NOT_RUN = 'not run: ';
+
 /** Requirements no ended test judged say so, instead of "no conformance test names this requirement". */
 export function markNotRun(results: RequirementResult[], reason: string): RequirementResult[] {
-  return results.map((r) => (r.status === 'untested' && r.tests.length === 0 ? { ...r, reason: `not run: ${reason}` } : r));
+  return results.map((r) => (r.status === 'untested' && r.tests.length === 0 ? { ...r, reason: `${NOT_RUN}${reason}` } : r));
 }

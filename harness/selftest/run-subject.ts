@@ -62,8 +62,8 @@ export async function runSubject(subject: Subject, settings: RunSettings): Promi
   return outcome;
 }
 
-/** The reference, bent as the subject says, certified on the subject's interface. */
-async function certifyBent(subject: Mutant | Variation, settings: RunSettings, extra: string[] = []): Promise<ChildCertifyRun> {
+/** The reference, bent as the subject says, certified on the subject's interface (also used by the failure-evidence test). */
+export async function certifyBent(subject: Mutant | Variation, settings: RunSettings, extra: string[] = []): Promise<ChildCertifyRun> {
   const mode = subject.mode ?? 'hosted';
   const target = await startReferenceTarget({
     mode,

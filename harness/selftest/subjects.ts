@@ -4,27 +4,11 @@
 // within a bound). A mutant or variation is the in-process reference with fault switches on,
 // a rewriting proxy in front of one interface, or both.
 import type { ControlPlaneMode, InterfaceName } from '../profile/profile.ts';
+import type { Family } from '../../schemas/vocabulary.ts';
 import type { ProxyRules } from '../proxy/proxy.ts';
 import type { PlatformLikeOptions } from '../../reference-impl/platform-like/behaviours.ts';
 
-/** The rule families the mutants are grouped by in the matrix. */
-export const FAMILIES = [
-  'revision triggers',
-  'immutability',
-  'listing',
-  'deletion',
-  'errors',
-  'keys and tenants',
-  'resource_spec',
-  'create and sources',
-  'revisions',
-  'assistant versions',
-  'assistants and threads',
-  'runs',
-  'sse',
-  'experiments',
-] as const;
-export type Family = (typeof FAMILIES)[number];
+export { FAMILIES, type Family } from '../../schemas/vocabulary.ts';
 
 /** What a proxy rule may know of the target behind it. */
 export interface TargetKeys {

@@ -17,7 +17,7 @@ import { installPlatformTraffic } from '../platform-like/traffic.ts';
 import { startProgressWorker } from './progress-worker.ts';
 import { registerRevisionRoutes } from './revision-routes.ts';
 import { makeChangeContext, tenantOfRequest, type RouteDeps } from './route-deps.ts';
-import { openStore } from './store.ts';
+import { openStore } from './store-factory.ts';
 import { registerUploadTarget, registerUploadUrlRoutes, UPLOAD_PATH } from './upload-routes.ts';
 
 /** Self-hosted installations serve the control plane under this prefix (spec section 1.A). */

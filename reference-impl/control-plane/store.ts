@@ -1,11 +1,9 @@
-// The control plane's storage. Two backends behave the same: memory (the default) and PostgreSQL
-// (when the context has a pool). Every change of one deployment is serialized (a per-deployment
-// mutex in memory, a row lock in PostgreSQL), so concurrent changes never lose one another.
-import type { ReferenceContext } from '../context.ts';
+// The control plane's storage (store-factory.ts opens one). Two backends behave the same: memory
+// (the default) and PostgreSQL (when the context has a pool). Every change of one deployment is
+// serialized (a per-deployment mutex in memory, a row lock in PostgreSQL), so concurrent changes
+// never lose one another.
 import type { PoolClient } from '../db.ts';
 import type { FaultCheck } from './faults.ts';
-import { MemoryStore } from './memory-store.ts';
-import { PostgresStore } from './pg-store.ts';
 import type { Deployment, DeploymentChange, StoredRevision, UploadGrant } from './records.ts';
 
 /** Decides what a change does, given the deployment and all its revisions (newest first). */
@@ -63,10 +61,4 @@ export interface ControlPlaneStore {
 
 export interface StoreOptions {
   faults: FaultCheck;
-}
-
-/** The PostgreSQL store when the context has a pool, else the memory store. */
-export async function openStore(ctx: ReferenceContext, options: StoreOptions): Promise<ControlPlaneStore> {
-  if (ctx.pool) return PostgresStore.open(ctx.pool, options);
-  return new MemoryStore(options);
 }

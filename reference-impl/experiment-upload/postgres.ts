@@ -3,7 +3,7 @@
 // uploads (from this process or another one on the same database) see each other's datasets
 // and session names. Microsecond times are BIGINT columns; API-shaped parts are JSONB.
 import { withTransaction, type Pool, type PoolClient } from '../db.ts';
-import type { DatasetRow, ExampleRow, JsonObject, RunRow, SessionRow, SessionStats, FeedbackRecord } from './records.ts';
+import type { DatasetRow, JsonObject, SessionRow, SessionStats, FeedbackRecord } from './records.ts';
 import type { DatasetFilter, DatasetWithCounts, SessionFilter, TracingStore, TracingTx } from './store.ts';
 
 /** First key of the two-key advisory lock: the tracing store's namespace ('TRAC'). */

@@ -2,7 +2,7 @@
 // metadata tag of its own, so assistants of other tests and other runs never interfere.
 import fc from 'fast-check';
 import { requirement, type Check } from '../../harness/conformance/index.ts';
-import { createAssistant, searchIds } from './support/assistants.ts';
+import { createAssistant, searchAssistants, searchIds } from './support/assistants.ts';
 
 async function createTagged(t: Check, count: number, metadata: (i: number) => Record<string, unknown>): Promise<string[]> {
   const ids: string[] = [];
@@ -27,12 +27,18 @@ requirement('AS-SRCH-001', async (t: Check) => {
   ];
   for (const [metadata, expected] of cases) {
     // At most 3 match; a small limit stays inside any page-size limit (not shown).
-    const listed = await searchIds(t, { metadata, limit: 10 });
-    t.expect(sameSet(listed, expected), {
-      message: `Search by metadata ${JSON.stringify(metadata)} did not list exactly the assistants holding it.`,
-      expected,
-      seen: listed,
-    });
+    const listed = await searchAssistants(t, { metadata, limit: 10 });
+    t.expect(
+      sameSet(
+        listed.map((a) => a.assistant_id),
+        expected,
+      ),
+      {
+        message: `Search by metadata ${JSON.stringify(metadata)} did not list exactly the assistants holding it.`,
+        expected: { metadata, assistant_ids: expected },
+        seen: listed,
+      },
+    );
   }
 }, { cost: { creates: { assistants: 3 } } });
 

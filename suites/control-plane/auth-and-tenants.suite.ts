@@ -17,7 +17,6 @@ import {
   generatorContext,
   getDeployment,
   is2xx,
-  offered,
   registerDeletion,
   revisionCount,
   revisionsPath,

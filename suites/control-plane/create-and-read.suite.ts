@@ -18,7 +18,6 @@ import {
   field,
   generatorContext,
   isObject,
-  offered,
   patch,
   refusalRuns,
   statusOf,

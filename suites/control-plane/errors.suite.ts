@@ -6,7 +6,7 @@ import { requirement, type Check, type Exchange } from '../../harness/conformanc
 import { describeResponse } from '../../harness/http/curl.ts';
 import { validate, type Deployment } from '../../schemas/index.ts';
 import { sameJson } from './support/compare.ts';
-import { createSimple, DEPLOYMENTS, deploymentPath, field, generatorContext, getDeployment, offered, patch, refusalRuns, statusOf, unknownId, pickSource, creates } from './support/steps.ts';
+import { createSimple, DEPLOYMENTS, deploymentPath, field, generatorContext, getDeployment, patch, refusalRuns, statusOf, unknownId, pickSource, creates } from './support/steps.ts';
 
 /** The body a refused PATCH must carry for its status (spec 7); `rules` name 400 and 422 shapes. */
 function expectErrorBody(t: Check, exchange: Exchange, rules: { on400: string; on422: string; on404?: string }): void {

@@ -23,6 +23,7 @@ import {
   revisionConfigOf,
   revisionValueDifferences,
   creates,
+  revisionsShown,
 } from './support/steps.ts';
 import { putTarball, requestUpload, sourceTarball } from './support/upload.ts';
 
@@ -34,15 +35,15 @@ async function patchCounting(t: Check, deployment: Deployment, body: PatchBody, 
   t.expect(after.length === before.length + expected, {
     requirement: rule,
     message: `PATCH ${JSON.stringify(body)} took the deployment from ${before.length} to ${after.length} revision(s); expected ${expected === 1 ? 'exactly one more' : 'no new one'}.`,
-    expected: before.length + expected,
-    seen: after.map((r) => field(r, 'id')),
+    expected: { revisions: before.length + expected, before: revisionsShown(before) },
+    seen: { revisions: after.length, listed: revisionsShown(after) },
   });
   if (expected === 0) {
     t.expect(patched.latest_revision_id === deployment.latest_revision_id || patched.latest_revision_id === field(before[0], 'id'), {
       requirement: rule,
       message: 'A PATCH without revision triggers changed latest_revision_id.',
-      expected: field(before[0], 'id'),
-      seen: patched.latest_revision_id,
+      expected: { latest_revision_id: field(before[0], 'id') },
+      seen: { latest_revision_id: patched.latest_revision_id },
     });
   }
   return after;
@@ -57,8 +58,8 @@ requirement('CP-REV-001', async (t: Check) => {
   const revisions = await listRevisions(t, created.id);
   t.expect(revisions.length === 1 && field(revisions[0], 'id') === created.latest_revision_id, {
     message: `A new deployment has ${revisions.length} revision(s); expected exactly one, the one latest_revision_id names.`,
-    expected: [created.latest_revision_id],
-    seen: revisions.map((r) => field(r, 'id')),
+    expected: { revisions: 1, latest_revision_id: created.latest_revision_id },
+    seen: { revisions: revisions.length, listed: revisionsShown(revisions) },
   });
 }, { cost: creates(1) });
 

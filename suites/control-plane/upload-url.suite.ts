@@ -22,6 +22,7 @@ import {
   statusOf,
   tryCreate,
   creates,
+  revisionsShown,
 } from './support/steps.ts';
 import { putTarball, requestUpload, sourceTarball, type UploadGrant } from './support/upload.ts';
 
@@ -58,8 +59,8 @@ requirement(
     t.expect(revisions.length === before.length + 1, {
       requirement: 'CP-REV-005',
       message: `A PATCH with a source_tarball_path took the deployment from ${before.length} to ${revisions.length} revision(s); expected exactly one more.`,
-      expected: before.length + 1,
-      seen: revisions.map((r) => field(r, 'id')),
+      expected: { revisions: before.length + 1, before: revisionsShown(before) },
+      seen: { revisions: revisions.length, listed: revisionsShown(revisions) },
     });
     // The new revision is the one not listed before (the listing's order is CP-REVL-002's rule, latest_revision_id CP-REV-013's).
     const created = revisions.find((r) => !before.some((b) => b.id === r.id));

@@ -4,15 +4,16 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { loadCatalogue } from '../../harness/catalogue.ts';
+import { INTERFACES } from '../../schemas/vocabulary.ts';
 import { ROOT } from '../support/certify.ts';
 
 const ID = /['"`]((?:CP|AS|EU)-[A-Z]+(?:-[A-Z]+)*-\d{3})['"`]/g;
 
 function suiteIds(): Map<string, string[]> {
   const found = new Map<string, string[]>();
-  for (const iface of ['control-plane', 'agent-server', 'experiment-upload']) {
+  for (const iface of INTERFACES) {
     const dir = join(ROOT, 'suites', iface);
-    let files: string[] = [];
+    let files: string[];
     try {
       files = readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith('.ts'));
     } catch {

@@ -10,18 +10,22 @@ import { ROOT } from '../support/certify.ts';
 const apiKey = `apc-cleanup-${randomUUID()}`;
 const tenant = randomUUID();
 let server: ReferenceServer;
+/** The same, deleting asynchronously: a deleted deployment lingers as AWAITING_DELETE for 3 s. */
+let lingering: ReferenceServer;
 const headers = { 'X-Api-Key': apiKey, 'X-Tenant-Id': tenant, 'Content-Type': 'application/json' };
 
 beforeAll(async () => {
   server = await startReference({ apiKeys: [{ key: apiKey, tenants: [tenant] }] });
+  lingering = await startReference({ apiKeys: [{ key: apiKey, tenants: [tenant] }], platformLike: { behaviours: ['async-delete'], timeScale: 1 } });
 });
 afterAll(async () => {
   await server?.close();
+  await lingering?.close();
 });
 
-async function createDeployment(name: string): Promise<void> {
+async function createDeployment(name: string, target = server): Promise<void> {
   const body = { name, source: 'internal_container', source_config: {}, source_revision_config: { image_uri: 'registry.example.com/agent:1' }, secrets: [] };
-  const response = await fetch(`${server.urls.controlPlane}/v2/deployments`, { method: 'POST', headers, body: JSON.stringify(body) });
+  const response = await fetch(`${target.urls.controlPlane}/v2/deployments`, { method: 'POST', headers, body: JSON.stringify(body) });
   expect(response.status).toBe(201);
 }
 
@@ -30,8 +34,8 @@ async function createAssistant(name: string, metadata: Record<string, string>): 
   expect(response.ok).toBe(true);
 }
 
-async function deploymentNames(): Promise<string[]> {
-  const response = await fetch(`${server.urls.controlPlane}/v2/deployments?limit=100`, { headers });
+async function deploymentNames(target = server): Promise<string[]> {
+  const response = await fetch(`${target.urls.controlPlane}/v2/deployments?limit=100`, { headers });
   return ((await response.json()) as { resources: { name: string }[] }).resources.map((d) => d.name).sort();
 }
 
@@ -44,9 +48,13 @@ async function assistantNames(): Promise<string[]> {
 }
 
 function cleanup(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return cleanupOf(server, ...args);
+}
+
+function cleanupOf(target: ReferenceServer, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(
     process.execPath,
-    [join(ROOT, 'bin', 'apc.mjs'), 'cleanup', '--control-plane-url', server.urls.controlPlane, '--agent-server-url', server.urls.agentServer, '--tenant-id', tenant, ...args],
+    [join(ROOT, 'bin', 'apc.mjs'), 'cleanup', '--control-plane-url', target.urls.controlPlane, '--agent-server-url', target.urls.agentServer, '--tenant-id', tenant, ...args],
     { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', APC_API_KEY: apiKey }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stdout = '';
@@ -103,4 +111,32 @@ describe('apc cleanup', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--run: expected a run id such as apc-3f9a1c');
   });
+});
+
+describe('apc cleanup on a target that deletes asynchronously', () => {
+  test('waits until each deleted deployment is gone, not only AWAITING_DELETE', async () => {
+    await createDeployment('apc-ccc333-d-1', lingering);
+    await createDeployment('production-agent', lingering);
+    const run = await cleanupOf(lingering, '--yes');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('1 of 1 resource(s) deleted');
+    // Had cleanup returned at the 204, the deployment would still be listed (AWAITING_DELETE) for 3 s.
+    expect(await deploymentNames(lingering)).toEqual(['production-agent']);
+  }, 60_000);
+});
+
+describe('apc cleanup on a target with small pages and many deployments', () => {
+  test('finds every leftover past the first page (a page of 10 whatever limit asks), among 120 deployments of others', async () => {
+    const paged = await startReference({ apiKeys: [{ key: apiKey, tenants: [tenant] }], platformLike: { behaviours: ['small-pages', 'many-deployments'] } });
+    try {
+      for (let i = 1; i <= 15; i++) await createDeployment(`apc-ddd444-left-${i}`, paged);
+      const run = await cleanupOf(paged, '--yes');
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain('15 of 15 resource(s) deleted');
+      const left = await fetch(`${paged.urls.controlPlane}/v2/deployments?name_contains=apc-`, { headers });
+      expect(((await left.json()) as { resources: unknown[] }).resources).toEqual([]);
+    } finally {
+      await paged.close();
+    }
+  }, 60_000);
 });

@@ -113,6 +113,25 @@ describe('apc init', () => {
     }
   }, 240_000);
 
+  test('finds out whether the target refuses a revision-creating PATCH while a revision is in progress (busyPatch)', async () => {
+    const key = { key: `apc-init-${randomBytes(9).toString('hex')}`, tenants: [randomUUID()] };
+    const refusing = await startReference({ apiKeys: [key], platformLike: { behaviours: ['busy-deployments', 'slow-builds'], timeScale: 0.2 } });
+    const accepting = await startReference({ apiKeys: [key], phaseMs: 300 });
+    try {
+      const written = async (url: string) => {
+        const out = join(mkdtempSync(join(tmpdir(), 'apc-init-busy-')), 'target.yaml');
+        const init = await apc(['init', '--control-plane-url', url, '--tenant-id', key.tenants[0]!, '--out', out], { APC_API_KEY: key.key });
+        expect(init.code, init.stderr).toBe(0);
+        return readFileSync(out, 'utf8');
+      };
+      expect(await written(refusing.urls.controlPlane)).toMatch(/^busyPatch: refused {3}# a secrets PATCH while revision \S+ was [A-Z_]+ answered 409 \(A revision is already in progress/m);
+      expect(await written(accepting.urls.controlPlane)).toMatch(/^busyPatch: accepted {3}# a secrets PATCH while revision \S+ was [A-Z_]+ answered 200/m);
+    } finally {
+      await refusing.close();
+      await accepting.close();
+    }
+  }, 120_000);
+
   test('apc certify on URLs without a profile probes the target and prints what it assumed', async () => {
     const { server, keys } = await reference('hosted');
     try {

@@ -26,3 +26,24 @@ test('busy deployments: revision phases of 150 ms and a 409 for a revision-creat
   const run = await certifyPlatformLike('busy-deployments,slow-builds', 0.1, requirements);
   expectAllPassed(run, requirements);
 }, 320_000);
+
+/** Answers 429 or 503 the run waited out, over every interface. */
+function waitedOut(run: CertifyRun, kind: 'throttled' | 'unavailable'): number {
+  return Object.values(run.report?.transient ?? {}).reduce((sum, counts) => sum + (counts?.[kind] ?? 0), 0);
+}
+
+test('throttling: 429 {"detail":"Rate limit exceeded"} with Retry-After past 15 requests of a key in a window fails none of the requirements it failed before', async () => {
+  const requirements = ['CP-CREATE-001', 'CP-TAG-002', 'CP-ERR-001', 'CP-ERR-008', 'AS-ASST-001', 'AS-THR-001', 'AS-DOCS-001', 'EU-REQ-001', 'EU-DS-002'];
+  // Windows of 2 s: 7.5 requests a second per key, so the run is surely throttled.
+  const run = await certifyPlatformLike('throttle', 2, requirements);
+  expectAllPassed(run, requirements);
+  expect(waitedOut(run, 'throttled'), run.stdout).toBeGreaterThan(0);
+}, 320_000);
+
+test('transient errors: a GET now and then answered 503 {"detail":"Service temporarily unavailable"} with Retry-After: 1 fails none of the requirements it failed before', async () => {
+  const requirements = ['CP-READ-001', 'CP-REVL-001', 'CP-TEN-001'];
+  const run = await certifyPlatformLike('transient-errors', 1, requirements);
+  expectAllPassed(run, requirements);
+  // Seed 1 answers the control plane's 7th GET with 503 (reference-impl/platform-like/transient-errors.ts).
+  expect(waitedOut(run, 'unavailable'), run.stdout).toBeGreaterThan(0);
+}, 320_000);

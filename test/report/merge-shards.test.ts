@@ -7,21 +7,20 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ComplianceReport } from '../../harness/report/compliance.ts';
 import { complianceReportProblems } from '../../schemas/compliance-report.ts';
-import { apc, type ApcRun } from './support/apc.ts';
+import { apc } from './support/apc.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'apc-merge-test-'));
 const shardDirs = [join(work, 'shard-1'), join(work, 'shard-2')];
 const SLICE = 'AS-THR-*,AS-GRAPH-*';
 // The reference refuses a graph name as assistant id: the AS-GRAPH rules fail.
 const FAULT = 'as.graph-name-refused';
-let shards: ApcRun[];
 let reports: ComplianceReport[];
 
 const readReport = (dir: string) => JSON.parse(readFileSync(join(dir, 'compliance.json'), 'utf8')) as ComplianceReport;
 const allureFiles = (dir: string) => readdirSync(join(dir, 'allure-results')).filter((f) => f.endsWith('-result.json'));
 
 beforeAll(async () => {
-  shards = await Promise.all(
+  await Promise.all(
     shardDirs.map((dir, i) =>
       apc(['certify', '--interfaces', 'agent-server', '--requirements', SLICE, '--shard', `${i + 1}/2`, '--seed', '77', '--runs', '5', '--reference-fault', FAULT, '--quiet', '--reports', dir]),
     ),

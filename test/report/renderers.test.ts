@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, expectTypeOf, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { renderBadge } from '../../harness/report/badge.ts';
 import type { ComplianceReport } from '../../harness/report/compliance.ts';
 import { escapeHtml, escapeXml } from '../../harness/report/escape.ts';

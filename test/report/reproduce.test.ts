@@ -5,7 +5,7 @@
 // counterexample. A reproduction that passed would teach the reader the failure was a fluke.
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -46,6 +46,14 @@ async function paste(line: string, env: NodeJS.ProcessEnv = {}): Promise<{ code:
   return { code: run.code, report: readReport(out), output: run.stdout + run.stderr };
 }
 
+/** The description of a requirement's Allure result, where Allure shows how to reproduce it. */
+function allureDescription(dir: string, id: string): string {
+  const results = join(dir, 'allure-results');
+  const files = readdirSync(results).filter((f) => f.endsWith('-result.json'));
+  const result = files.map((f) => JSON.parse(readFileSync(join(results, f), 'utf8')) as { name: string; description: string }).find((r) => r.name.startsWith(`${id} `));
+  return result?.description ?? '';
+}
+
 async function certified(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ dir: string; report: ComplianceReport }> {
   const dir = mkdtempSync(join(work, 'run-'));
   const run = await apc(['certify', ...args, '--reports', dir, '--quiet'], env);
@@ -73,8 +81,9 @@ describe('a fault switch of the reference', () => {
     expect(again.report.requirements.find((r) => r.id === 'CP-REVL-002')?.status).toBe('failed');
     const replayed = await replayFails(dir, 'CP-REVL-002');
     expect(replayed.target.faults).toEqual(['cp.revisions-oldest-first']);
-    // Every format that prints the run-again line prints it whole.
+    // Every format that prints the run-again line prints it whole, Allure's description too.
     for (const file of ['compliance.md', 'compliance.html', 'junit.xml']) expect(readFileSync(join(dir, file), 'utf8'), file).toContain('--reference-fault cp.revisions-oldest-first');
+    expect(allureDescription(dir, 'CP-REVL-002')).toContain(failure.repro);
   }, 600_000);
 
   test('the curl lines fail again on the reference started by the printed apc serve line', async () => {
@@ -83,6 +92,7 @@ describe('a fault switch of the reference', () => {
     const serve = serveLine(report.target)!;
     expect(serve).toContain('--fault cp.not-found-plain-text');
     for (const file of ['compliance.md', 'compliance.html', 'junit.xml']) expect(readFileSync(join(dir, file), 'utf8'), file).toContain(serve.replace(/"/g, file === 'compliance.md' ? '"' : '&quot;'));
+    expect(allureDescription(dir, 'CP-ERR-001')).toContain(serve);
     const key = `apc-reproduce-${randomBytes(6).toString('hex')}`;
     const server = spawn('sh', ['-c', `exec ${APC}${serve.slice('apc'.length)}`], { cwd: ROOT, env: { ...process.env, APC_API_KEY: key }, stdio: ['ignore', 'pipe', 'pipe'] });
     try {

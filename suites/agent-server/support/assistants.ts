@@ -70,6 +70,14 @@ export async function createAssistant(t: Check, draft: { context: JsonObject; me
  * and blocks the paging and order rules judged on top of it.
  */
 export async function searchIds(t: Check, body: JsonObject, within?: string[]): Promise<string[]> {
+  return (await searchAssistants(t, body, within)).map((a) => a.assistant_id);
+}
+
+/** Assistants as a search failure shows them: each id with the metadata the filter compares. */
+export type ListedAssistant = { assistant_id: string; metadata: unknown };
+
+/** As searchIds, with each listed assistant's metadata (the evidence of a search failure). */
+export async function searchAssistants(t: Check, body: JsonObject, within?: string[]): Promise<ListedAssistant[]> {
   const requirement = 'AS-SRCH-001';
   const exchange = await t.as.post('/assistants/search', body);
   expect2xx(t, exchange, requirement, 'Searching assistants (POST /assistants/search)');
@@ -80,12 +88,17 @@ export async function searchIds(t: Check, body: JsonObject, within?: string[]): 
     expected: 'a JSON array of Assistant objects',
     seen: describeResponse(exchange),
   });
-  const ids = (json as { assistant_id: string }[]).map((a) => a.assistant_id);
+  const listed = (json as ListedAssistant[]).map((a) => ({ assistant_id: a.assistant_id, metadata: a.metadata }));
   if (within) {
-    const foreign = ids.filter((id) => !within.includes(id));
-    t.need(foreign.length === 0, { requirement, message: `A search by metadata ${JSON.stringify(body.metadata)} listed assistants without that metadata.`, expected: within, seen: ids });
+    const foreign = listed.filter((a) => !within.includes(a.assistant_id));
+    t.need(foreign.length === 0, {
+      requirement,
+      message: `A search by metadata ${JSON.stringify(body.metadata)} listed assistants without that metadata.`,
+      expected: { metadata: body.metadata, assistant_ids: within },
+      seen: listed,
+    });
   }
-  return ids;
+  return listed;
 }
 
 /** The AssistantApi of one command sequence: its assistants carry a tag of their own. */

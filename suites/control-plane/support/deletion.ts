@@ -2,43 +2,17 @@
 // AWAITING_DELETE, spec 3): after DELETE the deployment may still be read and listed with that
 // status for a while. What a deleted deployment must not do is stay READY (or any other status),
 // or stay at all past the profile's deletion bound (timeouts.deleteMs, else the deploy timeout).
+// The wait itself is harness/run/awaiting-delete.ts, shared with `apc cleanup`.
 import type { Check, Exchange } from '../../../harness/conformance/index.ts';
 import { describeResponse } from '../../../harness/http/curl.ts';
+import { AWAITING_DELETE, deleteBoundMs as boundOf, untilGone as waitUntilGone, type Gone } from '../../../harness/run/awaiting-delete.ts';
 import { DEPLOYMENTS, deploymentPath, field, is2xx, is4xx, statusOf } from './endpoints.ts';
 
-/** The one status a deleted deployment may show until it is gone. */
-export const AWAITING_DELETE = 'AWAITING_DELETE';
-
 /** How long a deleted deployment may take to go away. */
-export const deleteBoundMs = (t: Check): number => t.profile.timeouts.deleteMs ?? t.profile.timeouts.deployMs;
+export const deleteBoundMs = (t: Check): number => boundOf(t.profile);
 
-export type Gone =
-  | { gone: true; /** The read that was refused. */ read: Exchange }
-  | { gone: false; why: string; read: Exchange };
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * Reads a deleted deployment until its GET is refused (a 4xx): gone. While it answers 200 with
- * AWAITING_DELETE it is on its way; any other status after DELETE, or the bound passing, is not
- * gone, and says why. Judges nothing itself: CP-DEL-002 judges, cleanup reports.
- */
-export async function untilGone(t: Check, id: string): Promise<Gone> {
-  const boundMs = deleteBoundMs(t);
-  const deadline = Date.now() + boundMs;
-  for (;;) {
-    const read = await t.cp.get(deploymentPath(id));
-    if (is4xx(read)) return { gone: true, read };
-    const status = field(read.response?.json, 'status');
-    if (statusOf(read) === 200 && status !== AWAITING_DELETE) {
-      return { gone: false, read, why: `After DELETE answered, deployment ${id} is still there with status ${JSON.stringify(status)}; a deleted deployment may only show ${AWAITING_DELETE} until it is gone.` };
-    }
-    if (Date.now() + t.profile.pollIntervalMs > deadline) {
-      return { gone: false, read, why: `Deployment ${id} was not gone ${boundMs} ms after DELETE answered (timeouts.deleteMs, else the deploy timeout); its GET last answered ${describeResponse(read)}.` };
-    }
-    await sleep(t.profile.pollIntervalMs);
-  }
-}
+/** Waits until the deleted deployment is gone (harness/run/awaiting-delete.ts); judges nothing itself. */
+export const untilGone = (t: Check, id: string): Promise<Gone> => waitUntilGone(t.cp, id, deleteBoundMs(t), t.profile.pollIntervalMs);
 
 /**
  * The deployment in a listing (with `query`), once any AWAITING_DELETE entry of it has gone, up
@@ -52,7 +26,7 @@ export async function stillListed(t: Check, id: string, query: Record<string, st
     const resources = field(listing.response.json, 'resources');
     const entry = (Array.isArray(resources) ? resources : Array.isArray(listing.response.json) ? (listing.response.json as unknown[]) : []).find((d) => field(d, 'id') === id);
     if (field(entry, 'status') !== AWAITING_DELETE || Date.now() + t.profile.pollIntervalMs > deadline) return listing;
-    await sleep(t.profile.pollIntervalMs);
+    await new Promise((resolve) => setTimeout(resolve, t.profile.pollIntervalMs));
   }
 }
 

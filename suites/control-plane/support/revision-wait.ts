@@ -6,19 +6,10 @@
 // when the deploy timeout passes, and either way the run gets its report.
 import type { Check } from '../../../harness/conformance/index.ts';
 import { describeResponse } from '../../../harness/http/curl.ts';
+import { isTerminal, REVISION_STATUSES } from '../../../schemas/revision-status.ts';
 import { deploymentPath, field, revisionPath, statusOf } from './endpoints.ts';
 
-/** Revision statuses the field notes list (CP-REVL-009); the spec shows only DEPLOYED and "*FAILED*". */
-export const REVISION_STATUSES = ['CREATING', 'QUEUED', 'AWAITING_BUILD', 'BUILDING', 'AWAITING_DEPLOY', 'DEPLOYING', 'CREATE_FAILED', 'BUILD_FAILED', 'DEPLOY_FAILED', 'DEPLOYED', 'SKIPPED', 'INTERRUPTED', 'UNKNOWN'];
-
-export const isFailed = (status: unknown): boolean => typeof status === 'string' && status.includes('FAILED');
-
-/**
- * A revision that will not change again: DEPLOYED, a status containing FAILED (spec 3), or, as a
- * real command-line client treats them, SKIPPED and INTERRUPTED (a newer revision superseded it).
- */
-export const isTerminal = (status: unknown): status is string =>
-  status === 'DEPLOYED' || isFailed(status) || status === 'SKIPPED' || status === 'INTERRUPTED';
+export { isFailed, isTerminal, REVISION_STATUSES } from '../../../schemas/revision-status.ts';
 
 /** Answers other than 200 in a row before a revision's GET is taken as refused (a real platform may lag a moment). */
 const MISSES_ALLOWED = 3;
@@ -59,8 +50,8 @@ export async function waitForRevision(t: Check, id: string, revisionId: string, 
       t.fail({
         requirement,
         message: `Revision ${revisionId} of deployment ${id} did not end within the deploy timeout (${timeoutMs} ms); its last status was ${JSON.stringify(last)}.`,
-        expected: 'DEPLOYED or a status containing FAILED',
-        seen: last,
+        expected: { status: 'DEPLOYED or a status containing FAILED' },
+        seen: { status: last },
       });
     }
     await new Promise((resolve) => setTimeout(resolve, t.profile.pollIntervalMs));

@@ -115,6 +115,10 @@ export async function getDeployment(t: Check, id: string): Promise<Deployment> {
  * The revisions of a deployment, as its listing gives them (a step on CP-REVL-001: any 2xx with a
  * `resources` array). Callers look revisions up by id: their order is CP-REVL-002's to judge.
  */
+/** Revisions as a failure shows them: each id with the fields a listing rule compares (docs/reports.md, "Evidence"). */
+export const revisionsShown = (revisions: unknown[]): Json[] =>
+  revisions.map((r) => ({ id: field(r, 'id'), created_at: field(r, 'created_at'), status: field(r, 'status') }));
+
 export async function listRevisions(t: Check, id: string): Promise<Json[]> {
   const exchange = await t.cp.get(revisionsPath(id));
   t.needSuccess(exchange, { requirement: 'CP-REVL-001' });
@@ -219,11 +223,12 @@ export const refusalRuns = (t: { profile: TargetProfile }): number => Math.max(3
 
 /**
  * What a test creates at most on a target that follows the spec (harness/run/cost.ts): its
- * deployments, its revisions (each create makes one) and its revision waits one after another.
+ * deployments, its revisions (each create makes one) and its revision waits one after another
+ * (by default one per revision: every PATCH waits for the revision before it to end).
  */
-export const creates = (deployments: number, revisions = deployments, waits = 0): TestCost => ({
+export const creates = (deployments: number, revisions = deployments, waits?: number): TestCost => ({
   creates: { deployments, revisions },
-  ...(waits > 0 ? { waits } : {}),
+  ...(waits !== undefined ? { waits } : {}),
 });
 
 /** A random uuid no deployment has. */

@@ -2,7 +2,7 @@
 // above the store).
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TRACING_FAULTS, type TracingFault } from '../../../reference-impl/experiment-upload/faults.ts';
+import { EXPERIMENT_UPLOAD_FAULTS, type ExperimentUploadFault } from '../../../reference-impl/experiment-upload/faults.ts';
 import { row, uniqueName, upload, without } from './bodies.ts';
 import { startOn, type TracingServer } from './tracing-server.ts';
 
@@ -15,13 +15,13 @@ describe('tracing fault switches', () => {
     await server?.close();
     server = undefined;
   });
-  const start = async (fault: TracingFault) => {
+  const start = async (fault: ExperimentUploadFault) => {
     server = await startOn('memory', { faults: [fault], statsDelayMs: 300 });
     return server;
   };
 
   it('each one is tested here', () => {
-    expect(TRACING_FAULTS).toHaveLength(8);
+    expect(EXPERIMENT_UPLOAD_FAULTS).toHaveLength(8);
   });
 
   it('eu.no-window-check accepts rows outside the window', async () => {

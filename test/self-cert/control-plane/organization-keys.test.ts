@@ -21,7 +21,7 @@ afterAll(() => server.close());
 
 function run(url: string, profile: Record<string, unknown>): Promise<CertifyRun> {
   return certify({
-    profile: { controlPlaneMode: 'hosted', tenantId: own, otherTenant: { tenantId: second }, endpoints: ['upload-url', 'integrations'], timeouts: { deployMs: 20_000 }, pollIntervalMs: 20, runs: 5, seed: 1, ...profile },
+    profile: { controlPlaneMode: 'hosted', tenantId: own, otherTenant: { tenantId: second }, timeouts: { deployMs: 20_000 }, pollIntervalMs: 20, runs: 5, seed: 1, ...profile },
     args: ['--control-plane-url', url, '--interfaces', 'control-plane', '--requirements', 'CP-TEN-*'],
     env: { APC_API_KEY: organizationKey },
     timeoutMs: 300_000,

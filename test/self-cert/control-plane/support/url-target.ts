@@ -16,8 +16,8 @@ export async function startControlPlane(mode: 'hosted' | 'self-hosted'): Promise
   return { server, keys, close: () => server.close() };
 }
 
-/** Certifies the control plane at `url` on the given requirements. */
-export function certifyControlPlane(url: string, target: ControlPlaneTarget, mode: 'hosted' | 'self-hosted', requirements: string[]): Promise<CertifyRun> {
+/** Certifies the control plane at `url` on the given requirements; `profile` overrides settings (`timeouts` member by member). */
+export function certifyControlPlane(url: string, target: ControlPlaneTarget, mode: 'hosted' | 'self-hosted', requirements: string[], profile: Record<string, unknown> = {}): Promise<CertifyRun> {
   const [own, other] = target.keys as [ControlPlaneTarget['keys'][0], ControlPlaneTarget['keys'][0]];
   return certify({
     profile: {
@@ -26,10 +26,11 @@ export function certifyControlPlane(url: string, target: ControlPlaneTarget, mod
       otherTenant: { apiKeyEnv: 'APC_SELFTEST_OTHER_KEY', tenantId: other.tenantId },
       endpoints: mode === 'hosted' ? [] : ['listeners'],
       fixtures: { failingImageUri: 'registry.invalid/acme/agent:fail-build', ...(mode === 'self-hosted' ? { clusterNamespace: 'agents' } : {}) },
-      timeouts: { requestMs: 10_000, streamMs: 10_000, deployMs: 20_000, statsMs: 10_000 },
       pollIntervalMs: 20,
       runs: 10,
       seed: 1,
+      ...profile,
+      timeouts: { requestMs: 10_000, streamMs: 10_000, deployMs: 20_000, statsMs: 10_000, ...(profile.timeouts as object | undefined) },
     },
     args: ['--control-plane-url', url, '--interfaces', 'control-plane', '--requirements', requirements.join(',')],
     env: { APC_API_KEY: own.apiKey, APC_SELFTEST_OTHER_KEY: other.apiKey },

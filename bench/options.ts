@@ -1,0 +1,54 @@
+// The options of `npm run bench`, each with its help line, and how the command line is read:
+// `--help` lists them all, and a mistyped one is a usage error naming the closest option (exit 2),
+// not a stack trace.
+import { parseArgs } from 'node:util';
+import { closest } from '../harness/closest.ts';
+
+interface BenchOption {
+  type: 'string' | 'boolean';
+  default?: string;
+  value?: string;
+  help: string;
+}
+
+export const BENCH_OPTIONS = {
+  only: { type: 'string', value: 'LIST', help: 'some sections: certification, waits, overhead, throughput, streams, memory, scale (default all)' },
+  out: { type: 'string', value: 'FILE', help: "where the results' JSON goes (default bench/results/<date>.json in this checkout)" },
+  seconds: { type: 'string', value: 'N', default: '3', help: 'length of each load measurement in seconds' },
+  runs: { type: 'string', value: 'N', help: 'run streams of each kind (default 1000; 100 with a peer)' },
+  scale: { type: 'string', value: 'LIST', default: '1000,10000', help: 'stored deployments and assistants of the scale rows' },
+  'memory-requests': { type: 'string', value: 'N', default: '100000', help: 'requests of the memory section' },
+  'certify-runs': { type: 'string', value: 'N', default: '3', help: 'fast-check runs per property of the timed certifications' },
+  'phase-ms': { type: 'string', value: 'LIST', default: '20,250,1000', help: "the reference's revision phases of the waits section (a revision is six)" },
+  'database-url': { type: 'string', value: 'URL', help: 'a PostgreSQL superuser URL for the PostgreSQL figures (default APC_TEST_DATABASE_URL, else a throwaway server)' },
+  'no-postgres': { type: 'boolean', help: 'skip the PostgreSQL figures' },
+  'peer-agent-server': { type: 'string', value: 'URL', help: 'another agent server serving the echo graph, measured beside the reference' },
+  'peer-api-key': { type: 'string', value: 'KEY', help: 'the x-api-key the peer wants, if any' },
+  'peer-rounds': { type: 'string', value: 'N', default: '3', help: 'alternating reference/peer rounds of POST /assistants; the ratio is their median, with the spread' },
+  help: { type: 'boolean', help: 'show this help' },
+} as const satisfies Record<string, BenchOption>;
+
+export type BenchValues = { [K in keyof typeof BENCH_OPTIONS]?: (typeof BENCH_OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
+
+export const BENCH_USAGE = `Usage: npm run bench -- [options]
+
+The performance figures of the harness and the reference implementation (README "Performance").
+
+${Object.entries(BENCH_OPTIONS as Record<string, BenchOption>)
+  .map(([name, o]) => `  ${`--${name}${o.value ? ` ${o.value}` : ''}`.padEnd(26)} ${o.help}${o.default !== undefined ? ` (default ${o.default})` : ''}`)
+  .join('\n')}
+`;
+
+/** The command line read, or the problem with it in one line. */
+export function benchArgs(argv: string[]): { values: BenchValues } | { problem: string } {
+  const options = Object.fromEntries(
+    Object.entries(BENCH_OPTIONS as Record<string, BenchOption>).map(([name, o]) => [name, { type: o.type, ...(o.default !== undefined ? { default: o.default } : {}) }]),
+  ) as Record<string, { type: 'string' | 'boolean'; default?: string }>;
+  try {
+    return { values: parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values as BenchValues };
+  } catch (error) {
+    const unknown = /'(--?[^']+)'/.exec((error as Error).message)?.[1];
+    const near = unknown ? closest(unknown.replace(/^-+/, '').split('=')[0]!, Object.keys(BENCH_OPTIONS), 1)[0] : undefined;
+    return { problem: `${(error as Error).message.split('\n')[0]}${near ? ` Did you mean --${near}?` : ''}` };
+  }
+}

@@ -1,0 +1,70 @@
+// `apc certify --resume DIR`: a certification of the reference stopped halfway (SIGINT), then
+// resumed, ends with one report of the same run id and seed whose verdict and statuses are those
+// of a run that was never interrupted.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import type { ComplianceReport } from '../../harness/report/compliance.ts';
+import { ROOT } from '../support/certify.ts';
+
+const folders: string[] = [];
+afterAll(() => {
+  for (const dir of folders) rmSync(dir, { recursive: true, force: true });
+});
+
+const SELECTION = ['--interfaces', 'control-plane', '--seed', '5'];
+
+/** Runs `apc certify args`; with `interruptAfter`, sends SIGINT once that many tests are done. */
+async function certify(args: string[], interruptAfter?: number): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'apc.mjs'), 'certify', ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  let sent = false;
+  const seen = (d: Buffer) => {
+    output += d.toString();
+    const done = Math.max(0, ...[...output.matchAll(/\[(\d+) tests done\]/g)].map((m) => Number(m[1])));
+    if (interruptAfter !== undefined && !sent && done >= interruptAfter) {
+      sent = true;
+      child.kill('SIGINT');
+    }
+  };
+  child.stdout.on('data', seen);
+  child.stderr.on('data', seen);
+  const code = await new Promise<number | null>((done) => child.on('close', done));
+  return { code, output };
+}
+
+const reportIn = (dir: string) => JSON.parse(readFileSync(join(dir, 'compliance.json'), 'utf8')) as ComplianceReport;
+const statuses = (report: ComplianceReport) => Object.fromEntries(report.requirements.map((r) => [r.id, r.status]));
+
+describe('apc certify --resume', () => {
+  test('an interrupted certification of the reference, resumed, equals an uninterrupted one', async () => {
+    const [whole, parts] = [0, 1].map(() => mkdtempSync(join(tmpdir(), 'apc-resume-')));
+    folders.push(whole!, parts!);
+    const uninterrupted = await certify([...SELECTION, '--quiet', '--reports', whole!]);
+    expect(uninterrupted.code, uninterrupted.output).toBe(0);
+
+    // Stopped once some suite files are done: the rest of the control plane is not judged yet.
+    const first = await certify([...SELECTION, '--reports', parts!], 20);
+    expect(first.code, first.output).toBe(130);
+    const interrupted = reportIn(parts!);
+    expect(interrupted.verdict).toBe('interrupted');
+    expect(interrupted.verdictReason).toContain(`apc certify --resume ${parts}`);
+    const notRun = interrupted.requirements.filter((r) => r.reason?.startsWith('not run: ')).map((r) => r.id);
+    expect(notRun.length).toBeGreaterThan(0);
+    expect(notRun.length).toBeLessThan(interrupted.requirements.length);
+
+    const resumed = await certify(['--resume', parts!, '--quiet']);
+    expect(resumed.code, resumed.output).toBe(0);
+    const merged = reportIn(parts!);
+    expect(merged).toMatchObject({ runId: interrupted.runId, seed: 5, startedAt: interrupted.startedAt, verdict: reportIn(whole!).verdict });
+    expect(merged.replayOf).toBeUndefined();
+    expect(statuses(merged)).toEqual(statuses(reportIn(whole!)));
+
+    // A finished run has nothing to resume: a usage problem, with what to do instead.
+    const again = await certify(['--resume', parts!]);
+    expect(again.code).toBe(2);
+    expect(again.output).toMatch(/was not interrupted \(verdict certified\): there is nothing to resume/);
+  }, 300_000);
+});

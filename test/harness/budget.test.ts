@@ -1,0 +1,43 @@
+// The budget: which tests a budget of deployments and revisions leaves out, how it is read from a
+// flag, and a certification of the reference within one (the rest skipped, saying "budget").
+import { describe, expect, test } from 'vitest';
+import { buildProfile, ProfileError } from '../../harness/profile/sources.ts';
+import { overBudget, type PlannedTest } from '../../harness/run/cost.ts';
+import { certify } from '../support/certify.ts';
+
+const planned = (title: string, requirements: string[], deployments: number, revisions = deployments): PlannedTest => ({
+  title,
+  file: 'suites/control-plane/x.suite.ts',
+  requirements,
+  cost: { creates: { deployments, revisions } },
+});
+const level = (id: string) => (id.startsWith('M') ? 'MUST' : 'MAY');
+
+describe('overBudget', () => {
+  test('tests that create nothing always run; the others buy the most MUSTs per deployment and revision first', () => {
+    const tests = [planned('free', ['M1'], 0), planned('dear', ['M2'], 5, 10), planned('cheap', ['M3', 'M4'], 1), planned('may', ['Y1'], 1)];
+    expect(overBudget(tests, { deployments: 2, revisions: 40 }, level)).toEqual(['dear']);
+    expect(overBudget(tests, { deployments: 1 }, level)).toEqual(['dear', 'may']);
+    expect(overBudget(tests, { revisions: 11 }, level)).toEqual(['may']);
+    expect(overBudget(tests, {}, level)).toEqual([]);
+  });
+});
+
+describe('--budget', () => {
+  test('reads deployments=N,revisions=M, either left out', () => {
+    expect(buildProfile({ budget: 'deployments=12,revisions=40' }, {}).budget).toEqual({ deployments: 12, revisions: 40 });
+    expect(buildProfile({}, { APC_BUDGET: 'revisions=3' }).budget).toEqual({ revisions: 3 });
+    expect(buildProfile({}, {}).budget).toBeUndefined();
+    expect(() => buildProfile({ budget: 'builds=3' }, {})).toThrow(ProfileError);
+  });
+
+  test('a certification of the reference within a budget: what it leaves out is skipped with "budget", nothing beyond it is created', async () => {
+    const run = await certify({ args: ['--interfaces', 'control-plane', '--requirements', 'CP-REV-00[1-4]', '--budget', 'deployments=2', '--seed', '3'] });
+    const report = run.report!;
+    expect(report.cost!.created['control-plane']!.deployments).toBeLessThanOrEqual(2);
+    const skipped = report.requirements.filter((r) => r.status === 'skipped');
+    expect(skipped.length).toBeGreaterThan(0);
+    for (const r of skipped) expect(r.reason).toMatch(/^budget: /);
+    expect(report.requirements.filter((r) => r.status === 'passed').length).toBeGreaterThan(0);
+  }, 120_000);
+});
