@@ -17,8 +17,9 @@ import type { CertifyIo } from './certify.ts';
 import { UsageError } from './usage-error.ts';
 import { SELFTEST_USAGE } from './usage.ts';
 import { harnessVersion } from './version.ts';
+import { optionProblem } from './option-problem.ts';
 
-const OPTIONS = {
+export const OPTIONS = {
   quick: { type: 'boolean' },
   only: { type: 'string' },
   kinds: { type: 'string' },
@@ -49,7 +50,7 @@ export async function selftest(argv: string[], io: CertifyIo, stop?: StopRequest
     try {
       values = parseArgs({ args: argv, options: OPTIONS, allowPositionals: false, strict: true }).values;
     } catch (error) {
-      throw new UsageError(`${(error as Error).message.split('\n')[0]}\nRun \`apc help selftest\` for the options.`);
+      throw new UsageError(`${optionProblem(error, OPTIONS)}\nRun \`apc help selftest\` for the options.`);
     }
     if (values.help) {
       io.out.write(SELFTEST_USAGE);
