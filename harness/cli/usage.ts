@@ -288,6 +288,8 @@ many seeds the property rules catch each mutant) and each hostile target's end t
   --seed N                seed of the certifications (default 1)
   --concurrency N         certifications at a time (default: twice the CPU count, at most 4)
   --reports DIR           where selftest.json and selftest.md go (default reports/selftest-<time>)
+  --generated N|all       generated protocol mutants to certify: a seeded sample of N (default 6 with
+                          --quick, all otherwise)
   --list                  list the subjects and what each mutant declares, and run nothing
 
 Exit codes: 0 every target met, 1 a mutant survived, was diagnosed imprecisely or caught in too
