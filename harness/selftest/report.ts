@@ -27,6 +27,7 @@ export function summaryLines(r: SelftestMeasures): string[] {
   const detected = r.mutants.filter((m) => m.detection);
   return [
     `mutation score      ${r.mutationScore.caught}/${r.mutationScore.total} mutants caught (${pct(r.mutationScore.caught, r.mutationScore.total)})`,
+    `generated mutants   ${r.generatedScore.caught}/${r.generatedScore.total} caught (${pct(r.generatedScore.caught, r.generatedScore.total)}), ${r.generatedScore.explained} survivors explained, ${r.generatedScore.total - r.generatedScore.caught - r.generatedScore.explained} unexplained`,
     `false alarms        ${r.falseAlarms} of ${r.variations.length} valid variations`,
     `diagnosis precision ${r.mutants.length - r.imprecise}/${r.mutants.length} mutants failed only their declared requirements`,
     `detection rate      ${detected.length - r.belowDetectionTarget}/${detected.length} property-caught mutants caught in every seed`,
@@ -45,6 +46,10 @@ export function selftestMarkdown(r: SelftestReport): string {
   for (const m of r.mutants) {
     const seeds = m.detection ? `${m.detection.caught}/${m.detection.seeds}` : '–';
     out.push(`| \`${m.id}\` | ${m.family} | ${m.caughtBy.join(' ') || '**none**'} | ${m.missed.join(' ') || '–'} | ${cell(m.outside.join('; ')) || '–'} | ${seeds} | ${cell(m.what)} |`);
+  }
+  out.push('', '## Generated mutants', '', '| Mutant | Status | Failed | Explanation | Deviation |', '|---|---|---|---|---|');
+  for (const g of r.generated) {
+    out.push(`| \`${g.id}\` | ${g.status} | ${g.failed.join(' ') || '–'} | ${g.explanation ? cell(`${g.explanation.place}: ${g.explanation.why}`) : '–'} | ${cell(g.what)} |`);
   }
   out.push('', '## Valid variations', '', '| Variation | Verdict | False alarms | Other notes | What it does |', '|---|---|---|---|---|');
   for (const v of r.variations) {
