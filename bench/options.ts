@@ -12,7 +12,7 @@ interface BenchOption {
 }
 
 export const BENCH_OPTIONS = {
-  only: { type: 'string', value: 'LIST', help: 'some sections: certification, waits, overhead, throughput, streams, memory, scale (default all)' },
+  only: { type: 'string', value: 'LIST', help: 'some sections: certification, waits, overhead, throughput, streams, memory, scale (default all of these), and feedback (npm run test:unit and the full apc selftest, minutes)' },
   out: { type: 'string', value: 'FILE', help: "where the results' JSON goes (default bench/results/<date>.json in this checkout)" },
   seconds: { type: 'string', value: 'N', default: '3', help: 'length of each load measurement in seconds' },
   runs: { type: 'string', value: 'N', help: 'run streams of each kind (default 1000; 100 with a peer)' },

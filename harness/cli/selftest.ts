@@ -20,7 +20,6 @@ import { harnessVersion } from './version.ts';
 import { optionProblem } from './option-problem.ts';
 
 export const OPTIONS = {
-  quick: { type: 'boolean' },
   only: { type: 'string' },
   kinds: { type: 'string' },
   seeds: { type: 'string' },
@@ -60,18 +59,20 @@ export async function selftest(argv: string[], io: CertifyIo, stop?: StopRequest
     const unknown = kinds.filter((k) => !(KINDS as readonly string[]).includes(k));
     if (unknown.length > 0) throw new UsageError(`--kinds: unknown kind(s) ${unknown.join(', ')}; use mutants, variations, hostile.`);
     const only = selector(values.only ? [values.only] : []);
-    const quick = values.quick ?? false;
     const seed = count('seed', values.seed, 1, 0x7fffffff);
-    // Generated mutants are many: --quick certifies a seeded sample of them (--generated N or all).
-    const sample = values.generated === 'all' ? Infinity : count('generated', values.generated, quick ? QUICK_GENERATED : Infinity, 100_000);
+    // Generated mutants are many (each a whole interface's certification): a run certifies a
+    // sample of them picked by its seed, unless --generated says how many (or all).
+    const sample = values.generated === 'all' ? Infinity : count('generated', values.generated, QUICK_GENERATED, 100_000);
     const subjects = sampleGenerated(selftestSubjects(), sample, seed).filter((s) => kinds.includes(s.kind) && only(s.id));
     if (subjects.length === 0) throw new UsageError(`--only ${values.only ?? ''} --kinds ${kinds.join(',')} selects no subject; \`apc selftest --list\` lists them.`);
     if (values.list) {
       for (const s of subjects) io.out.write(`${s.kind.padEnd(9)} ${s.id.padEnd(40)} ${s.interface.padEnd(17)} ${s.kind === 'mutant' ? s.catches.join(' ') : s.what}\n`);
       return 0;
     }
+    // One mode: 25 runs per property, as users run it. A quick mode of 5 saved a tenth of a
+    // certification's CPU once the fixed cost per subject was gone.
     const settings: RunSettings = {
-      runs: count('runs', values.runs, quick ? 5 : 25, 100_000),
+      runs: count('runs', values.runs, 25, 100_000),
       detectionRuns: count('runs', values.runs, 25, 100_000),
       seed,
       seeds: count('seeds', values.seeds, 20, 1000),
@@ -100,7 +101,6 @@ export async function selftest(argv: string[], io: CertifyIo, stop?: StopRequest
       harness: harnessVersion(),
       startedAt: new Date(started).toISOString(),
       durationMs: Date.now() - started,
-      mode: quick ? 'quick' : 'full',
       ...shown,
       ...(interrupted ? { interrupted } : {}),
       ...measures,

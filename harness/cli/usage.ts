@@ -279,8 +279,6 @@ It prints the matrix and writes selftest.json and selftest.md: mutation score, f
 diagnosis precision (failures outside a mutant's declared requirements), detection rate (in how
 many seeds the property rules catch each mutant) and each hostile target's end time.
 
-  --quick                 5 runs per property in the certifications (default 25); detection still
-                          runs at 25 runs per seed
   --only PATTERNS         only subjects whose id matches (comma-separated, * and ? as in --requirements)
   --kinds LIST            mutants, variations, hostile (default all)
   --seeds N               seeds of the detection runs (default 20)
@@ -288,8 +286,8 @@ many seeds the property rules catch each mutant) and each hostile target's end t
   --seed N                seed of the certifications (default 1)
   --concurrency N         certifications at a time (default: twice the CPU count, at most 4)
   --reports DIR           where selftest.json and selftest.md go (default reports/selftest-<time>)
-  --generated N|all       generated protocol mutants to certify: a seeded sample of N (default 6 with
-                          --quick, all otherwise)
+  --generated N|all       generated protocol mutants to certify: a sample of N picked by --seed
+                          (default 6), or all of them
   --list                  list the subjects and what each mutant declares, and run nothing
 
 Exit codes: 0 every target met, 1 a mutant survived, was diagnosed imprecisely or caught in too

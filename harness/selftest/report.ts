@@ -8,8 +8,6 @@ export interface SelftestReport extends SelftestMeasures {
   harness: string;
   startedAt: string;
   durationMs: number;
-  /** full, or quick (fewer runs per property). */
-  mode: 'full' | 'quick';
   /** Why the selftest stopped before its last subject (a signal); the measures cover the subjects that ended. */
   interrupted?: string;
   runs: number;
@@ -39,7 +37,7 @@ export function selftestMarkdown(r: SelftestReport): string {
   const out: string[] = [];
   out.push(`# apc selftest: ${r.interrupted ? 'interrupted' : r.problems.length === 0 ? 'every target met' : `${r.problems.length} target(s) missed`}`, '');
   if (r.interrupted) out.push(`Stopped early (${r.interrupted}): the matrix covers the subjects that ended.`, '');
-  out.push(`Harness ${r.harness}, ${r.mode} mode (${r.runs} runs per property, seed ${r.seed}, detection over ${r.seeds} seeds at ${r.detectionRuns} runs), ${r.startedAt}, ${secs(r.durationMs)}.`, '');
+  out.push(`Harness ${r.harness} (${r.runs} runs per property, seed ${r.seed}, detection over ${r.seeds} seeds at ${r.detectionRuns} runs), ${r.startedAt}, ${secs(r.durationMs)}.`, '');
   out.push('```', ...summaryLines(r), '```', '');
   if (r.problems.length > 0) out.push('## Missed targets', '', ...r.problems.map((p) => `- ${cell(p)}`), '');
   out.push('## Mutants', '', '| Mutant | Family | Caught by | Missed | Failed outside | Seeds | Deviation |', '|---|---|---|---|---|---|---|');

@@ -39,7 +39,7 @@ describe('a mistyped option gets the closest one', () => {
     [['serve', '--modee', 'hosted'], '--mode'],
     [['contracts', 'verify', '--agent-server-hostng', 'self-run'], '--agent-server-hosting'],
     [['cleanup', '--yess'], '--yes'],
-    [['selftest', '--quik'], '--quick'],
+    [['selftest', '--seds', '3'], '--seeds'],
   ])('apc %j', async (args, near) => {
     const run = await apc(args);
     expect(run.code).toBe(2);

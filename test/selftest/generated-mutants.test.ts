@@ -1,7 +1,7 @@
 // Generated protocol mutants: derived from the spec's types and endpoints alone, one selftest
-// subject each; a seeded sample keeps `apc selftest --quick` (and so `npm test`) short; a
+// subject each; a seeded sample keeps `apc selftest` (and so `npm test`) short; a
 // generated mutant is caught by any failure, and a survivor is a problem unless the reviewed list
-// explains it. Their certifications run in selftest.test.ts (the quick sample) and `apc selftest`.
+// explains it. Their certifications run in selftest.test.ts (the default sample) and `apc selftest --generated all`.
 import { describe, expect, test } from 'vitest';
 import type { ProxiedAnswer, ProxiedRequest } from '../../harness/proxy/proxy.ts';
 import { measure } from '../../harness/selftest/measures.ts';

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { isObject } from '../../../../schemas/is-object.ts';
 import { editJson, editRequestJson, type ProxiedAnswer, type ProxiedRequest, type ProxyRules } from '../../../proxy/proxy.ts';
-import { readTraceability } from '../../../traceability/map.ts';
+import { readTraceability } from '../../../traceability/read-map.ts';
 import type { Family, Mutant } from '../../subjects.ts';
 import { ENDPOINTS, matches, REFUSALS, TYPES, type Endpoint } from './endpoints.ts';
 import { fieldsOf, wrongTypeValue, type FieldShape } from './fields.ts';

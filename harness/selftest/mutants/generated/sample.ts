@@ -1,7 +1,7 @@
 // Which generated mutants a selftest run certifies: all, or a sample picked by the run's seed.
 import { isGenerated, type Subject } from '../../subjects.ts';
 
-/** Generated mutants a --quick run certifies: a sample that keeps `npm test` short. */
+/** Generated mutants a run certifies unless --generated says otherwise: a sample that keeps `npm test` short. */
 export const QUICK_GENERATED = 6;
 
 /** The subjects with at most `size` generated mutants, picked by `seed` (the same seed, the same sample). */
