@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { ROOT } from '../harness/root.ts';
 import { freshDatabase, startThrowawayServer, type ThrowawayServer } from '../test/support/postgres.ts';
 import { certification } from './certification.ts';
+import { feedback } from './feedback.ts';
 import { revisionWaits } from './revision-waits.ts';
 import { BENCH_USAGE, benchArgs } from './options.ts';
 import { peerRatios } from './peer-ratios.ts';
@@ -15,7 +16,7 @@ import { printSummary } from './print.ts';
 import { scale } from './scale.ts';
 import { closeStreams, streams, type AgentServer } from './streams.ts';
 import { startReferenceProcess } from './support/reference-process.ts';
-import { load } from './support/load.ts';
+import { load, round } from './support/load.ts';
 import { ASSISTANT } from './support/bodies.ts';
 import { throughput } from './throughput.ts';
 
@@ -55,12 +56,18 @@ const results: Record<string, unknown> = {
   date: new Date().toISOString(),
   node: process.version,
   cpus: (await import('node:os')).availableParallelism(),
+  // 1, 5 and 15-minute load averages at the start: figures from a busy machine are slower.
+  load: (await import('node:os')).loadavg().map((n) => round(n)),
   options: { runs: RUNS, seconds: SECONDS, scale: args.scale, memoryRequests: Number(args['memory-requests']), peer: peerUrl ?? null },
 };
 
 if (sections.has('certification')) {
   log('timing apc help, a one-requirement certification and the default certification');
   results.certification = await certification(Number(args['certify-runs']));
+}
+if (sections.has('feedback')) {
+  log('timing npm run test:unit and the full apc selftest (minutes)');
+  results.feedback = await feedback();
 }
 if (sections.has('waits')) {
   log(`revision waits: a control-plane certification at revision phases of ${args['phase-ms']} ms`);

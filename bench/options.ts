@@ -2,7 +2,7 @@
 // `--help` lists them all, and a mistyped one is a usage error naming the closest option (exit 2),
 // not a stack trace.
 import { parseArgs } from 'node:util';
-import { closest } from '../harness/closest.ts';
+import { optionProblem } from '../harness/cli/option-problem.ts';
 
 interface BenchOption {
   type: 'string' | 'boolean';
@@ -12,7 +12,7 @@ interface BenchOption {
 }
 
 export const BENCH_OPTIONS = {
-  only: { type: 'string', value: 'LIST', help: 'some sections: certification, waits, overhead, throughput, streams, memory, scale (default all)' },
+  only: { type: 'string', value: 'LIST', help: 'some sections: certification, waits, overhead, throughput, streams, memory, scale (default all of these), and feedback (npm run test:unit and the full apc selftest, minutes)' },
   out: { type: 'string', value: 'FILE', help: "where the results' JSON goes (default bench/results/<date>.json in this checkout)" },
   seconds: { type: 'string', value: 'N', default: '3', help: 'length of each load measurement in seconds' },
   runs: { type: 'string', value: 'N', help: 'run streams of each kind (default 1000; 100 with a peer)' },
@@ -47,8 +47,6 @@ export function benchArgs(argv: string[]): { values: BenchValues } | { problem: 
   try {
     return { values: parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values as BenchValues };
   } catch (error) {
-    const unknown = /'(--?[^']+)'/.exec((error as Error).message)?.[1];
-    const near = unknown ? closest(unknown.replace(/^-+/, '').split('=')[0]!, Object.keys(BENCH_OPTIONS), 1)[0] : undefined;
-    return { problem: `${(error as Error).message.split('\n')[0]}${near ? ` Did you mean --${near}?` : ''}` };
+    return { problem: optionProblem(error, BENCH_OPTIONS) };
   }
 }

@@ -1,5 +1,6 @@
 // The short table `npm run bench` prints after writing the results file.
 import type { CommandFigures } from './certification.ts';
+import type { FeedbackFigures } from './feedback.ts';
 import type { OverheadFigures } from './harness-overhead.ts';
 import type { PeerFigures } from './peer-ratios.ts';
 import type { MemoryFigures } from './memory.ts';
@@ -9,7 +10,9 @@ import type { RevisionWaitFigures } from './revision-waits.ts';
 import type { EndpointFigures } from './throughput.ts';
 
 interface Results {
+  load?: number[];
   certification?: CommandFigures[];
+  feedback?: FeedbackFigures[];
   revisionWaits?: RevisionWaitFigures;
   harnessOverhead?: OverheadFigures;
   throughput?: Record<string, EndpointFigures[] | { skipped: string }>;
@@ -22,9 +25,14 @@ interface Results {
 export function printSummary(raw: Record<string, unknown>): void {
   const r = raw as Results;
   const out = (line = '') => console.log(line);
+  if (r.load) out(`load average at the start (1, 5, 15 min): ${r.load.join(', ')}`);
   if (r.certification) {
     out('certification (median wall / CPU incl. workers)');
     for (const c of r.certification) out(`  ${c.command.padEnd(42)} ${c.wallSeconds.toFixed(2)} s / ${c.cpuSeconds.toFixed(2)} s`);
+  }
+  if (r.feedback) {
+    out('feedback (one run each: wall / CPU incl. children, load before)');
+    for (const f of r.feedback) out(`  ${f.command.padEnd(42)} ${f.wallSeconds.toFixed(1)} s / ${f.cpuSeconds.toFixed(1)} s, load ${f.loadBefore}${f.passed ? '' : ' (FAILED)'}`);
   }
   if (r.revisionWaits) {
     const w = r.revisionWaits;

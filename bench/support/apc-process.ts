@@ -1,4 +1,4 @@
-// Runs the `apc` command as a user would and times it: wall time, and the CPU time of the process
+// Runs the `apc` command as a user would (or another command) and times it: wall time, and the CPU time of the process
 // and its children (vitest workers) from /proc/self/stat, which counts children once they exit.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -21,15 +21,20 @@ export interface ApcRun {
 }
 
 export async function runApc(args: string[]): Promise<ApcRun> {
+  return runTimed(process.execPath, [join(ROOT, 'bin', 'apc.mjs'), ...args]);
+}
+
+/** Any command run from the project's root, timed the same way (`npm run test:unit`, say). */
+export async function runTimed(command: string, args: string[]): Promise<ApcRun> {
   const cpuBefore = childCpuSeconds();
   const started = performance.now();
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'apc.mjs'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   const wallSeconds = (performance.now() - started) / 1000;
-  if (code !== 0 && code !== 1) throw new Error(`apc ${args.join(' ')} exited with ${code}:\n${stderr}`);
+  if (code !== 0 && code !== 1) throw new Error(`${command} ${args.join(' ')} exited with ${code}:\n${stderr}`);
   return { code, wallSeconds, cpuSeconds: childCpuSeconds() - cpuBefore, stdout };
 }

@@ -23,8 +23,9 @@ import { harnessVersion } from './version.ts';
 import { UsageError } from './usage-error.ts';
 import { targetSettings, TARGET_OPTIONS } from './target-options.ts';
 import { CERTIFY_USAGE } from './usage.ts';
+import { optionProblem } from './option-problem.ts';
 
-const OPTIONS = {
+export const OPTIONS = {
   ...TARGET_OPTIONS,
   interfaces: { type: 'string' },
   requirements: { type: 'string', multiple: true },
@@ -119,7 +120,7 @@ export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest,
   try {
     parsed = parseArgs({ args: expandBareFlag(argv, '--reference-platform-like'), options: OPTIONS, allowPositionals: false, strict: true });
   } catch (error) {
-    io.err.write(`apc certify: ${redactor.text(`${(error as Error).message.split('\n')[0]}\nRun \`apc help certify\` for the options.`)}\n`);
+    io.err.write(`apc certify: ${redactor.text(`${optionProblem(error, OPTIONS)}\nRun \`apc help certify\` for the options.`)}\n`);
     return 2;
   }
   const v = parsed.values;

@@ -8,8 +8,9 @@ import { LeftoverSweep, runIdIn } from '../run/leftovers.ts';
 import type { CertifyIo } from './certify.ts';
 import { targetSettings, TARGET_OPTIONS } from './target-options.ts';
 import { CLEANUP_USAGE } from './usage.ts';
+import { optionProblem } from './option-problem.ts';
 
-const OPTIONS = {
+export const OPTIONS = {
   ...TARGET_OPTIONS,
   run: { type: 'string' },
   yes: { type: 'boolean' },
@@ -22,7 +23,7 @@ export async function cleanup(argv: string[], io: CertifyIo): Promise<number> {
     try {
       values = parseArgs({ args: argv, options: OPTIONS, allowPositionals: false, strict: true }).values;
     } catch (error) {
-      throw new ProfileError(`${(error as Error).message.split('\n')[0]}\nRun \`apc help cleanup\` for the options.`);
+      throw new ProfileError(`${optionProblem(error, OPTIONS)}\nRun \`apc help cleanup\` for the options.`);
     }
     if (values.help) {
       io.out.write(CLEANUP_USAGE);

@@ -21,8 +21,9 @@ import { ROOT } from '../root.ts';
 import type { CertifyIo } from './certify.ts';
 import { targetSettings, TARGET_OPTIONS } from './target-options.ts';
 import { CONTRACTS_USAGE } from './usage.ts';
+import { optionProblem } from './option-problem.ts';
 
-const OPTIONS = {
+export const OPTIONS = {
   ...TARGET_OPTIONS,
   pacts: { type: 'string' },
   junit: { type: 'string' },
@@ -135,7 +136,7 @@ export async function contracts(argv: string[], io: CertifyIo): Promise<number> 
     try {
       parsed = parse(rest);
     } catch (error) {
-      throw new ContractsError(`${(error as Error).message.split('\n')[0]}\nRun \`apc help contracts\` for the options.`);
+      throw new ContractsError(`${optionProblem(error, OPTIONS)}\nRun \`apc help contracts\` for the options.`);
     }
     const v = parsed.values;
     if (v.help || sub === undefined || ['help', '--help', '-h'].includes(sub)) {

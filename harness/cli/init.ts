@@ -11,8 +11,9 @@ import { preflight, problemLine } from '../run/preflight.ts';
 import type { CertifyIo } from './certify.ts';
 import { ADDRESS_OPTIONS } from './target-options.ts';
 import { INIT_USAGE } from './usage.ts';
+import { optionProblem } from './option-problem.ts';
 
-const OPTIONS = {
+export const OPTIONS = {
   ...ADDRESS_OPTIONS,
   'request-timeout-ms': { type: 'string' },
   out: { type: 'string' },
@@ -29,7 +30,7 @@ export async function init(argv: string[], io: CertifyIo): Promise<number> {
   try {
     v = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }).values;
   } catch (error) {
-    return fail(`${(error as Error).message.split('\n')[0]}\nRun \`apc help init\` for the options.`);
+    return fail(`${optionProblem(error, OPTIONS)}\nRun \`apc help init\` for the options.`);
   }
   if (v.help) {
     io.out.write(INIT_USAGE);

@@ -8,8 +8,9 @@ import { unknownFaultMessage } from './fault-names.ts';
 import { expandBareFlag, platformLikeOption } from './platform-like-option.ts';
 import { UsageError } from './usage-error.ts';
 import { SERVE_USAGE } from './usage.ts';
+import { optionProblem } from './option-problem.ts';
 
-const OPTIONS = {
+export const OPTIONS = {
   mode: { type: 'string' },
   host: { type: 'string' },
   'control-plane-port': { type: 'string' },
@@ -94,7 +95,7 @@ export async function serve(argv: string[], io: CertifyIo, untilStopped: Promise
   try {
     parsed = parseArgs({ args: expandBareFlag(argv, '--platform-like'), options: OPTIONS, strict: true, allowPositionals: false });
   } catch (error) {
-    io.err.write(`apc serve: ${(error as Error).message.split('\n')[0]}\nRun \`apc help serve\` for the options.\n`);
+    io.err.write(`apc serve: ${optionProblem(error, OPTIONS)}\nRun \`apc help serve\` for the options.\n`);
     return 2;
   }
   const v = parsed.values;

@@ -24,6 +24,15 @@ function faultList(indent: string): string {
     })
     .join('\n');
 }
+/** The target options `apc contracts verify` and `apc cleanup` accept, as `apc certify` explains them. */
+const TARGET_OPTIONS_HELP = `Target options (as for \`apc certify\`, which explains each; flags win over APC_*
+variables, which win over the profile file):
+  --control-plane-url URL, --agent-server-url URL, --tracing-url URL
+  --api-key KEY, --tenant-id ID, --other-api-key KEY, --other-tenant-id ID
+  --control-plane-mode hosted|self-hosted, --agent-server-hosting platform|self-run, --profile FILE
+  --runs N, --seed N, --seeds N, --concurrency N, --keep
+  --poll-interval-ms N, --request-timeout-ms N, --stream-timeout-ms N, --deploy-timeout-ms N`;
+
 export const MAIN_USAGE = `apc — conformance harness for the agent deployment platform interfaces
 
 Usage:
@@ -221,8 +230,8 @@ assistant, its apc_run metadata) carries a run prefix such as apc-3f9a1c. A dry 
 
   --run ID                    only the resources of this run (default: every apc- prefixed one)
   --yes                       delete what is listed
-  --control-plane-url, --agent-server-url, --api-key, --tenant-id, --profile, ...
-                              the target options of \`apc certify\` (and its APC_* variables)
+
+${TARGET_OPTIONS_HELP}
 
 Threads carry no name and the experiment upload interface offers no delete: neither is covered.
 Exit codes: 0 done (or nothing left), 1 a listing or a deletion failed, 2 a setup problem.
@@ -248,6 +257,10 @@ export const CONTRACTS_USAGE = `Usage:
       PACT_BROKER_BASE_URL, authenticated by PACT_BROKER_TOKEN (or PACT_BROKER_USERNAME and
       PACT_BROKER_PASSWORD). Version and branch default to git's HEAD.
 
+${TARGET_OPTIONS_HELP}
+  Given no key and no profile, the agent server is first asked without a key: one that answers
+  is taken as self-run, one that demands a key is exit 2.
+
 Exit codes: 0 every interaction holds (or published), 1 a contract failed (or the broker refused),
 2 the run could not judge (bad flags, no pact files, unreachable URL, no broker URL).
 `;
@@ -266,8 +279,6 @@ It prints the matrix and writes selftest.json and selftest.md: mutation score, f
 diagnosis precision (failures outside a mutant's declared requirements), detection rate (in how
 many seeds the property rules catch each mutant) and each hostile target's end time.
 
-  --quick                 5 runs per property in the certifications (default 25); detection still
-                          runs at 25 runs per seed
   --only PATTERNS         only subjects whose id matches (comma-separated, * and ? as in --requirements)
   --kinds LIST            mutants, variations, hostile (default all)
   --seeds N               seeds of the detection runs (default 20)
@@ -275,6 +286,8 @@ many seeds the property rules catch each mutant) and each hostile target's end t
   --seed N                seed of the certifications (default 1)
   --concurrency N         certifications at a time (default: twice the CPU count, at most 4)
   --reports DIR           where selftest.json and selftest.md go (default reports/selftest-<time>)
+  --generated N|all       generated protocol mutants to certify: a sample of N picked by --seed
+                          (default 6), or all of them
   --list                  list the subjects and what each mutant declares, and run nothing
 
 Exit codes: 0 every target met, 1 a mutant survived, was diagnosed imprecisely or caught in too

@@ -2,7 +2,8 @@
 // every accepted deployment is a database and a tracing project, and every revision a build of
 // minutes, so the report puts these counts beside the plan (harness/run/cost.ts).
 import type { Exchange } from '../http/exchange.ts';
-import type { Budget, InterfaceName, TargetProfile } from '../profile/profile.ts';
+import { INTERFACES, type Budget, type InterfaceName, type TargetProfile } from '../profile/profile.ts';
+import type { ComplianceReport } from '../../schemas/compliance-report.ts';
 
 export const CREATED_KINDS = ['deployments', 'revisions', 'assistants', 'threads', 'runs', 'uploads'] as const;
 export type CreatedKind = (typeof CREATED_KINDS)[number];
@@ -87,4 +88,15 @@ export function budgetText(budget: Budget | undefined): string {
 export function addCreated(sum: Created, more: Created | undefined): Created {
   for (const kind of CREATED_KINDS) if (more?.[kind]) sum[kind] = (sum[kind] ?? 0) + more[kind]!;
   return sum;
+}
+
+/** Per interface, what a run created beside what its plan allowed: "control-plane: 70 deployments (of at most 169), ...". */
+export function costLines(cost: ComplianceReport['cost']): string[] {
+  if (!cost) return [];
+  return INTERFACES.flatMap((name) => {
+    const created = cost.created[name] ?? {};
+    const planned = cost.planned[name]?.creates ?? {};
+    const kinds = CREATED_KINDS.filter((k) => KIND_INTERFACE[k] === name && (created[k] || planned[k]));
+    return kinds.length === 0 ? [] : [`${name}: ${kinds.map((k) => `${created[k] ?? 0} ${k} (of at most ${planned[k] ?? 0} planned)`).join(', ')}`];
+  });
 }

@@ -83,7 +83,21 @@ export const MAX_BODY_BYTES = 16 * 1024 * 1024;
 // The harness asks for compressed answers, as HTTP clients usually do, and reads them decompressed:
 // a target may compress when asked (apc selftest's compressed-answers variation). The cap holds
 // for the decompressed bytes too.
-const dispatcher = new Agent({ keepAliveTimeout: 4_000, connections: 32 }).compose(interceptors.decompress({ maxSize: MAX_BODY_BYTES, skipErrorResponses: false }));
+const dispatcher = new Agent({ keepAliveTimeout: 4_000, connections: 32 }).compose(quietly(() => interceptors.decompress({ maxSize: MAX_BODY_BYTES, skipErrorResponses: false })));
+
+/**
+ * Makes the interceptor without the ExperimentalWarning undici prints once for it: undici is
+ * pinned, so the warning tells a user of `apc` nothing, and it was the first line of every run.
+ */
+function quietly<T>(make: () => T): T {
+  const emit = process.emitWarning;
+  process.emitWarning = (() => undefined) as typeof process.emitWarning;
+  try {
+    return make();
+  } finally {
+    process.emitWarning = emit;
+  }
+}
 
 async function readCapped(body: AsyncIterable<Uint8Array> & { destroy(): void }): Promise<string> {
   const chunks: Uint8Array[] = [];

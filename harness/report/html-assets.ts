@@ -45,7 +45,7 @@ tr:target td { background: #fff8c5; }
 .status { display: inline-block; padding: 0 8px; border-radius: 10px; font-size: 12px; font-weight: 600; white-space: nowrap; background: #eaeef2; color: var(--muted); }
 tr.passed .status { background: #dafbe1; color: var(--ok); }
 tr.failed .status { background: #ffebe9; color: var(--bad); }
-tr.expected-failure .status { background: #fff8c5; color: var(--warn); }
+tr.expected-failure .status, tr.blocked-by-expected-failure .status { background: #fff8c5; color: var(--warn); }
 tr.untested .status { background: #ffebe9; color: var(--bad); }
 tr.failed td:first-child { box-shadow: inset 3px 0 var(--bad); }
 .note { color: var(--muted); font-size: 13px; margin-top: 2px; }

@@ -3,8 +3,6 @@
 // requirements selected, and the target's profile, resolved here once (from its sources, the
 // started reference implementation and what probing the target found) and not changed after.
 import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { checkSelection, loadCatalogue, selector, type Catalogue, type Requirement } from '../catalogue.ts';
 import { applyDiscovery, discover, hostingBeforeSetup } from '../profile/discovery.ts';
 import { INTERFACES, profileSecrets, type InterfaceName, type TargetProfile } from '../profile/profile.ts';
@@ -13,7 +11,7 @@ import { assumptionLines } from '../profile/writer.ts';
 import type { PlatformLikeOptions } from '../../reference-impl/platform-like/behaviours.ts';
 import { redactor } from '../redact.ts';
 import { referenceChoice, type ReferenceChoice } from '../reference/reference-choice.ts';
-import { referenceProfileBase, startReferenceTarget, type ReferenceTarget } from '../reference/reference-target.ts';
+import { referenceProfileBase, startReferenceTarget } from '../reference/reference-target.ts';
 import { loadBaseline } from '../report/baseline.ts';
 import type { Baseline } from '../report/compliance.ts';
 import { replayPlan, type ReplayPlan } from '../report/replay.ts';
@@ -21,6 +19,7 @@ import type { ComplianceReport } from '../report/compliance.ts';
 import { resumePlan } from './resume.ts';
 import { unknownFaultMessage } from '../cli/fault-names.ts';
 import { UsageError } from '../cli/usage-error.ts';
+import type { RunDraft } from './draft.ts';
 import { checkSetup } from './preflight.ts';
 import { parseDuration } from './run-stop.ts';
 
@@ -47,18 +46,7 @@ export interface RunRequest {
   sendNothing?: boolean;
 }
 
-/**
- * Known before anything can fail: where the report of a run that could not judge its target
- * goes. Planning fills in the profile and the started reference as they become known.
- */
-export interface RunDraft {
-  runId: string;
-  reportDir: string;
-  startedAt: string;
-  profile?: TargetProfile;
-  /** Started by the plan; whoever started the plan closes it, also when planning failed. */
-  reference?: ReferenceTarget;
-}
+export { draftRun, type RunDraft } from './draft.ts';
 
 export interface RunPlan extends RunDraft {
   request: RunRequest;
@@ -97,10 +85,6 @@ export class SetupError extends Error {
   }
 }
 
-export function draftRun(reports: string | undefined): RunDraft {
-  const runId = `apc-${randomBytes(4).toString('hex').slice(0, 6)}`;
-  return { runId, reportDir: resolve(reports ?? join('reports', runId)), startedAt: new Date().toISOString() };
-}
 
 function parseShard(text: string | undefined): { index: number; count: number } | undefined {
   if (text === undefined) return undefined;

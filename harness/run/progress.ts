@@ -1,6 +1,7 @@
 // Terminal progress of a certification: a line per suite file as it finishes, each failure as
 // it happens, then the verdict. Everything printed passes the redactor.
 import { tallyLines } from '../http/throttling.ts';
+import { costLines } from '../conformance/created.ts';
 import type { Level } from '../catalogue.ts';
 import { redactor } from '../redact.ts';
 import { failureLine } from '../conformance/failure.ts';
@@ -89,6 +90,7 @@ export class Progress {
     const na = report.counts.total['not-applicable'];
     if (na > 0) this.print(dim(`not applicable: ${na} requirement(s) need capabilities not declared in the profile (see the report)`));
     for (const line of tallyLines(report.transient)) this.print(yellow(`waited:  ${line}`));
+    for (const line of costLines(report.cost)) this.print(dim(`created: ${line}`));
     for (const error of report.errors) this.print(red(`error:   ${error}`));
     this.print(`report:  ${reportDir}`);
   }

@@ -9,7 +9,7 @@ import { combine } from '../report/merge.ts';
 import { readReport, ReportError } from '../report/read.ts';
 import { recordedRun, type ReplayPlan } from '../report/replay.ts';
 import { addCost } from './cost.ts';
-import { draftRun, type RunDraft } from './plan.ts';
+import { draftRun, type RunDraft } from './draft.ts';
 import { NOT_RUN } from './run-stop.ts';
 
 /** The recorded run to go on with, and its report so far. */

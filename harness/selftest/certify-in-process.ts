@@ -1,10 +1,10 @@
 // Runs `apc certify` inside this process: the same command, flags and profile file as a user's
 // run, without a process of its own. apc selftest certifies its mutants and variations this way:
-// a process per subject paid node's start, the harness's imports and a second suite worker again
-// for every one of them, more than most subjects' checks cost.
+// a process per subject paid node's start and the harness's imports again for every one of them,
+// more than many subjects' checks cost.
 //
 // Runs stay independent side by side: each has its own reference and proxy (own ports), its own
-// run id (resource names), report folder, vitest instance and suite worker process, and its own
+// run id (resource names), report folder, vitest instance and suite worker processes, and its own
 // stop. What they share is read-only (the catalogue, compiled schemas) or only ever grows (the
 // redactor's list of secrets, so one run's keys are masked in every run's output).
 import { certify } from '../cli/certify.ts';
@@ -35,9 +35,9 @@ export async function certifyInProcess(options: ChildCertifyOptions): Promise<Ch
     };
     const started = Date.now();
     try {
-      // One suite worker: runs side by side already keep the cores busy, and a second worker
-      // would load the suites a second time.
-      const code = await certify(['--reports', reportDir, '--quiet', ...profileArgs, ...options.args], io, stop, { workers: 1, allure: false });
+      // Suite workers as a user's run has them (two where it has several suite files): with one,
+      // a mutant whose tests each wait out a deadline (a revision stuck in BUILDING) takes twice as long.
+      const code = await certify(['--reports', reportDir, '--quiet', ...profileArgs, ...options.args], io, stop, { allure: false });
       return { code, stdout, stderr, report: takeReport(options, reportDir), reportDir, durationMs: Date.now() - started };
     } finally {
       clearTimeout(timer);

@@ -1,7 +1,8 @@
 // The selftest's measures, from the runs of its subjects (docs/selftest.md explains each):
 // mutation score, false alarms, diagnosis precision, detection rate, and hostile targets' end
 // times. Pure functions of the runs, so the matrix can be checked without running anything.
-import type { HostileTarget, Mutant, Subject, Variation } from './subjects.ts';
+import { explanationOf, type Explanation } from './mutants/generated/explained.ts';
+import { isGenerated, type HostileTarget, type Mutant, type Subject, type Variation } from './subjects.ts';
 import type { SubjectRun } from './run-subject.ts';
 
 export interface MutantResult {
@@ -18,6 +19,25 @@ export interface MutantResult {
   status: 'caught' | 'partly caught' | 'survived' | 'error';
   /** Seeds of the detection run that caught it, of those run (property rules only). */
   detection?: { requirements: string[]; seeds: number; caught: number };
+  durationMs: number;
+  error?: string;
+}
+
+/**
+ * A generated mutant (mutants/generated/): caught when its certification failed any requirement;
+ * a survivor is explained by the reviewed list (allowed by the spec, or not observable) or is a
+ * problem to fix with a new or stronger check.
+ */
+export interface GeneratedResult {
+  id: string;
+  what: string;
+  interface: Mutant['interface'];
+  /** Requirements the traceability map gives the mutated statement. */
+  expected: string[];
+  /** Requirements that failed on it. */
+  failed: string[];
+  status: 'caught' | 'explained' | 'survived' | 'error';
+  explanation?: Explanation;
   durationMs: number;
   error?: string;
 }
@@ -47,6 +67,9 @@ export interface HostileResult {
 
 export interface SelftestMeasures {
   mutants: MutantResult[];
+  generated: GeneratedResult[];
+  /** Generated mutants caught, explained survivors, and all run. */
+  generatedScore: { caught: number; explained: number; total: number };
   variations: VariationResult[];
   hostile: HostileResult[];
   /** Mutants caught on every declared requirement, of all mutants. */
@@ -64,11 +87,13 @@ export interface SelftestMeasures {
 export function measure(subjects: Subject[], runs: SubjectRun[]): SelftestMeasures {
   const byId = new Map(subjects.map((s) => [s.id, s]));
   const mutants: MutantResult[] = [];
+  const generated: GeneratedResult[] = [];
   const variations: VariationResult[] = [];
   const hostile: HostileResult[] = [];
   for (const run of runs) {
     const subject = byId.get(run.id);
-    if (subject?.kind === 'mutant') mutants.push(mutantResult(subject, run));
+    if (subject?.kind === 'mutant' && isGenerated(subject)) generated.push(generatedResult(subject, run));
+    else if (subject?.kind === 'mutant') mutants.push(mutantResult(subject, run));
     else if (subject?.kind === 'variation') variations.push(variationResult(subject, run));
     else if (subject?.kind === 'hostile') hostile.push(hostileResult(subject, run));
   }
@@ -79,6 +104,10 @@ export function measure(subjects: Subject[], runs: SubjectRun[]): SelftestMeasur
     if (m.outside.length > 0) problems.push(`mutant ${m.id}: failed outside its declared requirements: ${m.outside.join(', ')}`);
     if (m.detection && m.detection.caught < m.detection.seeds) problems.push(`mutant ${m.id}: caught in ${m.detection.caught} of ${m.detection.seeds} seeds`);
   }
+  for (const g of generated) {
+    if (g.status === 'error') problems.push(`generated mutant ${g.id}: no verdict (${g.error})`);
+    if (g.status === 'survived') problems.push(`generated mutant ${g.id} survived: ${g.what}; add or strengthen a check (expected ${g.expected.join(', ') || 'no mapped requirement'}), or explain it in mutants/generated/explained.ts`);
+  }
   for (const v of variations) {
     if (v.error) problems.push(`variation ${v.id}: no verdict (${v.error})`);
     for (const alarm of v.alarms) problems.push(`variation ${v.id}: false alarm: ${alarm}`);
@@ -86,6 +115,8 @@ export function measure(subjects: Subject[], runs: SubjectRun[]): SelftestMeasur
   for (const h of hostile) if (!h.ok) problems.push(`hostile ${h.id}: ${h.error ?? `ended after ${h.endedMs} ms, bound ${h.boundMs} ms`}`);
   return {
     mutants,
+    generated,
+    generatedScore: { caught: generated.filter((g) => g.status === 'caught').length, explained: generated.filter((g) => g.status === 'explained').length, total: generated.length },
     variations,
     hostile,
     mutationScore: { caught: mutants.filter((m) => m.status === 'caught').length, total: mutants.length },
@@ -111,6 +142,23 @@ function mutantResult(mutant: Mutant, run: SubjectRun): MutantResult {
     outside: run.failed.filter((f) => !mutant.catches.includes(f.id)).map((f) => `${f.id} (${f.message})`),
     status,
     ...(run.detection ? { detection: { requirements: run.detection.requirements, seeds: run.detection.seeds, caught: run.detection.caught.length } } : {}),
+    durationMs: run.durationMs,
+    ...(run.error ? { error: run.error } : {}),
+  };
+}
+
+function generatedResult(mutant: Mutant, run: SubjectRun): GeneratedResult {
+  const failed = run.failed.map((f) => f.id);
+  const explanation = failed.length === 0 ? explanationOf(mutant.id) : undefined;
+  const status = run.error ? 'error' : failed.length > 0 ? 'caught' : explanation ? 'explained' : 'survived';
+  return {
+    id: mutant.id,
+    what: mutant.what,
+    interface: mutant.interface,
+    expected: mutant.catches,
+    failed,
+    status,
+    ...(explanation ? { explanation } : {}),
     durationMs: run.durationMs,
     ...(run.error ? { error: run.error } : {}),
   };

@@ -8,8 +8,6 @@ export interface SelftestReport extends SelftestMeasures {
   harness: string;
   startedAt: string;
   durationMs: number;
-  /** full, or quick (fewer runs per property). */
-  mode: 'full' | 'quick';
   /** Why the selftest stopped before its last subject (a signal); the measures cover the subjects that ended. */
   interrupted?: string;
   runs: number;
@@ -27,6 +25,7 @@ export function summaryLines(r: SelftestMeasures): string[] {
   const detected = r.mutants.filter((m) => m.detection);
   return [
     `mutation score      ${r.mutationScore.caught}/${r.mutationScore.total} mutants caught (${pct(r.mutationScore.caught, r.mutationScore.total)})`,
+    `generated mutants   ${r.generatedScore.caught}/${r.generatedScore.total} caught (${pct(r.generatedScore.caught, r.generatedScore.total)}), ${r.generatedScore.explained} survivors explained, ${r.generatedScore.total - r.generatedScore.caught - r.generatedScore.explained} unexplained`,
     `false alarms        ${r.falseAlarms} of ${r.variations.length} valid variations`,
     `diagnosis precision ${r.mutants.length - r.imprecise}/${r.mutants.length} mutants failed only their declared requirements`,
     `detection rate      ${detected.length - r.belowDetectionTarget}/${detected.length} property-caught mutants caught in every seed`,
@@ -38,13 +37,17 @@ export function selftestMarkdown(r: SelftestReport): string {
   const out: string[] = [];
   out.push(`# apc selftest: ${r.interrupted ? 'interrupted' : r.problems.length === 0 ? 'every target met' : `${r.problems.length} target(s) missed`}`, '');
   if (r.interrupted) out.push(`Stopped early (${r.interrupted}): the matrix covers the subjects that ended.`, '');
-  out.push(`Harness ${r.harness}, ${r.mode} mode (${r.runs} runs per property, seed ${r.seed}, detection over ${r.seeds} seeds at ${r.detectionRuns} runs), ${r.startedAt}, ${secs(r.durationMs)}.`, '');
+  out.push(`Harness ${r.harness} (${r.runs} runs per property, seed ${r.seed}, detection over ${r.seeds} seeds at ${r.detectionRuns} runs), ${r.startedAt}, ${secs(r.durationMs)}.`, '');
   out.push('```', ...summaryLines(r), '```', '');
   if (r.problems.length > 0) out.push('## Missed targets', '', ...r.problems.map((p) => `- ${cell(p)}`), '');
   out.push('## Mutants', '', '| Mutant | Family | Caught by | Missed | Failed outside | Seeds | Deviation |', '|---|---|---|---|---|---|---|');
   for (const m of r.mutants) {
     const seeds = m.detection ? `${m.detection.caught}/${m.detection.seeds}` : '–';
     out.push(`| \`${m.id}\` | ${m.family} | ${m.caughtBy.join(' ') || '**none**'} | ${m.missed.join(' ') || '–'} | ${cell(m.outside.join('; ')) || '–'} | ${seeds} | ${cell(m.what)} |`);
+  }
+  out.push('', '## Generated mutants', '', '| Mutant | Status | Failed | Explanation | Deviation |', '|---|---|---|---|---|');
+  for (const g of r.generated) {
+    out.push(`| \`${g.id}\` | ${g.status} | ${g.failed.join(' ') || '–'} | ${g.explanation ? cell(`${g.explanation.place}: ${g.explanation.why}`) : '–'} | ${cell(g.what)} |`);
   }
   out.push('', '## Valid variations', '', '| Variation | Verdict | False alarms | Other notes | What it does |', '|---|---|---|---|---|');
   for (const v of r.variations) {

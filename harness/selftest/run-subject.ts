@@ -8,7 +8,7 @@ import { referenceProfileFile, startReferenceTarget } from '../reference/referen
 import { certifyChild, type ChildCertifyRun } from './certify-child.ts';
 import { certifyInProcess } from './certify-in-process.ts';
 import { startProxy } from '../proxy/proxy.ts';
-import type { HostileTarget, Mutant, Subject, Variation } from './subjects.ts';
+import { isGenerated, type HostileTarget, type Mutant, type Subject, type Variation } from './subjects.ts';
 
 export interface RunSettings {
   /** fast-check runs per property. */
@@ -54,7 +54,8 @@ export async function runSubject(subject: Subject, settings: RunSettings): Promi
   if (subject.kind === 'hostile') return runHostile(subject, settings.signal);
   const run = await certifyBent(subject, settings);
   const outcome = outcomeOf(subject, run);
-  if (subject.kind === 'mutant' && settings.seeds > 1 && !settings.signal?.aborted) {
+  // A generated mutant is caught by any failure: no detection run over the rules it names.
+  if (subject.kind === 'mutant' && !isGenerated(subject) && settings.seeds > 1 && !settings.signal?.aborted) {
     const requirements = subject.catches.filter((id) => run.report?.requirements.find((r) => r.id === id)?.cases);
     if (requirements.length > 0) outcome.detection = await detect(subject, requirements, settings);
   }

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { instantOf } from '../../generators/experiment-upload/datetimes.ts';
 import { validUpload } from '../../generators/experiment-upload/upload.ts';
 import { requirement, type Check } from '../../harness/conformance/index.ts';
-import { bodyOf, freshIds, uploadOk } from './support/upload.ts';
+import { bodyOf, freshIds, uploadOk, type JsonObject } from './support/upload.ts';
 
 requirement('EU-RESP-001', async (t: Check) => {
   await t.property(
@@ -22,9 +22,11 @@ requirement('EU-RESP-003', async (t: Check) => {
   for (const naming of ['name', 'both', 'id'] as const) {
     const [c] = fc.sample(validUpload({ naming, spelling: 'zoned' }), { numRuns: 1, seed: t.testSeed });
     const ids = freshIds(t, c!.rows.length);
-    const body = bodyOf(t, c!, ids);
+    // A description is always sent: an implementation that ignored it would otherwise look right.
+    const body: JsonObject = { ...bodyOf(t, c!, ids), experiment_description: `${ids.experimentName} (described)` };
     const { experiment, dataset } = await uploadOk(t, body);
     t.expect(experiment.name === ids.experimentName, { message: 'The experiment does not carry the uploaded experiment_name.', expected: ids.experimentName, seen: experiment.name });
+    t.expect(experiment.description === body.experiment_description, { message: 'The experiment does not carry the uploaded experiment_description.', expected: body.experiment_description, seen: experiment.description });
     for (const [field, sent] of [['start_time', body.experiment_start_time], ['end_time', body.experiment_end_time]] as const) {
       const seen = experiment[field];
       t.expect(typeof seen === 'string' && instantOf(seen) === instantOf(sent as string), {

@@ -21,7 +21,7 @@ describe('npm run bench options', () => {
     expect(help.stdout).toBe(BENCH_USAGE);
     const typo = bench('--peer-agent-sever', 'http://127.0.0.1:1');
     expect(typo.status).toBe(2);
-    expect(typo.stderr).toContain('Did you mean --peer-agent-server?');
+    expect(typo.stderr).toContain('did you mean --peer-agent-server?');
     expect(typo.stderr).not.toMatch(/\n\s+at /);
   });
 

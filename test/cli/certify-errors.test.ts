@@ -3,11 +3,14 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { certify, ROOT } from '../support/certify.ts';
 
+// Run outside the checkout: a run that cannot judge still writes its error report to ./reports.
+const cwd = mkdtempSync(join(tmpdir(), 'apc-certify-errors-'));
+afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 const apc = (...args: string[]) =>
-  spawnSync(process.execPath, [join(ROOT, 'bin', 'apc.mjs'), ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  spawnSync(process.execPath, [join(ROOT, 'bin', 'apc.mjs'), ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
 
 describe('apc certify: harness errors exit 2', () => {
   // Refused at once, not waited out: the message names the refusal, not a deadline (no wall-clock

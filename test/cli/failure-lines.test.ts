@@ -18,6 +18,8 @@ test('every failure in the terminal and in compliance.md says what was seen', { 
       timeout: 280_000,
     });
     expect(run.status, run.stderr).toBe(1);
+    // Nothing but the run: no warning of a dependency's experimental feature.
+    expect(run.stderr).not.toContain('ExperimentalWarning');
     const lines = run.stdout.split('\n');
     const failed = lines.flatMap((line, i) => (/^\s+✗ [A-Z]{2}-/.test(line) ? [lines[i + 1] ?? ''] : []));
     expect(failed.length).toBeGreaterThanOrEqual(3);

@@ -30,7 +30,7 @@ describe('apc selftest options', () => {
   test('apc help selftest explains the measures and exit codes', () => {
     const r = apc('help', 'selftest');
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain('--quick');
+    expect(r.stdout).toContain('--seeds N');
     expect(r.stdout).toMatch(/Exit codes: 0 every target met/);
   });
 });

@@ -4,11 +4,12 @@
 import { expect, test } from 'vitest';
 import { loadCatalogue } from '../../harness/catalogue.ts';
 import { selftestSubjects } from '../../harness/selftest/subject-list.ts';
-import { FAMILIES, type Mutant } from '../../harness/selftest/subjects.ts';
+import { FAMILIES, isGenerated, type Mutant } from '../../harness/selftest/subjects.ts';
 
 const catalogue = loadCatalogue();
 const subjects = selftestSubjects();
-const mutants = subjects.filter((s): s is Mutant => s.kind === 'mutant');
+// Generated mutants (mutants/generated/) are caught by any failure; coverage counts the hand-written ones.
+const mutants = subjects.filter((s): s is Mutant => s.kind === 'mutant' && !isGenerated(s));
 
 test('every observable MUST requirement is declared by a mutant', () => {
   const excluded = new Set(catalogue.exclusions.map((e) => e.id).filter(Boolean));
