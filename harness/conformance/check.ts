@@ -89,8 +89,8 @@ export class Check {
     readonly testSeed: number,
     /** The requirements this test judges; a check that names none judges all of them. */
     readonly ids: readonly string[] = [],
-    /** When the test's deadline passes (epoch ms): waiting out a throttling target stops before it. */
-    private readonly deadlineAt?: number,
+    /** When the test's deadline passes (epoch ms): waits (a throttling target, a busy deployment) stop before it. */
+    readonly deadlineAt?: number,
   ) {
     this.profile = run.profile;
     limiterForWorker ??= new Limiter(run.workerConcurrency, run.workerMaxRps, run.adaptiveRps);
