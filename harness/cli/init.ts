@@ -9,7 +9,7 @@ import { assumptionLines, profileYaml } from '../profile/writer.ts';
 import { redactor } from '../redact.ts';
 import { preflight, problemLine } from '../run/preflight.ts';
 import type { CertifyIo } from './certify.ts';
-import { ADDRESS_OPTIONS } from './target-options.ts';
+import { ADDRESS_OPTIONS, targetSettings } from './target-options.ts';
 import { INIT_USAGE } from './usage.ts';
 import { optionProblem } from './option-problem.ts';
 
@@ -40,20 +40,8 @@ export async function init(argv: string[], io: CertifyIo): Promise<number> {
   if (existsSync(out) && !v.force) return fail(`${out} exists; give --out FILE or --force to overwrite it.`);
   let profile;
   try {
-    profile = buildProfile(
-      {
-        controlPlaneUrl: v['control-plane-url'],
-        agentServerUrl: v['agent-server-url'],
-        tracingUrl: v['tracing-url'],
-        apiKey: v['api-key'],
-        tenantId: v['tenant-id'],
-        otherApiKey: v['other-api-key'],
-        otherTenantId: v['other-tenant-id'],
-        controlPlaneMode: v['control-plane-mode'],
-        requestTimeoutMs: v['request-timeout-ms'],
-      },
-      { ...io.env, APC_PROFILE: '' },
-    );
+    // Only the address options and the request timeout are init's: targetSettings maps them as certify does.
+    profile = buildProfile(targetSettings(v), { ...io.env, APC_PROFILE: '' });
   } catch (error) {
     if (error instanceof ProfileError) return fail(error.message);
     throw error;

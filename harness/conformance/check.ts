@@ -1,6 +1,7 @@
 // The context a conformance test gets: clients bound to the target, recorded exchanges,
 // run-scoped names, cleanup, polling, property runs, and checks that fail with what was
 // expected and what was seen.
+import { ModelMismatch } from '../../generators/model-mismatch.ts';
 import fc from 'fast-check';
 import { validate, type SchemaName } from '../../schemas/index.ts';
 import { InterfaceClient, Recorder, type RequestOptions, type StreamHandle } from '../http/client.ts';
@@ -88,8 +89,8 @@ export class Check {
     readonly testSeed: number,
     /** The requirements this test judges; a check that names none judges all of them. */
     readonly ids: readonly string[] = [],
-    /** When the test's deadline passes (epoch ms): waiting out a throttling target stops before it. */
-    private readonly deadlineAt?: number,
+    /** When the test's deadline passes (epoch ms): waits (a throttling target, a busy deployment) stop before it. */
+    readonly deadlineAt?: number,
   ) {
     this.profile = run.profile;
     limiterForWorker ??= new Limiter(run.workerConcurrency, run.workerMaxRps, run.adaptiveRps);
@@ -284,6 +285,8 @@ export class Check {
         await predicate(input);
       } catch (error) {
         if (error instanceof TargetKeptRefusing) this.gaveUp = error;
+        // A disagreement with a pure model (a command sequence) fails the rule it names: a failure, not a crash.
+        if (error instanceof ModelMismatch) this.fail({ requirement: error.requirement, message: error.message, expected: error.expected, seen: error.seen });
         throw error;
       }
     };

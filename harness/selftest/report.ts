@@ -49,6 +49,16 @@ export function selftestMarkdown(r: SelftestReport): string {
   for (const g of r.generated) {
     out.push(`| \`${g.id}\` | ${g.status} | ${g.failed.join(' ') || '–'} | ${g.explanation ? cell(`${g.explanation.place}: ${g.explanation.why}`) : '–'} | ${cell(g.what)} |`);
   }
+  // Survivors grouped by the operator that made them (the `[operator]` their description starts with) and by where they ended.
+  const groups = new Map<string, string[]>();
+  for (const g of r.generated.filter((x) => x.status !== 'caught')) {
+    const key = `${/^\[([^\]]+)\]/.exec(g.what)?.[1] ?? 'other'} | ${g.explanation?.place ?? '**unexplained**'}`;
+    groups.set(key, [...(groups.get(key) ?? []), `\`${g.id}\``]);
+  }
+  if (groups.size > 0) {
+    out.push('', '### Survivors by operator', '', '| Operator | Ended as | Mutants |', '|---|---|---|');
+    for (const [key, ids] of [...groups].sort(([a], [b]) => a.localeCompare(b))) out.push(`| ${key} | ${ids.join(' ')} |`);
+  }
   out.push('', '## Valid variations', '', '| Variation | Verdict | False alarms | Other notes | What it does |', '|---|---|---|---|---|');
   for (const v of r.variations) {
     out.push(`| \`${v.id}\` | ${v.verdict ?? 'none'} | ${cell(v.alarms.join('; ')) || '–'} | ${cell(v.notes.join(', ')) || '–'} | ${cell(v.what)} |`);

@@ -120,11 +120,12 @@ describe('a wrong setup is exit 2 with what to fix', { timeout: 180_000 }, () =>
 
   test('an undeclared capability is reported as "not declared in the profile"', async () => {
     const run = await certify({
-      profile: { fixtures: { graphId: 'echo' }, endpoints: [], timeouts: { requestMs: 10_000, streamMs: 10_000 }, runs: 3, seed: 1 },
-      args: ['--agent-server-url', server.urls.agentServer, '--requirements', 'AS-DOCS-001,AS-THR-001'],
+      profile: { tenantId: tenant, endpoints: [], timeouts: { requestMs: 10_000, streamMs: 10_000 }, runs: 3, seed: 1 },
+      args: ['--tracing-url', server.urls.tracing, '--requirements', 'EU-DS-006,EU-REQ-001'],
       env: { APC_API_KEY: 'k-setup' },
     });
-    expect(run.result('AS-DOCS-001')?.reason).toBe('endpoint docs not declared in the profile (endpoints)');
+    // An optional endpoint (upload-url, integrations and /docs are always judged).
+    expect(run.result('EU-DS-006')?.reason).toBe('endpoint dataset-create not declared in the profile (endpoints)');
     expect(run.stdout + run.stderr).not.toContain('lacks');
   });
 

@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { Check } from '../../harness/conformance/check.ts';
 import { ConformanceFailure } from '../../harness/conformance/failure.ts';
+import { ModelMismatch } from '../../generators/model-mismatch.ts';
 import { defaultProfile } from '../../harness/profile/profile.ts';
 
 function check(runs = 25, seeds = 1): Check {
@@ -33,6 +34,19 @@ describe('Check.property', () => {
     await t.property(fc.integer(), async (n) => t.expect(Number.isInteger(n), { message: 'an integer' }), { numRuns: 5 });
     expect(t.properties).toEqual([{ ran: 5, planned: 5, asked: 25 }]);
     expect(t.tallies.get('CP-X-001')).toEqual({ ran: 5, held: 5 });
+  });
+
+  test('a ModelMismatch thrown by a case is the failure of the rule it names, with the shrunk case', async () => {
+    const t = new Check({ profile: { ...defaultProfile(), runs: 25, seeds: 1 }, runId: 'apc-test', reproFlags: '', workerConcurrency: 1 }, 7, ['CP-X-001', 'CP-X-002']);
+    const run = t.property(fc.integer({ min: 0, max: 100 }), async (n) => {
+      if (n >= 50) throw new ModelMismatch('CP-X-002', `${n} disagrees with the model`, 'below 50', n);
+    });
+    const failure = await run.then(() => undefined, (error: unknown) => error);
+    expect(failure).toBeInstanceOf(ConformanceFailure);
+    expect((failure as ConformanceFailure).spec).toEqual({ requirement: 'CP-X-002', message: '50 disagrees with the model', expected: 'below 50', seen: 50 });
+    expect(t.propertyFailure?.input).toBe(50);
+    expect(t.tallies.get('CP-X-002')?.held).toBe(0);
+    expect(t.tallies.has('CP-X-001')).toBe(false);
   });
 
   test('a counterexample fails with the case that broke the rule', async () => {

@@ -133,19 +133,25 @@ function noTriggerMakesRevision(kind: NonNullable<ReturnType<typeof noTriggerKin
   };
 }
 
-/** latest_revision_id stays the create's revision: PATCHes that create revisions never move it. */
-function latestNeverMoves(): ProxyRules {
-  const first = new Map<string, string>();
+/**
+ * Every deployment answer (create, read, PATCH, listing) shows `field` as the deployment's first
+ * answer had it, once `kept` accepts that value; everything else of the answer is right.
+ */
+function keepsFirst(field: string, kept: (value: unknown) => boolean = () => true): ProxyRules {
+  const first = new Map<string, unknown>();
   return {
     answer(request, answer) {
       return eachDeployment(request, answer, (d) => {
         const id = d.id as string;
-        if (!first.has(id) && typeof d.latest_revision_id === 'string') first.set(id, d.latest_revision_id);
-        d.latest_revision_id = first.get(id) ?? d.latest_revision_id;
+        if (!first.has(id) && kept(d[field])) first.set(id, d[field]);
+        if (first.has(id)) d[field] = first.get(id);
       });
     },
   };
 }
+
+/** latest_revision_id stays the create's revision: PATCHes that create revisions never move it. */
+const latestNeverMoves = (): ProxyRules => keepsFirst('latest_revision_id', (v) => typeof v === 'string');
 
 /** A PATCH answers the SourceRevisionConfig members the PATCH sent (the rest null), not the latest revision's. */
 function patchEchoesRevisionConfig(): ProxyRules {
@@ -161,22 +167,8 @@ function patchEchoesRevisionConfig(): ProxyRules {
   };
 }
 
-/**
- * Every deployment answer (create, read, PATCH, listing) shows the source_revision_config of the
- * deployment's first revision, whatever revisions came after; the revisions themselves are right.
- */
-function keepsFirstRevisionConfig(): ProxyRules {
-  const first = new Map<string, unknown>();
-  return {
-    answer(request, answer) {
-      return eachDeployment(request, answer, (d) => {
-        const id = d.id as string;
-        if (!first.has(id)) first.set(id, d.source_revision_config);
-        d.source_revision_config = first.get(id);
-      });
-    },
-  };
-}
+/** The deployment's source_revision_config stays its first revision's, whatever revisions came after; the revisions themselves are right. */
+const keepsFirstRevisionConfig = (): ProxyRules => keepsFirst('source_revision_config');
 
 /** Edits each revision of a revisions listing; `index` 0 is the first listed. */
 function eachListedRevision(edit: (revision: Json, index: number) => void): ProxyRules {

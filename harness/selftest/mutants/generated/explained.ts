@@ -23,9 +23,14 @@ export const EXPLAINED: Explanation[] = [
     why: 'An equivalent mutant: an id, a creation time, a graph and a revision\'s own values (2.6: "On a Revision, they are those of the revision itself") never change after creation, so the first answer\'s value is the only right one.',
   },
   {
-    ids: 'gen.uploaded*.stale',
+    ids: 'gen.uploadedexperiment.*.stale',
     place: 'not observable',
-    why: 'An equivalent mutant: 4.3 defines one upload answer per experiment and no endpoint that reads the same experiment or dataset again, so no answer about the same resource comes after the first.',
+    why: 'An equivalent mutant: 4.3 defines one upload answer per experiment and no endpoint that reads the same experiment again, so no answer of the spec\'s endpoints about the same experiment comes after the first.',
+  },
+  {
+    ids: 'gen.uploadeddataset.*.stale',
+    place: 'allowed by the spec',
+    why: 'A second upload to the same dataset (4.3 rule 3) answers about it again, but 2.8 lists the dataset\'s fields by name only ("dataset fields: name, description, created_at, ..."): how they change with a later upload is not shown, and its id and name stay the same by rule 3.',
   },
   {
     ids: 'gen.*.image_version.*,gen.deployment.secret_references.*',
