@@ -12,7 +12,7 @@ import { exitCodeOf } from '../report/compliance.ts';
 import { ReportError } from '../report/read.ts';
 import { writeRunErrorReport } from '../report/run-error-report.ts';
 import { writeReports } from '../report/write.ts';
-import { executeRun, reportOf, type RunHooks } from '../run/execute.ts';
+import { executeRun, reportOf } from '../run/execute.ts';
 import { draftRun, planRun, SetupError, type RunDraft, type RunRequest } from '../run/plan.ts';
 import { Progress, type Output } from '../run/progress.ts';
 import { PLATFORM_REVISION_MS, printPlan, REFERENCE_REVISION_MS } from '../run/cost.ts';
@@ -110,10 +110,10 @@ function errorReport(draft: RunDraft, io: CertifyIo, reason: string, details: st
 }
 
 /** How a caller inside the harness runs a certification (apc selftest runs many in one process). */
-export type CertifyOptions = Pick<RunHooks, 'workers'> & {
+export interface CertifyOptions {
   /** Write allure-results beside the report (default true); apc selftest reads only compliance.json. */
   allure?: boolean;
-};
+}
 
 export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest, options: CertifyOptions = {}): Promise<number> {
   let parsed;
@@ -154,7 +154,6 @@ export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest,
     progress.line();
 
     const results = await executeRun(plan, {
-      ...(options.workers !== undefined ? { workers: options.workers } : {}),
       ...(stop ? { stop } : {}),
       listener: { outcome: (o) => progress.outcome(o), fileEnd: (f) => progress.fileEnd(f) },
       stopping: (reason) => io.err.write(`\napc: ${reason}: stopping the suites${profile.keep ? '' : ' and deleting what the run created'}; press Ctrl-C again to exit at once.\n`),

@@ -26,8 +26,6 @@ export interface RunHooks {
   stop?: StopRequest;
   /** Told once when the run starts to stop, with the reason. */
   stopping?: (reason: string) => void;
-  /** Suite workers (default: up to two, as the profile's concurrency allows). */
-  workers?: number;
 }
 
 /** Flags that start the reference again as certified: its mode, fault switches and platform-like behaviours. */
@@ -77,7 +75,7 @@ export async function executeRun(plan: RunPlan, hooks: RunHooks = {}): Promise<R
 
 async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResults> {
   const { profile, runId, catalogue } = plan;
-  const workers = hooks.workers ?? Math.max(1, Math.min(2, availableParallelism(), profile.concurrency));
+  const workers = Math.max(1, Math.min(2, availableParallelism(), profile.concurrency));
   const stateDir = mkdtempSync(join(tmpdir(), `${runId}-state-`));
   const context: RunContext = {
     profile,
