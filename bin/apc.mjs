@@ -3,14 +3,6 @@
 // a start costs no TypeScript transform; there is still no build step to run by hand.
 import { cliEntry } from './compiled-cli.mjs';
 
-// undici marks its decompression interceptor (harness/http/client.ts) experimental and says so on
-// first use; a user's first line of output should not be that. Every other warning still prints.
-const emitWarning = process.emitWarning;
-process.emitWarning = function (warning, ...rest) {
-  if (String(warning?.message ?? warning).includes('DecompressInterceptor is experimental')) return;
-  return emitWarning.call(process, warning, ...rest);
-};
-
 const argv = process.argv.slice(2);
 // `apc serve --graphs` imports the user's graph modules, which may be TypeScript.
 if (argv[0] === 'serve') (await import('tsx/esm/api')).register();

@@ -52,21 +52,6 @@ type Row = Record<string, unknown>;
 const iso = (value: unknown) => (value as Date).toISOString();
 const json = (value: unknown) => JSON.stringify(value);
 
-function toAssistant(row: Row): AssistantRecord {
-  return {
-    assistant_id: row.assistant_id as string,
-    graph_id: row.graph_id as string,
-    name: row.name as string,
-    description: (row.description as string | null) ?? null,
-    context: row.context as Record<string, unknown>,
-    metadata: row.metadata as Record<string, unknown>,
-    config: row.config as Record<string, unknown>,
-    version: row.version as number,
-    created_at: iso(row.created_at),
-    updated_at: iso(row.updated_at),
-  };
-}
-
 function toVersion(row: Row): AssistantVersion {
   return {
     assistant_id: row.assistant_id as string,
@@ -79,6 +64,11 @@ function toVersion(row: Row): AssistantVersion {
     version: row.version as number,
     created_at: iso(row.created_at),
   };
+}
+
+/** The assistant row is its active version's row plus updated_at. */
+function toAssistant(row: Row): AssistantRecord {
+  return { ...toVersion(row), updated_at: iso(row.updated_at) };
 }
 
 function toThread(row: Row): ThreadRecord {

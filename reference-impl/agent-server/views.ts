@@ -7,21 +7,6 @@ export function versionShift(faults: ReadonlySet<string>): number {
   return faults.has(FAULTS.versionNot1) ? 1 : 0;
 }
 
-export function assistantView(record: AssistantRecord, faults: ReadonlySet<string>) {
-  return {
-    assistant_id: record.assistant_id,
-    graph_id: record.graph_id,
-    name: record.name,
-    description: record.description,
-    context: record.context,
-    metadata: record.metadata,
-    config: record.config,
-    version: record.version + versionShift(faults),
-    created_at: record.created_at,
-    updated_at: record.updated_at,
-  };
-}
-
 export function versionView(record: AssistantVersion, faults: ReadonlySet<string>) {
   return {
     assistant_id: record.assistant_id,
@@ -34,6 +19,11 @@ export function versionView(record: AssistantVersion, faults: ReadonlySet<string
     version: record.version + versionShift(faults),
     created_at: record.created_at,
   };
+}
+
+/** An assistant: its active version as a version shows it, and when the assistant last changed. */
+export function assistantView(record: AssistantRecord, faults: ReadonlySet<string>) {
+  return { ...versionView(record, faults), updated_at: record.updated_at };
 }
 
 export function threadView(record: ThreadRecord) {
