@@ -155,13 +155,21 @@ requirement('CP-REVL-008', async (t: Check) => {
   });
 }, { cost: creates(1, 3) });
 
+/** Statuses are judged where a client reads them: in the listing, and in each revision's own GET (the one a wait polls). */
 requirement('CP-REVL-009', async (t: Check) => {
   const history = await threeRevisions(t);
-  const statuses = (await listRevisions(t, history.deployment.id)).map((r) => r.status);
-  t.expect(statuses.every((s) => typeof s === 'string' && REVISION_STATUSES.includes(s)), {
-    message: 'A revision status is not one the field notes list.',
+  const listed = (await listRevisions(t, history.deployment.id)).map((r) => r.status);
+  const read: unknown[] = [];
+  for (const id of history.ids) {
+    const exchange = await t.cp.get(revisionPath(history.deployment.id, id));
+    if (statusOf(exchange) === 200) read.push(field(exchange.response?.json, 'status'));
+  }
+  const known = (s: unknown) => typeof s === 'string' && REVISION_STATUSES.includes(s);
+  const unknown = [...new Set([...listed, ...read].filter((s) => !known(s)))];
+  t.expect(unknown.length === 0, {
+    message: `A revision has status ${unknown.map((s) => JSON.stringify(s)).join(', ')}, outside the revision statuses the field notes list.`,
     expected: REVISION_STATUSES,
-    seen: statuses,
+    seen: { listed, read },
   });
 }, { cost: creates(1, 3) });
 

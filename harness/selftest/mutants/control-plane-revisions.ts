@@ -153,20 +153,6 @@ function keepsFirst(field: string, kept: (value: unknown) => boolean = () => tru
 /** latest_revision_id stays the create's revision: PATCHes that create revisions never move it. */
 const latestNeverMoves = (): ProxyRules => keepsFirst('latest_revision_id', (v) => typeof v === 'string');
 
-/** A PATCH answers the SourceRevisionConfig members the PATCH sent (the rest null), not the latest revision's. */
-function patchEchoesRevisionConfig(): ProxyRules {
-  return {
-    answer(request, answer) {
-      if (!isPatch(request) || answer.status !== 200) return answer;
-      const sent = requestJson(request)?.source_revision_config;
-      return editJson(answer, (json) => {
-        const current = isObject(json.source_revision_config) ? json.source_revision_config : {};
-        json.source_revision_config = { ...current, ...Object.fromEntries(REVISION_MEMBERS.map((m) => [m, isObject(sent) ? (sent[m] ?? null) : null])) };
-      });
-    },
-  };
-}
-
 /** The deployment's source_revision_config stays its first revision's, whatever revisions came after; the revisions themselves are right. */
 const keepsFirstRevisionConfig = (): ProxyRules => keepsFirst('source_revision_config');
 
@@ -346,7 +332,6 @@ export function controlPlaneRevisionMutants(): Mutant[] {
     mutant('cp.empty-patch-revision', 'revision triggers', ['CP-REV-010'], 'An empty PATCH ({}) creates a revision.', noTriggerMakesRevision('empty')),
     mutant('cp.null-members-patch-revision', 'revision triggers', ['CP-REV-011'], 'A PATCH whose members are all null creates a revision.', noTriggerMakesRevision('null members')),
     mutant('cp.latest-revision-never-moves', 'revisions', ['CP-REV-013'], "latest_revision_id stays the create's revision after revision-creating PATCHes.", latestNeverMoves),
-    mutant('cp.patch-echoes-revision-config', 'revisions', ['CP-REV-014'], "A PATCH answers with the SourceRevisionConfig members it sent (others null), not the latest revision's.", patchEchoesRevisionConfig),
     mutant(
       'cp.deployment-keeps-first-revision-config',
       'revisions',

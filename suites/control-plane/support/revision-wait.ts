@@ -16,8 +16,9 @@ const MISSES_ALLOWED = 3;
 
 /**
  * Polls GET .../revisions/{revision_id} until the revision ends, and returns its last status.
- * `requirement` is the rule that fails when the deploy timeout passes first, and at once on a
- * status outside the known values; a revision its GET keeps refusing blocks it by CP-REVL-004.
+ * `requirement` is the rule that fails when the deploy timeout passes first. A status outside the
+ * known values fails CP-REVL-009 at once and blocks `requirement`; a revision its GET keeps
+ * refusing blocks it by CP-REVL-004.
  */
 export async function waitForRevision(t: Check, id: string, revisionId: string, requirement = 'CP-LIFE-001'): Promise<string> {
   const timeoutMs = t.profile.timeouts.deployMs;
@@ -29,15 +30,14 @@ export async function waitForRevision(t: Check, id: string, revisionId: string, 
     if (statusOf(exchange) === 200) {
       misses = 0;
       last = field(exchange.response?.json, 'status');
-      // A status that can never be read as ended or in progress fails the waiting rule now, not at the deploy timeout.
-      if (typeof last !== 'string' || !REVISION_STATUSES.includes(last)) {
-        t.fail({
-          requirement,
-          message: `Revision ${revisionId} of deployment ${id} has status ${JSON.stringify(last)}, outside the revision statuses; the wait cannot tell whether it will end, so it stops here.`,
-          expected: REVISION_STATUSES,
-          seen: describeResponse(exchange),
-        });
-      }
+      // A status that can never be read as ended or in progress breaks the rule on revision statuses
+      // now, not at the deploy timeout; the waiting rule is then blocked by it (one fault, one rule).
+      t.need(typeof last === 'string' && REVISION_STATUSES.includes(last), {
+        requirement: 'CP-REVL-009',
+        message: `Revision ${revisionId} of deployment ${id} has status ${JSON.stringify(last)}, outside the revision statuses; the wait cannot tell whether it will end, so it stops here.`,
+        expected: REVISION_STATUSES,
+        seen: describeResponse(exchange),
+      });
       if (isTerminal(last)) return last;
     } else {
       misses += 1;

@@ -190,10 +190,11 @@ describe('stuck revisions and values outside an enum', () => {
     expect(r.durationMs).toBeLessThan(4_000 + 60_000);
   }, 420_000);
 
-  test('a revision status outside the known values fails CP-LIFE-001 at once, long before the deploy timeout', async () => {
-    const r = await proxied(rewriteRevision('READY'), ['CP-LIFE-001'], { timeouts: { deployMs: 300_000 } });
-    expect(r.status('CP-LIFE-001'), r.stdout).toBe('failed');
-    expect(r.result('CP-LIFE-001')!.failures[0]!.message).toMatch(/has status "READY", outside the revision statuses/);
+  test('a revision status outside the known values fails CP-REVL-009 at once, long before the deploy timeout, and blocks CP-LIFE-001', async () => {
+    const r = await proxied(rewriteRevision('READY'), ['CP-LIFE-001', 'CP-REVL-009'], { timeouts: { deployMs: 300_000 } });
+    expect(r.status('CP-REVL-009'), r.stdout).toBe('failed');
+    expect(r.result('CP-REVL-009')!.failures[0]!.message).toMatch(/has status "READY", outside the revision statuses/);
+    expect(r.result('CP-LIFE-001')?.blockedBy, r.stdout).toEqual(['CP-REVL-009']);
     expect(r.durationMs).toBeLessThan(120_000);
   }, 420_000);
 
