@@ -6,10 +6,9 @@ import { triggerPatch } from '../../generators/control-plane/patches.ts';
 import type { Auth } from '../../harness/http/client.ts';
 import { requirement, type Check, type Exchange } from '../../harness/conformance/index.ts';
 import { describeResponse } from '../../harness/http/curl.ts';
-import { foreignTenant } from '../../harness/profile/profile.ts';
+import { foreignTenant, type TargetProfile } from '../../harness/profile/profile.ts';
 import type { Deployment } from '../../schemas/index.ts';
 import {
-  createSimple,
   DEPLOYMENTS,
   deploymentPath,
   expectRefused,
@@ -22,14 +21,13 @@ import {
   revisionsPath,
   simpleBody,
   statusOf,
-  pickSource,
-  creates,
 } from './support/steps.ts';
+import { firstOffered, sharedCost, sharedSimple } from './support/shared.ts';
 
-async function someDeployment(t: Check, hint: string): Promise<Deployment> {
-  const source = pickSource(t, ['internal_container', 'gitforge', 'external_container', 'internal_source']);
-  return createSimple(t, source, hint);
-}
+/** Credentials are tried on a deployment of the first offered of these (pooled under a budget: a test that breaks it fails, and drops it). */
+const SOME = ['internal_container', 'gitforge', 'external_container', 'internal_source'] as const;
+const someDeployment = (t: Check): Promise<Deployment> => sharedSimple(t, SOME);
+const onSomeDeployment = (p: TargetProfile) => sharedCost(p, firstOffered(p, SOME));
 
 /** One request of each kind, all with `auth`; every one must be refused. */
 async function everyKindOfRequest(t: Check, deployment: Deployment, auth: Auth): Promise<Exchange[]> {
@@ -59,18 +57,18 @@ const wrongKey = (t: Check): string => {
 };
 
 requirement('CP-AUTH-001', async (t: Check) => {
-  const deployment = await someDeployment(t, 'auth');
+  const deployment = await someDeployment(t);
   expectAllRefused(t, await everyKindOfRequest(t, deployment, 'none'), 'CP-AUTH-001', 'no X-Api-Key');
-}, { cost: creates(1) });
+}, { cost: onSomeDeployment });
 
 requirement('CP-AUTH-002', async (t: Check) => {
-  const deployment = await someDeployment(t, 'auth');
+  const deployment = await someDeployment(t);
   const auth: Auth = { apiKey: wrongKey(t), ...(t.profile.tenantId ? { tenantId: t.profile.tenantId } : {}) };
   expectAllRefused(t, await everyKindOfRequest(t, deployment, auth), 'CP-AUTH-002', 'an invalid X-Api-Key');
-}, { cost: creates(1) });
+}, { cost: onSomeDeployment });
 
 requirement('CP-AUTH-003', async (t: Check) => {
-  const deployment = await someDeployment(t, 'auth');
+  const deployment = await someDeployment(t);
   const before = await revisionCount(t, deployment.id);
   await everyKindOfRequest(t, deployment, 'none');
   await everyKindOfRequest(t, deployment, { apiKey: wrongKey(t), ...(t.profile.tenantId ? { tenantId: t.profile.tenantId } : {}) });
@@ -83,19 +81,19 @@ requirement('CP-AUTH-003', async (t: Check) => {
   });
   const count = await revisionCount(t, deployment.id);
   t.expect(count === before, { message: 'A PATCH without valid credentials created a revision.', expected: before, seen: count });
-}, { cost: creates(1) });
+}, { cost: onSomeDeployment });
 
 /** The other workspace's credentials (fixture:other-tenant). */
 const other = (t: Check): Auth => t.profile.otherTenant!;
 
 requirement('CP-TEN-001', async (t: Check) => {
-  const deployment = await someDeployment(t, 'ten');
+  const deployment = await someDeployment(t);
   expectRefused(t, await t.cp.get(deploymentPath(deployment.id), { auth: other(t) }), 'CP-TEN-001', "another workspace's credentials");
   expectRefused(t, await t.cp.get(revisionsPath(deployment.id), { auth: other(t) }), 'CP-TEN-001', "another workspace's credentials");
-}, { cost: creates(1) });
+}, { cost: onSomeDeployment });
 
 requirement('CP-TEN-002', async (t: Check) => {
-  const deployment = await someDeployment(t, 'ten');
+  const deployment = await someDeployment(t);
   const [secrets] = fc.sample(triggerPatch(generatorContext(t), 'secrets'), { numRuns: 1, seed: t.testSeed });
   expectRefused(t, await t.cp.patch(deploymentPath(deployment.id), secrets, { auth: other(t) }), 'CP-TEN-002', "another workspace's credentials");
   expectRefused(t, await t.cp.delete(deploymentPath(deployment.id), { auth: other(t) }), 'CP-TEN-002', "another workspace's credentials");
@@ -110,10 +108,10 @@ requirement('CP-TEN-002', async (t: Check) => {
     expected: deployment.latest_revision_id,
     seen: after.latest_revision_id,
   });
-}, { cost: creates(1) });
+}, { cost: onSomeDeployment });
 
 requirement('CP-TEN-003', async (t: Check) => {
-  const deployment = await someDeployment(t, 'ten');
+  const deployment = await someDeployment(t);
   for (const query of [{}, { name_contains: deployment.name }]) {
     const exchange = await t.cp.get(DEPLOYMENTS, { auth: other(t), query });
     t.expect(!exchange.response?.text.includes(deployment.id), {
@@ -122,10 +120,10 @@ requirement('CP-TEN-003', async (t: Check) => {
       seen: describeResponse(exchange),
     });
   }
-}, { cost: creates(1) });
+}, { cost: onSomeDeployment });
 
 requirement('CP-TEN-004', async (t: Check) => {
-  const deployment = await someDeployment(t, 'ten');
+  const deployment = await someDeployment(t);
   const tenant = t.profile.tenantId;
   if (!tenant) t.notApplicable('tenant-id', 'the profile gives no tenantId, so no X-Tenant-Id was sent to compare tenant_id with');
   t.expect(String(deployment.tenant_id ?? '').toLowerCase() === tenant.toLowerCase(), {
@@ -133,7 +131,7 @@ requirement('CP-TEN-004', async (t: Check) => {
     expected: tenant,
     seen: deployment.tenant_id,
   });
-}, { cost: creates(1) });
+}, { cost: onSomeDeployment });
 
 // Judged only with a workspace the main key may not act for (fixture:foreign-tenant): a second
 // workspace the same organization key acts for is no such workspace.
