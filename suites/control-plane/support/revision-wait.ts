@@ -49,12 +49,15 @@ export async function waitForRevision(t: Check, id: string, revisionId: string, 
       });
     }
     if (Date.now() + t.profile.pollIntervalMs > deadline) {
-      t.fail({
-        requirement,
-        message: `Revision ${revisionId} of deployment ${id} did not end within the deploy timeout (${timeoutMs} ms); its last status was ${JSON.stringify(last)}.`,
-        expected: { status: 'DEPLOYED or a status containing FAILED' },
-        seen: { status: last },
-      });
+      t.timedOut(
+        {
+          requirement,
+          message: `Revision ${revisionId} of deployment ${id} did not end within the deploy timeout (${timeoutMs} ms); its last status was ${JSON.stringify(last)}.`,
+          expected: { status: 'DEPLOYED or a status containing FAILED' },
+          seen: { status: last },
+        },
+        'check',
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, t.profile.pollIntervalMs));
   }
@@ -80,12 +83,17 @@ export async function untilIdle(t: Check, id: string): Promise<string | undefine
     const exchange = await t.cp.get(revisionPath(id, latest));
     const status = field(exchange.response?.json, 'status');
     if (statusOf(exchange) !== 200 || typeof status !== 'string' || !REVISION_STATUSES.includes(status) || isTerminal(status)) return latest;
-    t.need(Date.now() + t.profile.pollIntervalMs <= deadline, {
-      requirement: 'CP-LIFE-001',
-      message: `Revision ${latest} of deployment ${id} had not ended when the wait before a PATCH gave up (the deploy timeout of ${t.profile.timeouts.deployMs} ms, or the test's deadline), and the target refuses PATCHes while a revision is in progress; its last status was ${JSON.stringify(status)}.`,
-      expected: { status: 'DEPLOYED or a status containing FAILED' },
-      seen: describeResponse(exchange),
-    });
+    if (Date.now() + t.profile.pollIntervalMs > deadline) {
+      t.timedOut(
+        {
+          requirement: 'CP-LIFE-001',
+          message: `Revision ${latest} of deployment ${id} had not ended when the wait before a PATCH gave up (the deploy timeout of ${t.profile.timeouts.deployMs} ms, or the test's deadline), and the target refuses PATCHes while a revision is in progress; its last status was ${JSON.stringify(status)}.`,
+          expected: { status: 'DEPLOYED or a status containing FAILED' },
+          seen: describeResponse(exchange),
+        },
+        'step',
+      );
+    }
     await new Promise((resolve) => setTimeout(resolve, t.profile.pollIntervalMs));
   }
 }
