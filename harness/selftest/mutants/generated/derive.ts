@@ -118,16 +118,18 @@ function wrongStatus(endpoint: Endpoint, from: number, to: number): () => ProxyR
   });
 }
 
-function idsOf(anchor: string): string[] {
-  const trace = readTraceability().traces.get(anchor);
-  return trace && 'ids' in trace ? trace.ids : [];
-}
 
 const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 
 /** Every generated mutant, in a stable order. */
 export function generatedMutants(): Mutant[] {
   const out: Mutant[] = [];
+  // The map is read once: parsing it for each of the ~300 mutants took seconds of CPU.
+  const { traces } = readTraceability();
+  const idsOf = (anchor: string): string[] => {
+    const trace = traces.get(anchor);
+    return trace && 'ids' in trace ? trace.ids : [];
+  };
   const add = (iface: Mutant['interface'], id: string, operator: Operator, what: string, anchor: string, proxy: () => ProxyRules, mode?: Mutant['mode']) =>
     out.push({ kind: 'mutant', id: `gen.${id}`, what: `[${operator}] ${what}`, interface: iface, family: FAMILY[iface]!, catches: idsOf(anchor), proxy, ...(mode ? { mode } : {}) });
   const responseTypes = [...new Set(ENDPOINTS.flatMap((e) => (e.carries ?? []).map((c) => c.type)))];
