@@ -67,6 +67,11 @@ export interface PropertyTally {
 /** A precondition of a test: what it needs, and the requirement whose rule it relies on. */
 export type NeedSpec = FailureSpec & { requirement: string };
 
+/** A failure spec on one exchange: `seen` defaults to what the exchange answered. */
+function seenOn<S extends FailureSpec>(exchange: Exchange, spec: S): S {
+  return 'seen' in spec ? spec : { ...spec, seen: describeResponse(exchange) };
+}
+
 let limiterForWorker: Limiter | undefined;
 let nameCounter = 0;
 
@@ -159,6 +164,44 @@ export class Check {
    */
   need(condition: unknown, spec: NeedSpec): asserts condition {
     if (!condition) throw new ConformanceFailure(spec);
+  }
+
+  /** A check on an exchange: `t.expect`, with what the exchange answered as `seen` unless the spec says otherwise. */
+  expectOn(exchange: Exchange, condition: unknown, spec: FailureSpec): asserts condition {
+    this.expect(condition, condition ? spec : seenOn(exchange, spec));
+  }
+
+  /** A precondition on an exchange: `t.need`, with what the exchange answered as `seen` unless the spec says otherwise. */
+  needOn(exchange: Exchange, condition: unknown, spec: NeedSpec): asserts condition {
+    this.need(condition, condition ? spec : seenOn(exchange, spec));
+  }
+
+  /** Fails the test now, with what the exchange answered as `seen` unless the spec says otherwise. */
+  failOn(exchange: Exchange, spec: FailureSpec): never {
+    return this.fail(seenOn(exchange, spec));
+  }
+
+  /**
+   * Runs a command sequence (`fc.asyncModelRun` and the like) against the pure model. A sequence
+   * that agrees is a check of every requirement of the test; a ModelMismatch
+   * fails the rule it names, with `foundBy` saying how it was found. `after` runs either way, first.
+   */
+  async expectModelAgrees(run: () => Promise<unknown>, options: { foundBy?: string; after?: () => Promise<void> } = {}): Promise<void> {
+    let mismatch: ModelMismatch | undefined;
+    try {
+      await run();
+    } catch (error) {
+      if (!(error instanceof ModelMismatch)) throw error;
+      mismatch = error;
+    } finally {
+      await options.after?.();
+    }
+    this.expect(mismatch === undefined, {
+      ...(mismatch ? { requirement: mismatch.requirement } : {}),
+      message: options.foundBy ? `${mismatch?.message} (found by ${options.foundBy})` : (mismatch?.message ?? ''),
+      expected: mismatch?.expected,
+      seen: mismatch?.seen,
+    });
   }
 
   /** A precondition on an exchange: any 2xx answer. Steps accept every success status. */
