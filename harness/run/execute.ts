@@ -26,6 +26,12 @@ export interface RunHooks {
   stop?: StopRequest;
   /** Told once when the run starts to stop, with the reason. */
   stopping?: (reason: string) => void;
+  /**
+   * Suite worker processes at most (default two, where there are CPUs for them). apc selftest
+   * runs its certifications side by side with one each: a worker's start (its imports, schemas
+   * and catalogue) is a quarter of a mutant's CPU, and the other certifications fill the waits.
+   */
+  workers?: number;
 }
 
 /** Flags that start the reference again as certified: its mode, fault switches and platform-like behaviours. */
@@ -75,7 +81,7 @@ export async function executeRun(plan: RunPlan, hooks: RunHooks = {}): Promise<R
 
 async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResults> {
   const { profile, runId, catalogue } = plan;
-  const workers = Math.max(1, Math.min(2, availableParallelism(), profile.concurrency));
+  const workers = Math.max(1, Math.min(hooks.workers ?? 2, availableParallelism(), profile.concurrency));
   const stateDir = mkdtempSync(join(tmpdir(), `${runId}-state-`));
   const context: RunContext = {
     profile,
