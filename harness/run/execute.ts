@@ -88,6 +88,7 @@ async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResult
     runId,
     reproFlags: reproFlags(plan),
     workerConcurrency: Math.max(1, Math.floor(profile.concurrency / workers)),
+    requirements: catalogue.requirements,
     ...(plan.maxRps ? { workerMaxRps: plan.maxRps / workers } : {}),
     ...(plan.adaptiveRps ? { adaptiveRps: true } : {}),
     stateDir,
