@@ -36,7 +36,7 @@ export interface RunHooks {
 
 /** Flags that start the reference again as certified: its mode, fault switches and platform-like behaviours. */
 function referenceFlags(plan: RunPlan): string[] {
-  const platformLike = plan.request.referencePlatformLike;
+  const platformLike = plan.referencePlatformLike;
   return [
     plan.profile.controlPlaneMode === 'self-hosted' ? '--control-plane-mode self-hosted' : '',
     ...plan.referenceFaults.map((f) => `--reference-fault ${f}`),
@@ -153,6 +153,7 @@ export function reportOf(plan: RunPlan, results: ReportResults): ComplianceRepor
         reference: plan.reference !== undefined,
         ...(plan.reference ? { instance: plan.reference.instance } : {}),
         ...(plan.referenceFaults.length > 0 ? { faults: plan.referenceFaults } : {}),
+        ...(plan.referencePlatformLike ? { platformLike: { behaviours: [...plan.referencePlatformLike.behaviours], timeScale: plan.referencePlatformLike.timeScale ?? 1 } } : {}),
         profile: redactedProfile(profile),
       },
     },
