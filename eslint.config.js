@@ -53,5 +53,22 @@ export default tseslint.config(
   { files: ['reference-impl/**'], rules: mayNotImport(['generators', 'harness', 'suites', 'test', 'contracts', 'bench', 'scripts'], 'The reference implementation stands on schemas/ alone.') },
   { files: ['generators/**'], rules: mayNotImport(['reference-impl', 'harness', 'suites', 'test', 'contracts', 'bench', 'scripts'], 'Generators stand on schemas/ alone.') },
   { files: ['harness/**'], rules: mayNotImport(['suites', 'test', 'contracts', 'bench', 'scripts'], 'The harness stands on schemas/, generators/ and reference-impl/; ' + NOT_SUITES) },
+  // The suites' façade is closed: of the harness, a suite (and its support/) imports harness/conformance/index.ts alone.
+  {
+    files: ['suites/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)(harness/(?!conformance/index\\.ts$)|reference-impl/|test/|contracts/|bench/|scripts/)',
+              message: 'A suite imports harness/conformance/index.ts (the façade) of the harness, and besides it only schemas/, generators/ and its own support/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   { files: ['test/**', 'contracts/**', 'bench/**', 'scripts/**', 'bin/**'], rules: mayNotImport(['suites'], NOT_SUITES) },
 );

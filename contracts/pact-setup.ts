@@ -3,9 +3,15 @@
 import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PactV4, SpecificationVersion } from '@pact-foundation/pact';
+import { inject } from 'vitest';
 
-/** Pact files are written here by the consumer tests (not committed). */
-export const PACT_DIR = resolve(import.meta.dirname, 'pacts');
+/**
+ * Pact files are written here by the consumer tests: contracts/pacts/ (not committed) for
+ * `npm run contracts:consumers`, which `apc contracts verify` reads by default; under `npm test`, a
+ * temporary folder of the test run (test/support/global-setup.ts), so the tests leave the checkout
+ * as they found it.
+ */
+export const PACT_DIR = inject('pactDir') ?? resolve(import.meta.dirname, 'pacts');
 
 /** The comment key under which an interaction lists its requirement ids, space-separated. */
 export const REQUIREMENTS_COMMENT = 'requirements';

@@ -3,7 +3,7 @@
 // and publish the pact files to a Pact Broker. Exit codes as certify: 0 passed, 1 a contract
 // failed, 2 the run could not judge (bad flags, no pact files, unreachable URL).
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadCatalogue } from '../catalogue.ts';
 import { contractsJunit } from '../pact/junit.ts';
@@ -102,7 +102,8 @@ async function verify(v: ReturnType<typeof parse>['values'], io: CertifyIo): Pro
       show(verified, io);
       results.push(...verified);
     }
-    const junit = resolve(v.junit ?? `${ROOT}/reports/contracts/junit.xml`);
+    // Relative to where apc runs, as certify's reports: not into the checkout or the installed package.
+    const junit = resolve(v.junit ?? join('reports', 'contracts', 'junit.xml'));
     mkdirSync(dirname(junit), { recursive: true });
     writeFileSync(junit, redactor.text(contractsJunit(results)));
     const failed = results.filter((r) => !r.passed).length;

@@ -12,7 +12,7 @@ import { Limiter } from '../http/limiter.ts';
 import { TargetKeptRefusing } from '../http/throttling.ts';
 import type { InterfaceName, TargetProfile } from '../profile/profile.ts';
 import { readSse, type SseEvent, type SseResult } from '../sse/reader.ts';
-import { ConformanceFailure, describeValue, NotJudged, type FailureSpec } from './failure.ts';
+import { ConformanceFailure, describeValue, NotJudged, WaitTimedOut, type FailureSpec } from './failure.ts';
 import type { RunContext } from './run-context.ts';
 
 /** Details of a failed property, kept for the report. */
@@ -67,6 +67,11 @@ export interface PropertyTally {
 /** A precondition of a test: what it needs, and the requirement whose rule it relies on. */
 export type NeedSpec = FailureSpec & { requirement: string };
 
+/** A failure spec on one exchange: `seen` defaults to what the exchange answered. */
+function seenOn<S extends FailureSpec>(exchange: Exchange, spec: S): S {
+  return 'seen' in spec ? spec : { ...spec, seen: describeResponse(exchange) };
+}
+
 let limiterForWorker: Limiter | undefined;
 let nameCounter = 0;
 
@@ -82,6 +87,8 @@ export class Check {
   gaveUp: TargetKeptRefusing | undefined;
   /** The test ended in a failure (set before its cleanups run, which may drop what it touched). */
   failed = false;
+  /** Set once a wait passed the deploy timeout (`timedOut`): a property runs no further case and shrinks nothing. */
+  waitedOut: WaitTimedOut | undefined;
   private readonly clients = new Map<InterfaceName, InterfaceClient>();
   private propertyIndex = 0;
 
@@ -163,6 +170,44 @@ export class Check {
     if (!condition) throw new ConformanceFailure(spec);
   }
 
+  /** A check on an exchange: `t.expect`, with what the exchange answered as `seen` unless the spec says otherwise. */
+  expectOn(exchange: Exchange, condition: unknown, spec: FailureSpec): asserts condition {
+    this.expect(condition, condition ? spec : seenOn(exchange, spec));
+  }
+
+  /** A precondition on an exchange: `t.need`, with what the exchange answered as `seen` unless the spec says otherwise. */
+  needOn(exchange: Exchange, condition: unknown, spec: NeedSpec): asserts condition {
+    this.need(condition, condition ? spec : seenOn(exchange, spec));
+  }
+
+  /** Fails the test now, with what the exchange answered as `seen` unless the spec says otherwise. */
+  failOn(exchange: Exchange, spec: FailureSpec): never {
+    return this.fail(seenOn(exchange, spec));
+  }
+
+  /**
+   * Runs a command sequence (`fc.asyncModelRun` and the like) against the pure model. A sequence
+   * that agrees is a check of every requirement of the test; a ModelMismatch
+   * fails the rule it names, with `foundBy` saying how it was found. `after` runs either way, first.
+   */
+  async expectModelAgrees(run: () => Promise<unknown>, options: { foundBy?: string; after?: () => Promise<void> } = {}): Promise<void> {
+    let mismatch: ModelMismatch | undefined;
+    try {
+      await run();
+    } catch (error) {
+      if (!(error instanceof ModelMismatch)) throw error;
+      mismatch = error;
+    } finally {
+      await options.after?.();
+    }
+    this.expect(mismatch === undefined, {
+      ...(mismatch ? { requirement: mismatch.requirement } : {}),
+      message: options.foundBy ? `${mismatch?.message} (found by ${options.foundBy})` : (mismatch?.message ?? ''),
+      expected: mismatch?.expected,
+      seen: mismatch?.seen,
+    });
+  }
+
   /** A precondition on an exchange: any 2xx answer. Steps accept every success status. */
   needSuccess(exchange: Exchange, spec: Omit<NeedSpec, 'message'> & { message?: string }): void {
     const status = exchange.response?.status;
@@ -174,6 +219,17 @@ export class Check {
       seen: spec.seen ?? describeResponse(exchange),
       requirement: spec.requirement,
     });
+  }
+
+  /**
+   * Ends the test where a wait for the target passed the deploy timeout: as `fail` when the wait
+   * was the check (a revision that must end), as `need` when it was a step (the test is then
+   * blocked by `spec.requirement`). A property stops at it: each further case, and each shrink,
+   * would wait the whole timeout again, so one stuck target would hold the run for many timeouts.
+   */
+  timedOut(spec: FailureSpec, as: 'check' | 'step'): never {
+    if (as === 'check') this.tally(spec.requirement, false);
+    throw (this.waitedOut ??= new WaitTimedOut(spec));
   }
 
   /** Ends the test without a verdict: the target lacks a capability the check needs. */
@@ -279,21 +335,30 @@ export class Check {
     this.propertyIndex += 1;
     const seed = (this.testSeed + this.propertyIndex * 7919) | 0;
     const planned = options.numRuns ?? this.profile.runs;
+    const mark = this.recorder.mark();
+    let waitedOutOn: { input: T } | undefined;
     const check = async (input: T) => {
-      // After a request stayed refused, shrinking and replaying would only meet the same wall: every case ends at once.
+      // After a request stayed refused, or a wait passed the deploy timeout, shrinking and replaying would only meet the same wall: every case ends at once.
       if (this.gaveUp) throw this.gaveUp;
+      if (this.waitedOut) throw this.waitedOut;
       if (options.stillClassified) fc.pre(options.stillClassified(input));
       try {
         await predicate(input);
       } catch (error) {
         if (error instanceof TargetKeptRefusing) this.gaveUp = error;
+        if (error instanceof WaitTimedOut) waitedOutOn ??= { input };
         // A disagreement with a pure model (a command sequence) fails the rule it names: a failure, not a crash.
         if (error instanceof ModelMismatch) this.fail({ requirement: error.requirement, message: error.message, expected: error.expected, seen: error.seen });
         throw error;
       }
     };
     const limitMs = options.timeLimitMs ?? Math.max(this.profile.timeouts.requestMs * 20, 120_000);
-    if (options.sideBySide && (await this.allHeldSideBySide(arbitrary, check, seed, planned))) return;
+    if (options.sideBySide) {
+      const sideBySide = await this.sideBySide(arbitrary, check, seed, planned);
+      if (sideBySide.held) return;
+      // A case waited out the deploy timeout: no case runs again. Another case's own failure is the finding, if there is one.
+      if (waitedOutOn) return this.stopAtTimeout(sideBySide.failed ?? waitedOutOn, seed, mark, sideBySide.ran, planned);
+    }
     const details = await fc.check(fc.asyncProperty(arbitrary, check), {
       seed,
       numRuns: planned,
@@ -301,6 +366,7 @@ export class Check {
       interruptAfterTimeLimit: limitMs,
       markInterruptAsFailure: false,
     });
+    if (waitedOutOn) return this.stopAtTimeout(waitedOutOn, seed, mark, details.numRuns, planned);
     const found = details.failed && details.counterexample !== null;
     const others = await this.otherSeeds(seed, planned, limitMs, fc.asyncProperty(arbitrary, check));
     this.properties.push({
@@ -327,18 +393,32 @@ export class Check {
   }
 
   /**
-   * The cases fast-check draws for `seed`, run at once. True when every case that was not
+   * The cases fast-check draws for `seed`, run at once. `held` when every case that was not
    * discarded held (and some ran): the property is judged. Otherwise the caller runs them again
-   * one by one, so a failure is shrunk and reported as usual.
+   * one by one, so a failure is shrunk and reported as usual; `failed` is the first case that
+   * failed other than by a wait's timeout, for when shrinking is not possible.
    */
-  private async allHeldSideBySide<T>(arbitrary: fc.Arbitrary<T>, check: (input: T) => Promise<void>, seed: number, planned: number): Promise<boolean> {
-    if (this.profile.seeds > 1) return false;
+  private async sideBySide<T>(arbitrary: fc.Arbitrary<T>, check: (input: T) => Promise<void>, seed: number, planned: number) {
+    if (this.profile.seeds > 1) return { held: false, ran: 0 };
     const cases = fc.sample(arbitrary, { seed, numRuns: planned });
     const settled = await Promise.allSettled(cases.map((input) => check(input)));
     const ran = settled.filter((s) => s.status === 'fulfilled' || !fc.PreconditionFailure.isFailure(s.reason)).length;
-    if (ran === 0 || settled.some((s) => s.status === 'rejected' && !fc.PreconditionFailure.isFailure(s.reason))) return false;
+    const failedAt = settled.findIndex((s) => s.status === 'rejected' && !fc.PreconditionFailure.isFailure(s.reason) && !(s.reason instanceof WaitTimedOut));
+    const failed = failedAt < 0 ? undefined : { input: cases[failedAt]!, error: (settled[failedAt] as PromiseRejectedResult).reason };
+    if (ran === 0 || settled.some((s) => s.status === 'rejected' && !fc.PreconditionFailure.isFailure(s.reason))) return { held: false, ran, failed };
     this.properties.push({ ran, planned, asked: this.profile.runs });
-    return true;
+    return { held: true, ran };
+  }
+
+  /**
+   * A case whose wait passed the deploy timeout fails the property (or blocks it) as it was drawn,
+   * unshrunk, with the exchanges of the property so far: the timeout, not the input, is the finding.
+   */
+  private stopAtTimeout<T>(found: { input: T; error?: unknown }, seed: number, mark: number, ran: number, planned: number): never {
+    const cause = found.error ?? this.waitedOut;
+    this.properties.push({ ran, planned, asked: this.profile.runs });
+    this.propertyFailure = { input: found.input, seed, path: undefined, exchanges: this.recorder.since(mark), cause };
+    throw cause instanceof Error ? cause : new Error(String(cause));
   }
 
   /**

@@ -1,6 +1,8 @@
 // The container runtime behind `--reference container` and `--database postgres`, through
-// testcontainers (which reads DOCKER_HOST and the usual Docker settings).
-import { getContainerRuntimeClient, getReaper, type ContainerRuntimeClient } from 'testcontainers';
+// testcontainers (which reads DOCKER_HOST and the usual Docker settings). testcontainers is
+// imported only when a container is asked for: loading it costs a third of a second, and every
+// `apc certify` imports this file for ContainerError.
+import type { ContainerRuntimeClient } from 'testcontainers';
 
 /** testcontainers' reaper image, as it chooses it (build/reaper/reaper.js). */
 const REAPER_IMAGE = process.env.RYUK_CONTAINER_IMAGE ?? 'testcontainers/ryuk';
@@ -9,6 +11,7 @@ const REAPER_IMAGE = process.env.RYUK_CONTAINER_IMAGE ?? 'testcontainers/ryuk';
 export class ContainerError extends Error {}
 
 export async function dockerClient(): Promise<ContainerRuntimeClient> {
+  const { getContainerRuntimeClient, getReaper } = await import('testcontainers');
   let client: ContainerRuntimeClient;
   try {
     client = await getContainerRuntimeClient();

@@ -2,9 +2,7 @@
 // is otherwise valid, so a refusal can only be about the key. Any 4xx counts: the spec shows no
 // error responses of the agent server.
 import { randomBytes } from 'node:crypto';
-import { requirement, type Check } from '../../harness/conformance/index.ts';
-import type { Auth } from '../../harness/http/client.ts';
-import type { Exchange } from '../../harness/http/exchange.ts';
+import { requirement, type Check, type Auth, type Exchange } from '../../harness/conformance/index.ts';
 import { expect4xx } from './support/assistants.ts';
 
 async function refusedEverywhere(t: Check, auth: Auth, rule: string, how: string): Promise<void> {

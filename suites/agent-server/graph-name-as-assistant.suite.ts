@@ -1,6 +1,5 @@
 // A graph name in place of an assistant id (spec 4.2): the graph's default assistant runs.
 import { requirement, type Check } from '../../harness/conformance/index.ts';
-import { describeResponse } from '../../harness/http/curl.ts';
 import { createAssistant, expect2xx } from './support/assistants.ts';
 import { createThread } from './support/threads.ts';
 import { humanInput, replyContent, runEcho, runRule } from './support/runs.ts';
@@ -38,9 +37,8 @@ requirement('AS-GRAPH-002', async (t: Check) => {
   const exchange = await t.as.get(`/assistants/${encodeURIComponent(graph)}`);
   expect2xx(t, exchange, 'AS-GRAPH-002', `GET /assistants/${graph}`);
   const json = exchange.response?.json as Record<string, unknown> | undefined;
-  t.expect(json?.graph_id === graph && typeof json.assistant_id === 'string', {
+  t.expectOn(exchange, json?.graph_id === graph && typeof json.assistant_id === 'string', {
     message: `GET /assistants/${graph} did not return an assistant of that graph.`,
     expected: `an assistant with graph_id ${graph}`,
-    seen: describeResponse(exchange),
   });
 });

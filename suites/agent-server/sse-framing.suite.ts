@@ -1,8 +1,10 @@
 // Run event streams (spec 6), judged by harness/sse/checker.ts on streams of the fixture graph
 // in several stream modes, with and without a thread. Streams of one test run side by side, so
 // a stalling target costs one stream timeout per test, not one per stream.
-import { requirement, type Check, type SseResult } from '../../harness/conformance/index.ts';
 import {
+  requirement,
+  type Check,
+  type SseResult,
   contentTypeIsEventStream,
   errorEventShape,
   eventIdsCount,
@@ -16,7 +18,7 @@ import {
   streamEnded,
   updatesMapNodes,
   type SseFailure,
-} from '../../harness/sse/checker.ts';
+} from '../../harness/conformance/index.ts';
 import { createAssistant } from './support/assistants.ts';
 import { createThread } from './support/threads.ts';
 import { ECHO_NODE, expectSse, humanInput, replyContent, runRule, streamRun, type StreamMode } from './support/runs.ts';

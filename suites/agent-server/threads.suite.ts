@@ -1,6 +1,5 @@
 // Threads (spec 2.7, 4.2): POST /threads with an empty object.
 import { requirement, type Check } from '../../harness/conformance/index.ts';
-import { describeResponse } from '../../harness/http/curl.ts';
 import { createThread } from './support/threads.ts';
 
 // The spec gives thread_id no type: any non-empty string (createThread checks it), one per thread.
@@ -15,5 +14,5 @@ requirement('AS-THR-002', async (t: Check) => {
   const json = (exchange.response?.json ?? {}) as Record<string, unknown>;
   if (typeof json.thread_id === 'string') t.cleanup(`delete thread ${json.thread_id}`, () => t.as.delete(`/threads/${json.thread_id as string}`));
   const missing = ['thread_id', 'created_at', 'updated_at', 'metadata', 'status', 'config'].filter((f) => !(f in json));
-  t.expect(missing.length === 0, { message: `POST /threads answered without ${missing.join(', ')}.`, expected: 'thread_id, created_at, updated_at, metadata, status, config', seen: describeResponse(exchange) });
+  t.expectOn(exchange, missing.length === 0, { message: `POST /threads answered without ${missing.join(', ')}.`, expected: 'thread_id, created_at, updated_at, metadata, status, config' });
 }, { cost: { creates: { threads: 1 } } });

@@ -3,10 +3,7 @@
 // X-Tenant-Id and is invisible and untouchable from another workspace.
 import fc from 'fast-check';
 import { triggerPatch } from '../../generators/control-plane/patches.ts';
-import type { Auth } from '../../harness/http/client.ts';
-import { requirement, type Check, type Exchange } from '../../harness/conformance/index.ts';
-import { describeResponse } from '../../harness/http/curl.ts';
-import { foreignTenant, type TargetProfile } from '../../harness/profile/profile.ts';
+import { type Auth, requirement, type Check, type Exchange, foreignTenant, type TargetProfile } from '../../harness/conformance/index.ts';
 import type { Deployment } from '../../schemas/index.ts';
 import {
   DEPLOYMENTS,
@@ -74,10 +71,9 @@ requirement('CP-AUTH-003', async (t: Check) => {
   await everyKindOfRequest(t, deployment, { apiKey: wrongKey(t), ...(t.profile.tenantId ? { tenantId: t.profile.tenantId } : {}) });
   const after = await t.cp.get(deploymentPath(deployment.id));
   // Deletion may be asynchronous: a deployment on its way shows AWAITING_DELETE.
-  t.expect(statusOf(after) === 200 && field(after.response?.json, 'status') !== 'AWAITING_DELETE', {
+  t.expectOn(after, statusOf(after) === 200 && field(after.response?.json, 'status') !== 'AWAITING_DELETE', {
     message: 'A DELETE without valid credentials deleted the deployment.',
     expected: 'HTTP 200, a deployment not AWAITING_DELETE',
-    seen: describeResponse(after),
   });
   const count = await revisionCount(t, deployment.id);
   t.expect(count === before, { message: 'A PATCH without valid credentials created a revision.', expected: before, seen: count });
@@ -114,10 +110,9 @@ requirement('CP-TEN-003', async (t: Check) => {
   const deployment = await someDeployment(t);
   for (const query of [{}, { name_contains: deployment.name }]) {
     const exchange = await t.cp.get(DEPLOYMENTS, { auth: other(t), query });
-    t.expect(!exchange.response?.text.includes(deployment.id), {
+    t.expectOn(exchange, !exchange.response?.text.includes(deployment.id), {
       message: "Another workspace's listing of deployments shows the deployment.",
       expected: `no deployment ${deployment.id}`,
-      seen: describeResponse(exchange),
     });
   }
 }, { cost: onSomeDeployment });

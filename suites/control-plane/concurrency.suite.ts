@@ -6,8 +6,7 @@
 // PATCHes it accepted must each make their revision.
 import fc from 'fast-check';
 import { triggerPatch } from '../../generators/control-plane/patches.ts';
-import { requirement, type Check } from '../../harness/conformance/index.ts';
-import type { TargetProfile } from '../../harness/profile/profile.ts';
+import { requirement, type Check, type TargetProfile } from '../../harness/conformance/index.ts';
 import { firstOffered, sharedCost, sharedSimple } from './support/shared.ts';
 import { field, generatorContext, getDeployment, is4xx, listRevisions, patch, patchAddingRevision, statusOf } from './support/steps.ts';
 import { untilIdle } from './support/revision-wait.ts';

@@ -5,8 +5,7 @@ import fc from 'fast-check';
 import { classifyCreate } from '../../generators/control-plane/classify.ts';
 import { invalidCreate, validCreate, type CreateBody } from '../../generators/control-plane/create-payloads.ts';
 import { triggerPatch } from '../../generators/control-plane/patches.ts';
-import { requirement, type Check } from '../../harness/conformance/index.ts';
-import { describeResponse } from '../../harness/http/curl.ts';
+import { requirement, type Check, describeResponse } from '../../harness/conformance/index.ts';
 import type { Deployment } from '../../schemas/index.ts';
 import { configMismatches, sameJson } from './support/compare.ts';
 import { firstOffered, sharedCost, sharedSimple } from './support/shared.ts';
@@ -122,10 +121,9 @@ requirement('CP-READ-002', async (t: Check) => {
   const body = exchange.response?.json;
   // The spec shows no shape: an array, or an object holding one.
   const items = Array.isArray(body) ? body : isObject(body) ? Object.values(body).find(Array.isArray) : undefined;
-  t.expect(Array.isArray(items), {
+  t.expectOn(exchange, Array.isArray(items), {
     message: 'GET /v2/deployments did not answer a list of deployments.',
     expected: 'an array of Deployments, or an object holding one',
-    seen: describeResponse(exchange),
   });
   for (const item of items!) t.expectSchema(item, 'Deployment', { message: 'An item of the deployments listing is not a Deployment.' });
 }, { cost: (p) => sharedCost(p, firstOffered(p, LISTED)) });
@@ -137,19 +135,17 @@ requirement(
     t.expectSchema(await t.cp.get(DEPLOYMENTS), 'DeploymentList', { requirement: 'CP-READ-005' });
     const byName = await t.cp.get(DEPLOYMENTS, { query: { name_contains: created.name } });
     const found = (field(byName.response?.json, 'resources') as Deployment[] | undefined) ?? [];
-    t.expect(statusOf(byName) === 200 && found.some((d) => d.id === created.id), {
+    t.expectOn(byName, statusOf(byName) === 200 && found.some((d) => d.id === created.id), {
       requirement: 'CP-READ-006',
       message: 'GET /v2/deployments?name_contains=<name> did not list the deployment of that name.',
       expected: created.id,
-      seen: describeResponse(byName),
     });
     const limited = await t.cp.get(DEPLOYMENTS, { query: { limit: 1 } });
     const page = field(limited.response?.json, 'resources');
-    t.expect(statusOf(limited) === 200 && Array.isArray(page) && page.length <= 1, {
+    t.expectOn(limited, statusOf(limited) === 200 && Array.isArray(page) && page.length <= 1, {
       requirement: 'CP-READ-006',
       message: 'GET /v2/deployments?limit=1 listed more than one deployment.',
       expected: 'at most 1 deployment',
-      seen: describeResponse(limited),
     });
   },
   { cost: (p) => sharedCost(p, firstOffered(p, LISTED)), title: 'The deployments listing as the field notes show it: {resources, offset}, name_contains, limit' },
@@ -162,10 +158,9 @@ requirement('CP-READ-003', async (t: Check) => {
 requirement('CP-READ-004', async (t: Check) => {
   const id = unknownId();
   const exchange = await t.cp.get(deploymentPath(id));
-  t.expect(statusOf(exchange) === 404 && field(exchange.response?.json, 'detail') === `Deployment ID ${id} not found.`, {
+  t.expectOn(exchange, statusOf(exchange) === 404 && field(exchange.response?.json, 'detail') === `Deployment ID ${id} not found.`, {
     message: 'GET of an unknown deployment did not answer the field notes’ 404 body.',
     expected: `HTTP 404 {"detail": "Deployment ID ${id} not found."}`,
-    seen: describeResponse(exchange),
   });
 });
 

@@ -2,10 +2,8 @@
 // endpoint; unknown ids are refused. Deletion may be asynchronous: until it is gone the
 // deployment may still be read and listed with status AWAITING_DELETE (spec 3), within the
 // profile's deletion bound (support/deletion.ts).
-import { requirement, type Check } from '../../harness/conformance/index.ts';
-import { describeResponse } from '../../harness/http/curl.ts';
+import { requirement, type Check, describeResponse, AWAITING_DELETE } from '../../harness/conformance/index.ts';
 import type { Deployment } from '../../schemas/index.ts';
-import { AWAITING_DELETE } from '../../harness/run/awaiting-delete.ts';
 import { stillListed, untilGone } from './support/deletion.ts';
 import { createSimple, deploymentPath, expectRefused, field, patch, revisionsPath, statusOf, unknownId, pickSource, creates } from './support/steps.ts';
 
@@ -18,14 +16,13 @@ requirement(['CP-DEL-001', 'CP-DEL-002'], async (t: Check) => {
   const deployment = await someDeployment(t);
   const exchange = await t.cp.delete(deploymentPath(deployment.id));
   t.expectStatus(exchange, 204, { requirement: 'CP-DEL-001' });
-  t.expect(exchange.response!.text.length === 0, { requirement: 'CP-DEL-001', message: 'DELETE answered 204 with a body.', expected: 'no body', seen: describeResponse(exchange) });
+  t.expectOn(exchange, exchange.response!.text.length === 0, { requirement: 'CP-DEL-001', message: 'DELETE answered 204 with a body.', expected: 'no body' });
 
   const gone = await untilGone(t, deployment.id);
-  t.expect(gone.gone, {
+  t.expectOn(gone.read, gone.gone, {
     requirement: 'CP-DEL-002',
     message: gone.gone ? '' : gone.why,
     expected: 'GET refused with a 4xx, after at most AWAITING_DELETE for a while',
-    seen: describeResponse(gone.read),
   });
   expectRefused(t, gone.read, 'CP-DEL-002', 'the id of a deleted deployment');
   expectRefused(t, await t.cp.get(revisionsPath(deployment.id)), 'CP-DEL-002', 'the id of a deleted deployment');
@@ -48,8 +45,8 @@ requirement('CP-DEL-005', async (t: Check) => {
   t.needSuccess(await t.cp.delete(deploymentPath(deployment.id)), { requirement: 'CP-DEL-001' });
   const gone = await untilGone(t, deployment.id);
   // Still AWAITING_DELETE at the bound: when it would go is CP-DEL-002's question. Anything else the GET answered is this rule's.
-  t.need(gone.gone || field(gone.read.response?.json, 'status') !== AWAITING_DELETE, { requirement: 'CP-DEL-002', message: gone.gone ? '' : gone.why, seen: describeResponse(gone.read) });
-  t.expect(statusOf(gone.read) === 404, { message: 'GET of a deleted deployment did not answer 404.', expected: 'HTTP 404', seen: describeResponse(gone.read) });
+  t.needOn(gone.read, gone.gone || field(gone.read.response?.json, 'status') !== AWAITING_DELETE, { requirement: 'CP-DEL-002', message: gone.gone ? '' : gone.why });
+  t.expectOn(gone.read, statusOf(gone.read) === 404, { message: 'GET of a deleted deployment did not answer 404.', expected: 'HTTP 404' });
 }, { cost: creates(1) });
 
 requirement('CP-DEL-003', async (t: Check) => {

@@ -2,11 +2,9 @@
 // for schema violations, 400 {detail: string}; a refused PATCH changes nothing.
 import { classifyPatch } from '../../generators/control-plane/classify.ts';
 import { invalidPatch } from '../../generators/control-plane/patches.ts';
-import { requirement, type Check, type Exchange } from '../../harness/conformance/index.ts';
-import { describeResponse } from '../../harness/http/curl.ts';
+import { requirement, type Check, type Exchange, type TargetProfile } from '../../harness/conformance/index.ts';
 import { validate, type Deployment } from '../../schemas/index.ts';
 import { sameJson } from './support/compare.ts';
-import type { TargetProfile } from '../../harness/profile/profile.ts';
 import { firstOffered, sharedCost, sharedSimple } from './support/shared.ts';
 import { DEPLOYMENTS, deploymentPath, field, generatorContext, getDeployment, patch, refusalRuns, statusOf, unknownId } from './support/steps.ts';
 
@@ -19,18 +17,16 @@ function expectErrorBody(t: Check, exchange: Exchange, rules: { on400: string; o
   const detailBody = typeof field(body, 'detail') === 'string';
   for (const [code, rule] of [[400, rules.on400], [404, rules.on404]] as const) {
     if (rule === undefined) continue;
-    t.expect(status !== code || detailBody, {
+    t.expectOn(exchange, status !== code || detailBody, {
       requirement: rule,
       message: `A PATCH answered ${status} without the body {"detail": <string>}.`,
       expected: '{"detail": "<string>"}',
-      seen: describeResponse(exchange),
     });
   }
-  t.expect(status !== 422 || validate('HTTPValidationError', body).ok, {
+  t.expectOn(exchange, status !== 422 || validate('HTTPValidationError', body).ok, {
     requirement: rules.on422,
     message: 'A PATCH answered 422 without an HTTPValidationError body.',
     expected: '{"detail": [{"loc": [...], "msg": "...", "type": "..."}]}',
-    seen: describeResponse(exchange),
   });
 }
 
@@ -44,7 +40,7 @@ requirement(['CP-ERR-001', 'CP-ERR-002'], async (t: Check) => {
   const exchange = await patch(t, id, {});
   t.expectStatus(exchange, 404, { requirement: 'CP-ERR-001' });
   const detail = field(exchange.response?.json, 'detail');
-  t.expect(typeof detail === 'string', { requirement: 'CP-ERR-001', message: 'The 404 of a PATCH has no {"detail": <string>} body.', expected: '{"detail": "<string>"}', seen: describeResponse(exchange) });
+  t.expectOn(exchange, typeof detail === 'string', { requirement: 'CP-ERR-001', message: 'The 404 of a PATCH has no {"detail": <string>} body.', expected: '{"detail": "<string>"}' });
   t.expect((detail as string).toLowerCase().includes(id.toLowerCase()), {
     requirement: 'CP-ERR-002',
     message: 'The 404 detail of a PATCH does not name the deployment id that was not found.',
@@ -57,10 +53,9 @@ requirement('CP-ERR-009', async (t: Check) => {
   const id = unknownId();
   const exchange = await patch(t, id, {});
   const detail = field(exchange.response?.json, 'detail');
-  t.expect(statusOf(exchange) === 404 && detail === `Deployment ID ${id} not found.`, {
+  t.expectOn(exchange, statusOf(exchange) === 404 && detail === `Deployment ID ${id} not found.`, {
     message: 'The 404 of a PATCH is not worded as the field notes show.',
     expected: `HTTP 404 {"detail": "Deployment ID ${id} not found."}`,
-    seen: describeResponse(exchange),
   });
 });
 
@@ -130,9 +125,8 @@ requirement('CP-ERR-010', async (t: Check) => {
   const exchange = await t.cp.get(DEPLOYMENTS, { auth: { apiKey: t.profile.apiKey ?? '' } });
   // A key with a single workspace needs no tenant header: then there is nothing to see.
   if (statusOf(exchange) !== 403) t.skip(`a request without X-Tenant-Id was not refused 403 (it answered ${statusOf(exchange) ?? 'nothing'}), so there is no such refusal to check`);
-  t.expect(field(exchange.response?.json, 'detail') === 'requires workspace specification', {
+  t.expectOn(exchange, field(exchange.response?.json, 'detail') === 'requires workspace specification', {
     message: 'A request without X-Tenant-Id was refused 403 with another body than the field notes show.',
     expected: '{"detail": "requires workspace specification"}',
-    seen: describeResponse(exchange),
   });
 });

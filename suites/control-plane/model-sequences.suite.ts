@@ -3,11 +3,9 @@
 // model of generators/control-plane/model.ts.
 import fc from 'fast-check';
 import { controlPlaneSequences, CP_SEQUENCES, newSequence } from '../../generators/control-plane/commands.ts';
-import { ModelMismatch } from '../../generators/model-mismatch.ts';
-import { requirement, type Check } from '../../harness/conformance/index.ts';
+import { requirement, type Check, type TargetProfile } from '../../harness/conformance/index.ts';
 import { creates, deleteWithProject, generatorContext } from './support/steps.ts';
 import { httpControlPlane } from './support/http-api.ts';
-import type { TargetProfile } from '../../harness/profile/profile.ts';
 
 /** Sequences and their length: within a budget fewer and shorter, and none creates a second deployment. */
 const sequenceSize = (p: TargetProfile) => (p.budget ? CP_SEQUENCES.budgeted : { runs: CP_SEQUENCES.runs(p.runs), maxCommands: CP_SEQUENCES.maxCommands });
@@ -21,22 +19,13 @@ requirement(
       controlPlaneSequences(ctx, size.maxCommands, !t.profile.budget),
       async (sequence) => {
         const api = httpControlPlane(t);
-        let mismatch: ModelMismatch | undefined;
-        try {
-          await fc.asyncModelRun(() => newSequence(api), sequence.commands);
-        } catch (error) {
-          if (!(error instanceof ModelMismatch)) throw error;
-          mismatch = error;
-        } finally {
-          // Each sequence cleans up after itself, tracing projects included, so the target holds at most one sequence's deployments.
-          for (const id of api.created) await deleteWithProject(t, id);
-        }
         // A mismatch fails the rule it breaks, which blocks CP-SEQ-001: the sequence is how it was found.
-        t.expect(mismatch === undefined, {
-          ...(mismatch ? { requirement: mismatch.requirement } : {}),
-          message: `${mismatch?.message} (found by the sequence ${String(sequence)})`,
-          expected: mismatch?.expected,
-          seen: mismatch?.seen,
+        await t.expectModelAgrees(() => fc.asyncModelRun(() => newSequence(api), sequence.commands), {
+          foundBy: `the sequence ${String(sequence)}`,
+          // Each sequence cleans up after itself, tracing projects included, so the target holds at most one sequence's deployments.
+          after: async () => {
+            for (const id of api.created) await deleteWithProject(t, id);
+          },
         });
       },
       // Each sequence waits for its revisions before PATCHing: the sequences run side by side.

@@ -6,11 +6,9 @@ import { cpuEither, cpuVerdict, isRoundedFrom, BOUNDED_CPU_FIELDS, type BoundedC
 import { invalidCreate, type CreateBody } from '../../generators/control-plane/create-payloads.ts';
 import { invalidPatch } from '../../generators/control-plane/patches.ts';
 import { DEFAULTS_PROBE, defaultHolds, defaultsExercised, RESOURCE_DEFAULTS, validResourceSpec } from '../../generators/control-plane/resource-spec.ts';
-import { requirement, type Check } from '../../harness/conformance/index.ts';
-import { describeResponse } from '../../harness/http/curl.ts';
+import { requirement, type Check, type TargetProfile } from '../../harness/conformance/index.ts';
 import type { Deployment, ResourceSpec } from '../../schemas/index.ts';
 import { resourceSpecMismatches, sameJson } from './support/compare.ts';
-import type { TargetProfile } from '../../harness/profile/profile.ts';
 import { firstOffered, sharedCost, sharedCreated, sharedSimple } from './support/shared.ts';
 import {
   createDeployment,
@@ -84,10 +82,9 @@ requirement('CP-RES-005', async (t: Check) => {
       const exchange = await tryCreate(t, withSpec(t, { [field]: value }, 'edge'));
       if (statusOf(exchange) !== 201) return expectRefused(t, exchange, 'CP-RES-005', `${field} ${value}`);
       const reported = specOf(exchange.response!.json as Deployment)[field];
-      t.expect(isRoundedFrom(value, reported) && cpuVerdict(field, reported as number) === 'in', {
+      t.expectOn(exchange, isRoundedFrom(value, reported) && cpuVerdict(field, reported as number) === 'in', {
         message: `${field} ${value} was accepted but is reported as ${String(reported)}, not rounded to one decimal place within its bounds.`,
         expected: `${value} rounded to one decimal, within bounds`,
-        seen: describeResponse(exchange),
       });
       await t.cp.delete(deploymentPath((exchange.response!.json as Deployment).id), { query: { delete_tracing_project: true } });
     },

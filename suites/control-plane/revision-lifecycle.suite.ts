@@ -5,10 +5,8 @@
 import fc from 'fast-check';
 import { triggerPatch } from '../../generators/control-plane/patches.ts';
 import { CONTAINER } from '../../generators/control-plane/source-rules.ts';
-import { requirement, type Check } from '../../harness/conformance/index.ts';
-import { describeResponse } from '../../harness/http/curl.ts';
+import { requirement, type Check, type TargetProfile } from '../../harness/conformance/index.ts';
 import type { Deployment, Source } from '../../schemas/index.ts';
-import type { TargetProfile } from '../../harness/profile/profile.ts';
 import { firstOffered, sharedCost, sharedDeployment } from './support/shared.ts';
 import {
   createDeployment,
@@ -60,11 +58,10 @@ async function expectActive(t: Check, deployment: Deployment, revisionId: string
     const exchange = await t.cp.get(deploymentPath(deployment.id));
     const active = field(exchange.response?.json, 'active_revision_id');
     if (active === revisionId || Date.now() > deadline) {
-      t.expect(active === revisionId, {
+      t.expectOn(exchange, active === revisionId, {
         requirement: rule,
         message: `Revision ${revisionId} is DEPLOYED, but the deployment's active_revision_id is ${JSON.stringify(active)}.`,
         expected: revisionId,
-        seen: describeResponse(exchange),
       });
       return;
     }

@@ -6,8 +6,7 @@
 import fc from 'fast-check';
 import { changedValuePatch, combinedTriggerPatch, nonTriggerPatch, triggerPatch, triggersFor, type GeneratedTrigger, type PatchBody } from '../../generators/control-plane/patches.ts';
 import { BUILDABLE, CONTAINER } from '../../generators/control-plane/source-rules.ts';
-import { requirement, type Check } from '../../harness/conformance/index.ts';
-import type { TargetProfile } from '../../harness/profile/profile.ts';
+import { requirement, type Check, type TargetProfile } from '../../harness/conformance/index.ts';
 import type { Deployment, Source } from '../../schemas/index.ts';
 import { firstOffered, sharedCost, sharedSimple } from './support/shared.ts';
 import {

@@ -3,11 +3,8 @@
 import fc from 'fast-check';
 import { triggerPatch, triggersFor } from '../../generators/control-plane/patches.ts';
 import { REVISION_MEMBERS, isSet } from '../../generators/control-plane/source-rules.ts';
-import { requirement, type Check } from '../../harness/conformance/index.ts';
-import { describeResponse } from '../../harness/http/curl.ts';
+import { requirement, type Check, type TargetProfile, type TestCost } from '../../harness/conformance/index.ts';
 import type { Deployment } from '../../schemas/index.ts';
-import type { TargetProfile } from '../../harness/profile/profile.ts';
-import type { TestCost } from '../../harness/conformance/requirement.ts';
 import { firstOffered, sharedCost, sharedSimple } from './support/shared.ts';
 import {
   expectRefused,
@@ -85,11 +82,10 @@ requirement(
     const listing = await t.cp.get(revisionsPath(history.deployment.id));
     t.expectStatus(listing, 200, { requirement: 'CP-REVL-001' });
     const resources = field(listing.response?.json, 'resources');
-    t.expect(Array.isArray(resources) && resources.every((r) => typeof r === 'object' && r !== null), {
+    t.expectOn(listing, Array.isArray(resources) && resources.every((r) => typeof r === 'object' && r !== null), {
       requirement: 'CP-REVL-001',
       message: 'The revisions listing is not an object with a `resources` array of revisions.',
       expected: '{"resources": [{"id": ..., "status": ...}, ...]}',
-      seen: describeResponse(listing),
     });
     const revisions = resources as Json[];
     const ids = revisions.map((r) => field(r, 'id'));
@@ -140,10 +136,9 @@ requirement('CP-REVL-004', async (t: Check) => {
     const exchange = await t.cp.get(revisionPath(history.deployment.id, id));
     t.expectStatus(exchange, 200);
     const body = exchange.response?.json;
-    t.expect(field(body, 'id') === id && typeof field(body, 'status') === 'string', {
+    t.expectOn(exchange, field(body, 'id') === id && typeof field(body, 'status') === 'string', {
       message: 'GET of a revision did not answer that revision with a status.',
       expected: { id, status: '<string>' },
-      seen: describeResponse(exchange),
     });
   }
 }, { cost: onHistory });
@@ -166,13 +161,12 @@ requirement('CP-REVL-008', async (t: Check) => {
   const history = await threeRevisions(t);
   const whole = await t.cp.get(revisionsPath(history.deployment.id));
   t.expectSchema(whole, 'RevisionList');
-  t.expect(typeof field(whole.response?.json, 'offset') === 'number', { message: 'The revisions listing has no offset.', seen: describeResponse(whole) });
+  t.expectOn(whole, typeof field(whole.response?.json, 'offset') === 'number', { message: 'The revisions listing has no offset.' });
   const page = await t.cp.get(revisionsPath(history.deployment.id), { query: { limit: 1, offset: 1 } });
   const pageIds = ((field(page.response?.json, 'resources') as Json[] | undefined) ?? []).map((r) => r.id);
-  t.expect(statusOf(page) === 200 && pageIds.length === 1 && pageIds[0] === history.ids[1], {
+  t.expectOn(page, statusOf(page) === 200 && pageIds.length === 1 && pageIds[0] === history.ids[1], {
     message: 'The revisions listing with limit=1&offset=1 is not the second newest revision alone.',
     expected: [history.ids[1]],
-    seen: describeResponse(page),
   });
 }, { cost: onHistory });
 
@@ -198,10 +192,9 @@ requirement('CP-REVL-010', async (t: Check) => {
   const id = unknownId();
   for (const path of [revisionsPath(id), revisionPath(id, unknownId())]) {
     const exchange = await t.cp.get(path);
-    t.expect(statusOf(exchange) === 404 && field(exchange.response?.json, 'detail') === `Deployment ID ${id} not found.`, {
+    t.expectOn(exchange, statusOf(exchange) === 404 && field(exchange.response?.json, 'detail') === `Deployment ID ${id} not found.`, {
       message: `GET ${path} of an unknown deployment did not answer the field notes' 404 body.`,
       expected: `HTTP 404 {"detail": "Deployment ID ${id} not found."}`,
-      seen: describeResponse(exchange),
     });
   }
 });

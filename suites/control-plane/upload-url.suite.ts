@@ -4,8 +4,7 @@
 import { classifyCreate } from '../../generators/control-plane/classify.ts';
 import { invalidCreate } from '../../generators/control-plane/create-payloads.ts';
 import { arbitraryTarballPath } from '../../generators/control-plane/values.ts';
-import { requirement, type Check } from '../../harness/conformance/index.ts';
-import { describeResponse } from '../../harness/http/curl.ts';
+import { requirement, type Check, describeResponse, type TargetProfile } from '../../harness/conformance/index.ts';
 import type { Deployment } from '../../schemas/index.ts';
 import {
   expectPatchRefused,
@@ -23,7 +22,6 @@ import {
   revisionsShown,
 } from './support/steps.ts';
 import { firstOffered, sharedCost, sharedSimple } from './support/shared.ts';
-import type { TargetProfile } from '../../harness/profile/profile.ts';
 import { putTarball, requestUpload, sourceTarball, type UploadGrant } from './support/upload.ts';
 
 const UPLOADING = ['internal_source'] as const;
@@ -33,11 +31,10 @@ const onInternalSource = (revisions: number) => (p: TargetProfile) => sharedCost
 /** An upload grant that has both a location and an object path, or a failure naming `rule`. */
 async function grantFor(t: Check, deployment: Deployment, rule: string): Promise<Required<UploadGrant>> {
   const grant = await requestUpload(t, deployment.id);
-  t.expect(is2xx(grant.exchange) && grant.uploadUrl !== undefined && grant.objectPath !== undefined, {
+  t.expectOn(grant.exchange, is2xx(grant.exchange) && grant.uploadUrl !== undefined && grant.objectPath !== undefined, {
     requirement: rule,
     message: 'POST upload-url did not answer an upload location and an object path.',
     expected: 'HTTP 2xx with an upload URL and an object path (the field notes name them upload_url and object_path)',
-    seen: describeResponse(grant.exchange),
   });
   return grant as Required<UploadGrant>;
 }
@@ -81,7 +78,7 @@ requirement(['CP-UPL-003', 'CP-UPL-004'], async (t: Check) => {
   t.expectSchema(exchange, 'UploadUrlResponse', { requirement: 'CP-UPL-003' });
   const uploadUrl = field(exchange.response?.json, 'upload_url') as string;
   const put = await putTarball(t, uploadUrl, sourceTarball(t.profile.fixtures.gitforge.graphConfigPath, t.profile.fixtures.graphId));
-  t.expect(is2xx(put), { requirement: 'CP-UPL-004', message: 'PUT of a gzip tarball to upload_url was not accepted.', expected: 'HTTP 2xx', seen: describeResponse(put) });
+  t.expectOn(put, is2xx(put), { requirement: 'CP-UPL-004', message: 'PUT of a gzip tarball to upload_url was not accepted.', expected: 'HTTP 2xx' });
 }, { cost: onInternalSource(0) });
 
 requirement('CP-TAR-001', async (t: Check) => {

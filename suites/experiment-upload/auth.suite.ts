@@ -4,7 +4,6 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { validUpload } from '../../generators/experiment-upload/upload.ts';
 import { requirement, type Check } from '../../harness/conformance/index.ts';
-import { describeResponse } from '../../harness/http/curl.ts';
 import { bodyOf, upload } from './support/upload.ts';
 
 requirement('EU-AUTH-001', async (t: Check) => {
@@ -13,6 +12,6 @@ requirement('EU-AUTH-001', async (t: Check) => {
   for (const [how, auth] of [['without an x-api-key header', 'none'], ['with an x-api-key that is not a valid key', { headers: { 'x-api-key': invalid } }]] as const) {
     const exchange = await upload(t, bodyOf(t, c!), auth);
     const status = exchange.response?.status ?? 0;
-    t.expect(status >= 400 && status < 500, { message: `An upload ${how} was not refused with a 4xx status.`, expected: 'HTTP 4xx', seen: describeResponse(exchange) });
+    t.expectOn(exchange, status >= 400 && status < 500, { message: `An upload ${how} was not refused with a 4xx status.`, expected: 'HTTP 4xx' });
   }
 });

@@ -3,8 +3,7 @@
 // made with POST /api/v1/datasets (profile endpoint `dataset-create`, body {name}).
 import fc from 'fast-check';
 import { validUpload } from '../../generators/experiment-upload/upload.ts';
-import { requirement, type Check } from '../../harness/conformance/index.ts';
-import { describeResponse } from '../../harness/http/curl.ts';
+import { requirement, type Check, describeResponse } from '../../harness/conformance/index.ts';
 import { bodyOf, upload, uploadOk, type JsonObject } from './support/upload.ts';
 
 requirement('EU-RESP-002', async (t: Check) => {
@@ -31,10 +30,9 @@ requirement('EU-DS-006', async (t: Check) => {
     const dataset = (exchange.response?.json as { dataset?: JsonObject } | undefined)?.dataset;
     const refused = status >= 400 && status < 500;
     const elsewhere = status >= 200 && status < 300 && dataset !== undefined && dataset.id !== platformId && dataset.externally_managed === true;
-    t.expect(refused || elsewhere, {
+    t.expectOn(exchange, refused || elsewhere, {
       message: `An upload naming the platform dataset ${platformId} by ${by} was neither refused nor put in a different, externally managed dataset.`,
       expected: 'a 4xx refusal, or a 2xx with another dataset that is externally managed',
-      seen: describeResponse(exchange),
     });
   }
 }, { cost: { creates: { uploads: 2 } } });

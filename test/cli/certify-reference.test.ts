@@ -1,7 +1,8 @@
 // The main job, as a new user runs it: `apc certify` with no target certifies the in-repo
 // reference implementation, writes reports/<run-id>/compliance.json and exits 0.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadCatalogue } from '../../harness/catalogue.ts';
@@ -13,10 +14,12 @@ let code: number | null;
 let stdout = '';
 let reportDir: string | undefined;
 let report: ComplianceReport;
+// Where the user runs apc: the default report folder ./reports/<run id> is under it, not in the checkout.
+const cwd = mkdtempSync(join(tmpdir(), 'apc-certify-reference-'));
 
 beforeAll(async () => {
   const child = spawn(process.execPath, [join(ROOT, 'bin', 'apc.mjs'), 'certify'], {
-    cwd: ROOT,
+    cwd,
     env: { ...process.env, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -24,15 +27,13 @@ beforeAll(async () => {
   child.stderr.on('data', (d: Buffer) => (stdout += d.toString()));
   code = await new Promise((done) => child.on('close', done));
   const shown = /^report:\s+(\S+)$/m.exec(stdout)?.[1];
-  reportDir = shown && join(ROOT, shown);
+  reportDir = shown && join(cwd, shown);
   if (reportDir && existsSync(join(reportDir, 'compliance.json'))) {
     report = JSON.parse(readFileSync(join(reportDir, 'compliance.json'), 'utf8')) as ComplianceReport;
   }
 }, 600_000);
 
-afterAll(() => {
-  if (reportDir?.startsWith(join(ROOT, 'reports'))) rmSync(reportDir, { recursive: true, force: true });
-});
+afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
 describe('apc certify with no target (npm run certify)', () => {
   test('exits 0 with a certified verdict', () => {
@@ -79,7 +80,7 @@ describe('apc certify with no target (npm run certify)', () => {
 
 describe('the plan of the default certification (apc certify --plan)', () => {
   test('is an upper bound of what the run created, per interface and kind', async () => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin', 'apc.mjs'), 'certify', '--plan'], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(ROOT, 'bin', 'apc.mjs'), 'certify', '--plan'], { cwd, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let printed = '';
     child.stdout.on('data', (d: Buffer) => (printed += d.toString()));
     expect(await new Promise((done) => child.on('close', done)), printed).toBe(0);

@@ -1,7 +1,7 @@
 // `apc contracts` refuses what it cannot judge with exit code 2 and a message saying what to fix:
 // bad flags, no pact files, no pact for the URLs given, an unreachable URL, a self-hosted
 // control plane URL without /api-host.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -95,10 +95,22 @@ describe('apc contracts verify against an agent server, no key and no profile', 
   });
 
   test('a keyless agent server is found to be self-run and the verification goes on', async () => {
-    const run = await apc(['verify', '--agent-server-url', urlOf(keyless), '--pacts', dir, '--junit', join(dir, 'junit.xml')]);
-    expect(run.out).toContain('Assumed agentServerHosting self-run: POST /assistants/search without a key answered 200');
-    expect(run.out).toContain('Verifying agent-client → agent-server');
-    expect(run.code, run.err).not.toBe(2);
+    // Run where a user runs apc: without --junit, the JUnit file goes to ./reports/contracts/ there,
+    // not into the checkout (or the installed package).
+    const cwd = mkdtempSync(join(tmpdir(), 'apc-contracts-cwd-'));
+    const before = process.cwd();
+    process.chdir(cwd);
+    try {
+      const run = await apc(['verify', '--agent-server-url', urlOf(keyless), '--pacts', dir]);
+      expect(run.out).toContain('Assumed agentServerHosting self-run: POST /assistants/search without a key answered 200');
+      expect(run.out).toContain('Verifying agent-client → agent-server');
+      expect(run.code, run.err).not.toBe(2);
+      expect(run.out).toContain(`JUnit: ${join(cwd, 'reports', 'contracts', 'junit.xml')}`);
+      expect(existsSync(join(cwd, 'reports', 'contracts', 'junit.xml'))).toBe(true);
+    } finally {
+      process.chdir(before);
+      rmSync(cwd, { recursive: true, force: true });
+    }
   });
 
   test('one that demands a key is the user\'s setup: exit 2, saying what it answered', async () => {

@@ -3,7 +3,7 @@
 // a target fails the one rule it breaks, while the rest still pass.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { certify, type CertifyRun } from '../support/certify.ts';
-import { startBrokenProxy, type Breakage, type BrokenProxy } from './control-plane/support/broken-proxy.ts';
+import { editJson, startProxy, type ProxiedRequest, type Proxy, type ProxyRules } from '../../harness/proxy/proxy.ts';
 import { startControlPlane, type ControlPlaneTarget } from './control-plane/support/url-target.ts';
 
 let target: ControlPlaneTarget;
@@ -69,44 +69,41 @@ describe('the scope of a verdict', () => {
 });
 
 describe('one deviation fails the one rule it breaks', () => {
-  const deviations: [string, Breakage, string[]][] = [
+  const pathOf = (r: ProxiedRequest) => r.path.split('?')[0]!;
+  const isDeploymentRead = (r: ProxiedRequest) => pathOf(r).startsWith('/v2/deployments') && !pathOf(r).includes('/revisions');
+  const deviations: [string, ProxyRules, string[]][] = [
     [
       'create answers 200 instead of 201',
-      { rewrite: (seen, answer) => (seen.method === 'POST' && seen.path === '/v2/deployments' && answer.status === 201 ? { ...answer, status: 200 } : answer) },
+      { answer: (r, a) => (r.method === 'POST' && pathOf(r) === '/v2/deployments' && a.status === 201 ? { ...a, status: 200 } : a) },
       ['CP-CREATE-001'],
     ],
     [
       'every deployment has a status outside its enum',
-      {
-        rewrite: (seen, answer) =>
-          seen.path.startsWith('/v2/deployments') && !seen.path.includes('/revisions') && typeof answer.body === 'object' && answer.body !== null && 'status' in answer.body
-            ? { ...answer, body: { ...answer.body, status: 'SPARKLING' } }
-            : answer,
-      },
+      { answer: (r, a) => (isDeploymentRead(r) ? editJson(a, (d) => void ('status' in d && (d.status = 'SPARKLING'))) : a) },
       ['CP-CREATE-002', 'CP-PATCH-001'],
     ],
     [
       'responses carry no tenant_id',
       {
-        rewrite: (seen, answer) => {
-          if (!seen.path.startsWith('/v2/deployments') || typeof answer.body !== 'object' || answer.body === null) return answer;
-          const strip = (d: unknown) => (typeof d === 'object' && d !== null ? Object.fromEntries(Object.entries(d).filter(([k]) => k !== 'tenant_id')) : d);
-          const body = answer.body as Record<string, unknown>;
-          return { ...answer, body: Array.isArray(body.resources) ? { ...body, resources: body.resources.map(strip) } : strip(body) };
-        },
+        answer: (r, a) =>
+          pathOf(r).startsWith('/v2/deployments')
+            ? editJson(a, (body) => {
+                for (const d of Array.isArray(body.resources) ? (body.resources as Record<string, unknown>[]) : [body]) delete d.tenant_id;
+              })
+            : a,
       },
       // Each a rule about the shape of a response that carries a deployment (72 failed before).
       ['CP-CREATE-002', 'CP-PATCH-001', 'CP-READ-002', 'CP-READ-005', 'CP-TEN-004'],
     ],
   ];
 
-  const proxies: BrokenProxy[] = [];
+  const proxies: Proxy[] = [];
   afterAll(async () => {
     await Promise.all(proxies.map((p) => p.close()));
   });
 
-  test.each(deviations)('%s', async (_name, breakage, expected) => {
-    const proxy = await startBrokenProxy(target.server.urls.controlPlane, breakage);
+  test.each(deviations)('%s', async (_name, rules, expected) => {
+    const proxy = await startProxy(target.server.urls.controlPlane, rules);
     proxies.push(proxy);
     const r = await run(proxy.url, [], { runs: 3, otherTenant: { apiKeyEnv: 'APC_SELFTEST_OTHER_KEY', tenantId: target.keys[1]!.tenantId } });
     expect(r.report, r.stderr).toBeDefined();

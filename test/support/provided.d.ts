@@ -7,5 +7,7 @@ declare module 'vitest' {
     databaseUrl: string;
     /** The run's reference implementation: a process or a container (APC_REFERENCE). */
     reference: SharedReference;
+    /** Where the consumer tests of contracts/ write their pact files: a temporary folder of the run (none under contracts/vitest.config.ts). */
+    pactDir?: string;
   }
 }

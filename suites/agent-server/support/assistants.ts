@@ -3,7 +3,6 @@
 import type { AssistantApi } from '../../../generators/agent-server/assistant-commands.ts';
 import type { AssistantDraft, JsonObject } from '../../../generators/agent-server/payloads.ts';
 import type { Check, Exchange } from '../../../harness/conformance/index.ts';
-import { describeResponse } from '../../../harness/http/curl.ts';
 import { runEcho } from './runs.ts';
 import { isObject } from '../../../schemas/is-object.ts';
 
@@ -33,12 +32,12 @@ export function is4xx(exchange: Exchange): boolean {
 
 /** Checks `requirement`: the exchange succeeded (the spec shows no exact status: any 2xx). */
 export function expect2xx(t: Check, exchange: Exchange, requirement: string, what: string): void {
-  t.expect(is2xx(exchange), { requirement, message: `${what} failed.`, expected: 'HTTP 2xx', seen: describeResponse(exchange) });
+  t.expectOn(exchange, is2xx(exchange), { requirement, message: `${what} failed.`, expected: 'HTTP 2xx' });
 }
 
 /** Checks `requirement`: the exchange was refused with a 4xx (the spec shows no exact status). */
 export function expect4xx(t: Check, exchange: Exchange, requirement: string, what: string): void {
-  t.expect(is4xx(exchange), { requirement, message: `${what} was not refused with a 4xx status.`, expected: 'HTTP 4xx', seen: describeResponse(exchange) });
+  t.expectOn(exchange, is4xx(exchange), { requirement, message: `${what} was not refused with a 4xx status.`, expected: 'HTTP 4xx' });
 }
 
 /** The metadata every assistant of this run carries, plus extra entries. */
@@ -59,7 +58,7 @@ export async function createAssistant(t: Check, draft: { context: JsonObject; me
   expect2xx(t, exchange, requirement, 'Creating an assistant (POST /assistants)');
   const json = exchange.response?.json;
   const id = isObject(json) ? json.assistant_id : undefined;
-  t.expect(typeof id === 'string' && id.length > 0, { requirement, message: 'The created assistant has no assistant_id.', expected: 'an Assistant with assistant_id', seen: describeResponse(exchange) });
+  t.expectOn(exchange, typeof id === 'string' && id.length > 0, { requirement, message: 'The created assistant has no assistant_id.', expected: 'an Assistant with assistant_id' });
   t.cleanup(`delete assistant ${id}`, () => t.as.delete(`/assistants/${id}`));
   return { id, exchange, body: json as JsonObject };
 }
@@ -82,11 +81,10 @@ export async function searchAssistants(t: Check, body: JsonObject, within?: stri
   const exchange = await t.as.post('/assistants/search', body);
   expect2xx(t, exchange, requirement, 'Searching assistants (POST /assistants/search)');
   const json = exchange.response?.json;
-  t.expect(Array.isArray(json) && json.every((a) => isObject(a) && typeof a.assistant_id === 'string'), {
+  t.expectOn(exchange, Array.isArray(json) && json.every((a) => isObject(a) && typeof a.assistant_id === 'string'), {
     requirement,
     message: 'POST /assistants/search did not answer with a list of assistants.',
     expected: 'a JSON array of Assistant objects',
-    seen: describeResponse(exchange),
   });
   const listed = (json as ListedAssistant[]).map((a) => ({ assistant_id: a.assistant_id, metadata: a.metadata }));
   if (within) {
@@ -120,7 +118,7 @@ export function httpAssistantApi(t: Check): AssistantApi {
       const exchange = await t.as.post(`/assistants/${id}/latest`, { version });
       if (is2xx(exchange)) return 'accepted';
       if (is4xx(exchange)) return 'refused';
-      return t.fail({ requirement: 'AS-ASST-004', message: `POST /assistants/${id}/latest neither succeeded nor was refused.`, expected: 'HTTP 2xx or 4xx', seen: describeResponse(exchange) });
+      return t.failOn(exchange, { requirement: 'AS-ASST-004', message: `POST /assistants/${id}/latest neither succeeded nor was refused.`, expected: 'HTTP 2xx or 4xx' });
     },
     async delete(id) {
       expect2xx(t, await t.as.delete(`/assistants/${id}`), 'AS-ASST-005', `Deleting assistant ${id}`);

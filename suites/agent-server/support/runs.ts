@@ -1,9 +1,7 @@
 // Runs of the fixture graph over HTTP, and the SSE checks as conformance failures. The fixture
 // (`echo`, profile fixtures.graphId) has one node named `echo` whose update is
 // {"messages": [{"type": "ai", "content": <content of the last message>}], "context": <the run's effective context>}.
-import type { Check, SseResult } from '../../../harness/conformance/index.ts';
-import { describeResponse } from '../../../harness/http/curl.ts';
-import { eventsAreComplete, hasEventKinds, hasUpdateFromNode, nodeUpdates, type SseFailure } from '../../../harness/sse/checker.ts';
+import { type Check, type SseResult, describeResponse, eventsAreComplete, hasEventKinds, hasUpdateFromNode, nodeUpdates, type SseFailure } from '../../../harness/conformance/index.ts';
 
 /** The fixture graph's only node. */
 export const ECHO_NODE = 'echo';

@@ -1,6 +1,5 @@
 // Threads over HTTP for the suites.
 import type { Check } from '../../../harness/conformance/index.ts';
-import { describeResponse } from '../../../harness/http/curl.ts';
 import { expect2xx } from './assistants.ts';
 
 /** POST /threads with an empty object; the thread id. Relies on AS-THR-001. */
@@ -10,7 +9,7 @@ export async function createThread(t: Check): Promise<string> {
   expect2xx(t, exchange, requirement, 'Creating a thread (POST /threads with {})');
   const json = exchange.response?.json as Record<string, unknown> | undefined;
   const id = json?.thread_id;
-  t.expect(typeof id === 'string' && id.length > 0, { requirement, message: 'POST /threads answered without a thread_id.', expected: 'a thread with thread_id', seen: describeResponse(exchange) });
+  t.expectOn(exchange, typeof id === 'string' && id.length > 0, { requirement, message: 'POST /threads answered without a thread_id.', expected: 'a thread with thread_id' });
   // The spec shows no thread deletion; the common form is tried and its answer ignored.
   t.cleanup(`delete thread ${id}`, () => t.as.delete(`/threads/${id}`));
   return id;

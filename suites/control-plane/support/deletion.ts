@@ -3,9 +3,7 @@
 // status for a while. What a deleted deployment must not do is stay READY (or any other status),
 // or stay at all past the profile's deletion bound (timeouts.deleteMs, else the deploy timeout).
 // The wait itself is harness/run/awaiting-delete.ts, shared with `apc cleanup`.
-import type { Check, Exchange } from '../../../harness/conformance/index.ts';
-import { describeResponse } from '../../../harness/http/curl.ts';
-import { AWAITING_DELETE, deleteBoundMs as boundOf, untilGone as waitUntilGone, type Gone } from '../../../harness/run/awaiting-delete.ts';
+import { type Check, type Exchange, describeResponse, AWAITING_DELETE, deleteBoundMs as boundOf, untilGone as waitUntilGone, type Gone } from '../../../harness/conformance/index.ts';
 import { DEPLOYMENTS, deploymentPath, field, is2xx, is4xx, statusOf } from './endpoints.ts';
 
 /** How long a deleted deployment may take to go away. */

@@ -4,8 +4,7 @@
 // minutes and do get stuck, so the loop ends as soon as it can judge: a status outside the known
 // values ends it at once (it can never be interpreted), a revision that never ends fails its rule
 // when the deploy timeout passes, and either way the run gets its report.
-import type { Check } from '../../../harness/conformance/index.ts';
-import { describeResponse } from '../../../harness/http/curl.ts';
+import { describeResponse, type Check } from '../../../harness/conformance/index.ts';
 import { isTerminal, REVISION_STATUSES } from '../../../schemas/revision-status.ts';
 import { deploymentPath, field, revisionPath, statusOf } from './endpoints.ts';
 
@@ -32,29 +31,30 @@ export async function waitForRevision(t: Check, id: string, revisionId: string, 
       last = field(exchange.response?.json, 'status');
       // A status that can never be read as ended or in progress breaks the rule on revision statuses
       // now, not at the deploy timeout; the waiting rule is then blocked by it (one fault, one rule).
-      t.need(typeof last === 'string' && REVISION_STATUSES.includes(last), {
+      t.needOn(exchange, typeof last === 'string' && REVISION_STATUSES.includes(last), {
         requirement: 'CP-REVL-009',
         message: `Revision ${revisionId} of deployment ${id} has status ${JSON.stringify(last)}, outside the revision statuses; the wait cannot tell whether it will end, so it stops here.`,
         expected: REVISION_STATUSES,
-        seen: describeResponse(exchange),
       });
       if (isTerminal(last)) return last;
     } else {
       misses += 1;
-      t.need(misses < MISSES_ALLOWED, {
+      t.needOn(exchange, misses < MISSES_ALLOWED, {
         requirement: 'CP-REVL-004',
         message: `GET of revision ${revisionId} of deployment ${id} answered ${statusOf(exchange) ?? 'nothing'} ${MISSES_ALLOWED} times in a row while waiting for it to end.`,
         expected: 'HTTP 200 with the revision',
-        seen: describeResponse(exchange),
       });
     }
     if (Date.now() + t.profile.pollIntervalMs > deadline) {
-      t.fail({
-        requirement,
-        message: `Revision ${revisionId} of deployment ${id} did not end within the deploy timeout (${timeoutMs} ms); its last status was ${JSON.stringify(last)}.`,
-        expected: { status: 'DEPLOYED or a status containing FAILED' },
-        seen: { status: last },
-      });
+      t.timedOut(
+        {
+          requirement,
+          message: `Revision ${revisionId} of deployment ${id} did not end within the deploy timeout (${timeoutMs} ms); its last status was ${JSON.stringify(last)}.`,
+          expected: { status: 'DEPLOYED or a status containing FAILED' },
+          seen: { status: last },
+        },
+        'check',
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, t.profile.pollIntervalMs));
   }
@@ -80,12 +80,17 @@ export async function untilIdle(t: Check, id: string): Promise<string | undefine
     const exchange = await t.cp.get(revisionPath(id, latest));
     const status = field(exchange.response?.json, 'status');
     if (statusOf(exchange) !== 200 || typeof status !== 'string' || !REVISION_STATUSES.includes(status) || isTerminal(status)) return latest;
-    t.need(Date.now() + t.profile.pollIntervalMs <= deadline, {
-      requirement: 'CP-LIFE-001',
-      message: `Revision ${latest} of deployment ${id} had not ended when the wait before a PATCH gave up (the deploy timeout of ${t.profile.timeouts.deployMs} ms, or the test's deadline), and the target refuses PATCHes while a revision is in progress; its last status was ${JSON.stringify(status)}.`,
-      expected: { status: 'DEPLOYED or a status containing FAILED' },
-      seen: describeResponse(exchange),
-    });
+    if (Date.now() + t.profile.pollIntervalMs > deadline) {
+      t.timedOut(
+        {
+          requirement: 'CP-LIFE-001',
+          message: `Revision ${latest} of deployment ${id} had not ended when the wait before a PATCH gave up (the deploy timeout of ${t.profile.timeouts.deployMs} ms, or the test's deadline), and the target refuses PATCHes while a revision is in progress; its last status was ${JSON.stringify(status)}.`,
+          expected: { status: 'DEPLOYED or a status containing FAILED' },
+          seen: describeResponse(exchange),
+        },
+        'step',
+      );
+    }
     await new Promise((resolve) => setTimeout(resolve, t.profile.pollIntervalMs));
   }
 }

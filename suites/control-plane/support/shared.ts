@@ -10,11 +10,7 @@
 // may have left the deployment changed: it is dropped from the pool, and the next test creates
 // another. Pooled deployments carry the run's name prefix; the run deletes them at its end, also
 // after an interrupt (harness/run/leftovers.ts), and `apc cleanup` finds any left.
-import type { Check, Exchange } from '../../../harness/conformance/index.ts';
-import type { TestCost } from '../../../harness/conformance/requirement.ts';
-import type { Created } from '../../../harness/conformance/created.ts';
-import type { TargetProfile } from '../../../harness/profile/profile.ts';
-import { describeResponse } from '../../../harness/http/curl.ts';
+import { describeResponse, type Check, type Exchange, type TargetProfile, type TestCost } from '../../../harness/conformance/index.ts';
 import type { Deployment, Source } from '../../../schemas/index.ts';
 import type { CreateBody } from '../../../generators/control-plane/create-payloads.ts';
 import { field, is2xx } from './endpoints.ts';
@@ -32,7 +28,7 @@ const pool = new Map<string, Pooled>();
 const shares = (profile: TargetProfile): boolean => profile.budget !== undefined;
 
 /** A pooled deployment costs its create and first revision, once per run. */
-const POOLED: Created = { deployments: 1, revisions: 1 };
+const POOLED: TestCost['creates'] = { deployments: 1, revisions: 1 };
 
 /** The first of `candidates` the profile offers (pickSource's choice, known before the run for the plan). */
 export const firstOffered = (profile: TargetProfile, candidates: readonly Source[]): Source | undefined => offered({ profile }, candidates)[0];

@@ -2,10 +2,7 @@
 // it and its revisions, PATCH it, wait for a revision, and pick what the target offers. Only HTTP
 // through the check's client; only resources named with `t.name()`.
 import { inject } from 'vitest';
-import type { Check, Exchange } from '../../../harness/conformance/index.ts';
-import type { TestCost } from '../../../harness/conformance/requirement.ts';
-import type { TargetProfile } from '../../../harness/profile/profile.ts';
-import { describeResponse } from '../../../harness/http/curl.ts';
+import type { Check, Exchange, TestCost, TargetProfile } from '../../../harness/conformance/index.ts';
 import type { Deployment, Source } from '../../../schemas/index.ts';
 import { sourceAllowed, type GeneratorContext } from '../../../generators/control-plane/context.ts';
 import { baseCreate, type CreateBody } from '../../../generators/control-plane/create-payloads.ts';
@@ -87,18 +84,17 @@ export async function createDeployment(t: Check, body: CreateBody): Promise<Depl
   const exchange = await tryCreate(t, body);
   t.needSuccess(exchange, { requirement: 'CP-CREATE-001', message: `Creating a ${body.source} deployment (a valid body) answered ${statusOf(exchange) ?? 'nothing'}; this test needs it accepted.` });
   const json = exchange.response?.json;
-  t.need(typeof field(json, 'id') === 'string' && typeof field(json, 'latest_revision_id') === 'string', {
+  t.needOn(exchange, typeof field(json, 'id') === 'string' && typeof field(json, 'latest_revision_id') === 'string', {
     requirement: 'CP-CREATE-003',
     message: 'The create response has no id and latest_revision_id to go on with.',
     expected: '{"id": <uuid>, "latest_revision_id": <uuid>, ...}',
-    seen: describeResponse(exchange),
   });
   return json as Deployment;
 }
 
 /** Checks `rule`: a create the rule says is valid answered a success (the exact 201 is CP-CREATE-001's rule). */
 export function expectAccepted(t: Check, exchange: Exchange, rule: string, what: string): void {
-  t.expect(is2xx(exchange), { requirement: rule, message: `A create of ${what} answered ${statusOf(exchange) ?? 'nothing'}; expected it accepted.`, expected: 'HTTP 2xx', seen: describeResponse(exchange) });
+  t.expectOn(exchange, is2xx(exchange), { requirement: rule, message: `A create of ${what} answered ${statusOf(exchange) ?? 'nothing'}; expected it accepted.`, expected: 'HTTP 2xx' });
 }
 
 /** Creates the simplest deployment of `source`. */
@@ -110,7 +106,7 @@ export async function createSimple(t: Check, source: Source, hint = 'd'): Promis
 export async function getDeployment(t: Check, id: string): Promise<Deployment> {
   const exchange = await t.cp.get(deploymentPath(id));
   t.needSuccess(exchange, { requirement: 'CP-READ-001' });
-  t.need(field(exchange.response?.json, 'id') === id, { requirement: 'CP-READ-001', message: `GET ${deploymentPath(id)} did not answer that deployment.`, seen: describeResponse(exchange) });
+  t.needOn(exchange, field(exchange.response?.json, 'id') === id, { requirement: 'CP-READ-001', message: `GET ${deploymentPath(id)} did not answer that deployment.` });
   return exchange.response!.json as Deployment;
 }
 
@@ -136,11 +132,10 @@ export async function listRevisions(t: Check, id: string): Promise<Json[]> {
     const exchange = await t.cp.get(revisionsPath(id), all.length > 0 ? { query: { offset: all.length } } : {});
     t.needSuccess(exchange, { requirement: 'CP-REVL-001' });
     const resources = field(exchange.response?.json, 'resources');
-    t.need(Array.isArray(resources) && resources.every(isObject), {
+    t.needOn(exchange, Array.isArray(resources) && resources.every(isObject), {
       requirement: 'CP-REVL-001',
       message: 'The revisions listing is not an object with a `resources` array of revisions.',
       expected: '{"resources": [{"id": ..., "status": ...}, ...]}',
-      seen: describeResponse(exchange),
     });
     const page = resources as Json[];
     if (page.some((r) => all.some((seen) => seen.id === r.id))) return all;
@@ -172,8 +167,8 @@ export async function patch(t: Check, id: string, body: unknown, options: { whil
  */
 export async function patchOk(t: Check, id: string, body: unknown, requirement = 'CP-PATCH-001'): Promise<Deployment> {
   const exchange = await patch(t, id, body);
-  t.expect(is2xx(exchange), { requirement, message: `A valid PATCH answered ${statusOf(exchange) ?? 'nothing'}; expected a success.`, expected: 'HTTP 2xx', seen: describeResponse(exchange) });
-  t.need(field(exchange.response?.json, 'id') === id, { requirement: 'CP-PATCH-001', message: 'The PATCH did not answer the deployment.', seen: describeResponse(exchange) });
+  t.expectOn(exchange, is2xx(exchange), { requirement, message: `A valid PATCH answered ${statusOf(exchange) ?? 'nothing'}; expected a success.`, expected: 'HTTP 2xx' });
+  t.needOn(exchange, field(exchange.response?.json, 'id') === id, { requirement: 'CP-PATCH-001', message: 'The PATCH did not answer the deployment.' });
   return exchange.response!.json as Deployment;
 }
 
@@ -202,10 +197,9 @@ export function expectPatchRefused(t: Check, exchange: Exchange, requirement: st
 
 /** A request that must be refused with some 4xx (the spec does not fix the code). */
 export function expectRefused(t: Check, exchange: Exchange, requirement: string, why: string): void {
-  t.expect(is4xx(exchange), {
+  t.expectOn(exchange, is4xx(exchange), {
     message: `${exchange.request.method} ${new URL(exchange.request.url).pathname} with ${why} answered ${statusOf(exchange) ?? 'nothing'}; expected a 4xx refusal.`,
     expected: 'HTTP 4xx',
-    seen: describeResponse(exchange),
     requirement,
   });
 }

@@ -3,8 +3,7 @@
 // PATCH. The location is a signed URL, possibly on another host: it gets no API key, and it is
 // redacted from reports like a credential.
 import { gzipSync } from 'node:zlib';
-import type { Check, Exchange } from '../../../harness/conformance/index.ts';
-import { redactor } from '../../../harness/redact.ts';
+import { type Check, type Exchange, redactor } from '../../../harness/conformance/index.ts';
 import { isObject, statusOf } from './steps.ts';
 
 /** A ustar archive of the given files (512-byte headers, contents padded to 512 bytes). */

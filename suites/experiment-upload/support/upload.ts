@@ -3,9 +3,7 @@
 // what an upload creates; every experiment and dataset name carries the run's prefix instead.
 import { randomUUID } from 'node:crypto';
 import { uploadBody, type UploadCase, type UploadIds } from '../../../generators/experiment-upload/upload.ts';
-import type { Check, Exchange } from '../../../harness/conformance/index.ts';
-import type { Auth } from '../../../harness/http/client.ts';
-import { describeResponse } from '../../../harness/http/curl.ts';
+import type { Check, Exchange, Auth } from '../../../harness/conformance/index.ts';
 import { isObject } from '../../../schemas/is-object.ts';
 
 export type JsonObject = Record<string, unknown>;
@@ -50,13 +48,12 @@ function status(exchange: Exchange): number | undefined {
 export async function uploadOk(t: Check, body: JsonObject, requirement = 'EU-REQ-001', what = 'The upload'): Promise<Uploaded> {
   const exchange = await upload(t, body);
   const code = status(exchange);
-  t.expect(code !== undefined && code >= 200 && code < 300, { requirement, message: `${what} was not accepted.`, expected: 'HTTP 2xx with {dataset, experiment}', seen: describeResponse(exchange) });
+  t.expectOn(exchange, code !== undefined && code >= 200 && code < 300, { requirement, message: `${what} was not accepted.`, expected: 'HTTP 2xx with {dataset, experiment}' });
   const json = exchange.response?.json;
-  t.expect(isObject(json) && isObject(json.dataset) && isObject(json.experiment), {
+  t.expectOn(exchange, isObject(json) && isObject(json.dataset) && isObject(json.experiment), {
     requirement: 'EU-RESP-001',
     message: `${what} was accepted but the answer lacks dataset or experiment objects.`,
     expected: '{dataset: {...}, experiment: {...}}',
-    seen: describeResponse(exchange),
   });
   return { exchange, dataset: json.dataset as JsonObject, experiment: json.experiment as JsonObject };
 }
@@ -65,7 +62,7 @@ export async function uploadOk(t: Check, body: JsonObject, requirement = 'EU-REQ
 export async function uploadRefused(t: Check, body: JsonObject, requirement: string, what: string): Promise<void> {
   const exchange = await upload(t, body);
   const code = status(exchange);
-  t.expect(code !== undefined && code >= 400 && code < 500, { requirement, message: `${what} was not refused with a 4xx status.`, expected: 'HTTP 4xx', seen: describeResponse(exchange) });
+  t.expectOn(exchange, code !== undefined && code >= 400 && code < 500, { requirement, message: `${what} was not refused with a 4xx status.`, expected: 'HTTP 4xx' });
 }
 
 /**
@@ -75,7 +72,7 @@ export async function uploadRefused(t: Check, body: JsonObject, requirement: str
 export async function readExperiment(t: Check, id: string, requirement: string): Promise<JsonObject> {
   const exchange = await t.tracing.get(`/api/v1/sessions/${id}`);
   const json = exchange.response?.json;
-  t.expect(status(exchange) === 200 && isObject(json), { requirement, message: `Reading experiment ${id} back failed.`, expected: 'HTTP 200 with the experiment', seen: describeResponse(exchange) });
+  t.expectOn(exchange, status(exchange) === 200 && isObject(json), { requirement, message: `Reading experiment ${id} back failed.`, expected: 'HTTP 200 with the experiment' });
   return json as JsonObject;
 }
 

@@ -118,8 +118,8 @@ function wrongStatus(endpoint: Endpoint, from: number, to: number): () => ProxyR
   });
 }
 
-function idsOf(anchor: string): string[] {
-  const trace = readTraceability().traces.get(anchor);
+function idsOf(traces: ReturnType<typeof readTraceability>['traces'], anchor: string): string[] {
+  const trace = traces.get(anchor);
   return trace && 'ids' in trace ? trace.ids : [];
 }
 
@@ -128,8 +128,10 @@ const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').re
 /** Every generated mutant, in a stable order. */
 export function generatedMutants(): Mutant[] {
   const out: Mutant[] = [];
+  // Read once: parsing traceability.yaml for each of hundreds of mutants took seconds.
+  const { traces } = readTraceability();
   const add = (iface: Mutant['interface'], id: string, operator: Operator, what: string, anchor: string, proxy: () => ProxyRules, mode?: Mutant['mode']) =>
-    out.push({ kind: 'mutant', id: `gen.${id}`, what: `[${operator}] ${what}`, interface: iface, family: FAMILY[iface]!, catches: idsOf(anchor), proxy, ...(mode ? { mode } : {}) });
+    out.push({ kind: 'mutant', id: `gen.${id}`, what: `[${operator}] ${what}`, interface: iface, family: FAMILY[iface]!, catches: idsOf(traces, anchor), proxy, ...(mode ? { mode } : {}) });
   const responseTypes = [...new Set(ENDPOINTS.flatMap((e) => (e.carries ?? []).map((c) => c.type)))];
   for (const type of responseTypes) {
     const { schema, interface: iface, section } = TYPES[type]!;
