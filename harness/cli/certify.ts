@@ -102,6 +102,8 @@ function errorReport(draft: RunDraft, io: CommandIo, reason: string, details: st
 export interface CertifyOptions {
   /** Write allure-results beside the report (default true); apc selftest reads only compliance.json. */
   allure?: boolean;
+  /** Suite worker processes at most (RunHooks.workers). */
+  workers?: number;
 }
 
 export async function certify(argv: string[], io: CommandIo, stop?: StopRequest, options: CertifyOptions = {}): Promise<number> {
@@ -138,6 +140,7 @@ async function certifyWith(v: CertifyValues, io: CommandIo, stop: StopRequest | 
     const results = await executeRun(plan, {
       ...(stop ? { stop } : {}),
       listener: { outcome: (o) => progress.outcome(o), fileEnd: (f) => progress.fileEnd(f) },
+      ...(options.workers ? { workers: options.workers } : {}),
       stopping: (reason) => io.err.write(`\napc: ${reason}: stopping the suites${profile.keep ? '' : ' and deleting what the run created'}; press Ctrl-C again to exit at once.\n`),
     });
     const report = reportOf(plan, results);

@@ -104,8 +104,10 @@ export async function selftest(argv: string[], io: CommandIo, stop?: StopRequest
 }
 
 /**
- * Runs mutants and variations `concurrency` at a time, in catalogue order. Hostile runs mostly
- * wait on deadlines, so they run beside them in a pool of their own, three at a time.
+ * Runs mutants and variations `concurrency` at a time, in catalogue order except that platform-like
+ * variations go first: they mostly wait (a second per throttled request, slow builds), and started
+ * last, one of them alone made the selftest's last minute. Hostile runs mostly wait on deadlines,
+ * so they run beside them in a pool of their own, three at a time.
  */
 async function runAll(subjects: Subject[], settings: RunSettings, concurrency: number, progress: (run: SubjectRun, done: number) => void): Promise<SubjectRun[]> {
   const results = new Map<string, SubjectRun>();
@@ -118,7 +120,9 @@ async function runAll(subjects: Subject[], settings: RunSettings, concurrency: n
         progress(run, ++done);
       }
     });
-  await Promise.all([...pool(subjects.filter((s) => s.kind !== 'hostile'), concurrency), ...pool(subjects.filter((s) => s.kind === 'hostile'), 3)]);
+  const waitsMost = (s: Subject) => s.kind === 'variation' && s.platformLike !== undefined;
+  const bent = subjects.filter((s) => s.kind !== 'hostile');
+  await Promise.all([...pool([...bent.filter(waitsMost), ...bent.filter((s) => !waitsMost(s))], concurrency), ...pool(subjects.filter((s) => s.kind === 'hostile'), 3)]);
   return subjects.flatMap((s) => results.get(s.id) ?? []);
 }
 

@@ -12,7 +12,7 @@ import { Limiter } from '../http/limiter.ts';
 import { TargetKeptRefusing } from '../http/throttling.ts';
 import type { InterfaceName, TargetProfile } from '../profile/profile.ts';
 import { readSse, type SseEvent, type SseResult } from '../sse/reader.ts';
-import { ConformanceFailure, describeValue, NotJudged, type FailureSpec } from './failure.ts';
+import { ConformanceFailure, describeValue, NotJudged, WaitTimedOut, type FailureSpec } from './failure.ts';
 import type { RunContext } from './run-context.ts';
 
 /** Details of a failed property, kept for the report. */
@@ -85,6 +85,8 @@ export class Check {
   readonly properties: PropertyTally[] = [];
   /** Set once a request stayed throttled or unavailable: nothing the test does after it can be judged. */
   gaveUp: TargetKeptRefusing | undefined;
+  /** Set once a wait passed the deploy timeout (`timedOut`): a property runs no further case and shrinks nothing. */
+  waitedOut: WaitTimedOut | undefined;
   private readonly clients = new Map<InterfaceName, InterfaceClient>();
   private propertyIndex = 0;
 
@@ -217,6 +219,17 @@ export class Check {
     });
   }
 
+  /**
+   * Ends the test where a wait for the target passed the deploy timeout: as `fail` when the wait
+   * was the check (a revision that must end), as `need` when it was a step (the test is then
+   * blocked by `spec.requirement`). A property stops at it: each further case, and each shrink,
+   * would wait the whole timeout again, so one stuck target would hold the run for many timeouts.
+   */
+  timedOut(spec: FailureSpec, as: 'check' | 'step'): never {
+    if (as === 'check') this.tally(spec.requirement, false);
+    throw (this.waitedOut ??= new WaitTimedOut(spec));
+  }
+
   /** Ends the test without a verdict: the target lacks a capability the check needs. */
   notApplicable(capability: string, why: string): never {
     throw new NotJudged('not-applicable', why, capability);
@@ -320,21 +333,30 @@ export class Check {
     this.propertyIndex += 1;
     const seed = (this.testSeed + this.propertyIndex * 7919) | 0;
     const planned = options.numRuns ?? this.profile.runs;
+    const mark = this.recorder.mark();
+    let waitedOutOn: { input: T } | undefined;
     const check = async (input: T) => {
-      // After a request stayed refused, shrinking and replaying would only meet the same wall: every case ends at once.
+      // After a request stayed refused, or a wait passed the deploy timeout, shrinking and replaying would only meet the same wall: every case ends at once.
       if (this.gaveUp) throw this.gaveUp;
+      if (this.waitedOut) throw this.waitedOut;
       if (options.stillClassified) fc.pre(options.stillClassified(input));
       try {
         await predicate(input);
       } catch (error) {
         if (error instanceof TargetKeptRefusing) this.gaveUp = error;
+        if (error instanceof WaitTimedOut) waitedOutOn ??= { input };
         // A disagreement with a pure model (a command sequence) fails the rule it names: a failure, not a crash.
         if (error instanceof ModelMismatch) this.fail({ requirement: error.requirement, message: error.message, expected: error.expected, seen: error.seen });
         throw error;
       }
     };
     const limitMs = options.timeLimitMs ?? Math.max(this.profile.timeouts.requestMs * 20, 120_000);
-    if (options.sideBySide && (await this.allHeldSideBySide(arbitrary, check, seed, planned))) return;
+    if (options.sideBySide) {
+      const sideBySide = await this.sideBySide(arbitrary, check, seed, planned);
+      if (sideBySide.held) return;
+      // A case waited out the deploy timeout: no case runs again. Another case's own failure is the finding, if there is one.
+      if (waitedOutOn) return this.stopAtTimeout(sideBySide.failed ?? waitedOutOn, seed, mark, sideBySide.ran, planned);
+    }
     const details = await fc.check(fc.asyncProperty(arbitrary, check), {
       seed,
       numRuns: planned,
@@ -342,6 +364,7 @@ export class Check {
       interruptAfterTimeLimit: limitMs,
       markInterruptAsFailure: false,
     });
+    if (waitedOutOn) return this.stopAtTimeout(waitedOutOn, seed, mark, details.numRuns, planned);
     const found = details.failed && details.counterexample !== null;
     const others = await this.otherSeeds(seed, planned, limitMs, fc.asyncProperty(arbitrary, check));
     this.properties.push({
@@ -368,18 +391,32 @@ export class Check {
   }
 
   /**
-   * The cases fast-check draws for `seed`, run at once. True when every case that was not
+   * The cases fast-check draws for `seed`, run at once. `held` when every case that was not
    * discarded held (and some ran): the property is judged. Otherwise the caller runs them again
-   * one by one, so a failure is shrunk and reported as usual.
+   * one by one, so a failure is shrunk and reported as usual; `failed` is the first case that
+   * failed other than by a wait's timeout, for when shrinking is not possible.
    */
-  private async allHeldSideBySide<T>(arbitrary: fc.Arbitrary<T>, check: (input: T) => Promise<void>, seed: number, planned: number): Promise<boolean> {
-    if (this.profile.seeds > 1) return false;
+  private async sideBySide<T>(arbitrary: fc.Arbitrary<T>, check: (input: T) => Promise<void>, seed: number, planned: number) {
+    if (this.profile.seeds > 1) return { held: false, ran: 0 };
     const cases = fc.sample(arbitrary, { seed, numRuns: planned });
     const settled = await Promise.allSettled(cases.map((input) => check(input)));
     const ran = settled.filter((s) => s.status === 'fulfilled' || !fc.PreconditionFailure.isFailure(s.reason)).length;
-    if (ran === 0 || settled.some((s) => s.status === 'rejected' && !fc.PreconditionFailure.isFailure(s.reason))) return false;
+    const failedAt = settled.findIndex((s) => s.status === 'rejected' && !fc.PreconditionFailure.isFailure(s.reason) && !(s.reason instanceof WaitTimedOut));
+    const failed = failedAt < 0 ? undefined : { input: cases[failedAt]!, error: (settled[failedAt] as PromiseRejectedResult).reason };
+    if (ran === 0 || settled.some((s) => s.status === 'rejected' && !fc.PreconditionFailure.isFailure(s.reason))) return { held: false, ran, failed };
     this.properties.push({ ran, planned, asked: this.profile.runs });
-    return true;
+    return { held: true, ran };
+  }
+
+  /**
+   * A case whose wait passed the deploy timeout fails the property (or blocks it) as it was drawn,
+   * unshrunk, with the exchanges of the property so far: the timeout, not the input, is the finding.
+   */
+  private stopAtTimeout<T>(found: { input: T; error?: unknown }, seed: number, mark: number, ran: number, planned: number): never {
+    const cause = found.error ?? this.waitedOut;
+    this.properties.push({ ran, planned, asked: this.profile.runs });
+    this.propertyFailure = { input: found.input, seed, path: undefined, exchanges: this.recorder.since(mark), cause };
+    throw cause instanceof Error ? cause : new Error(String(cause));
   }
 
   /**

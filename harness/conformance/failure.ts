@@ -16,6 +16,18 @@ export class ConformanceFailure extends Error {
   }
 }
 
+/**
+ * A failure at the end of a wait for the target (a revision that had not ended when the deploy
+ * timeout passed). A property stops at it: another case, or shrinking, would wait the whole
+ * timeout again and tell nothing new.
+ */
+export class WaitTimedOut extends ConformanceFailure {
+  constructor(spec: FailureSpec) {
+    super(spec);
+    this.name = 'WaitTimedOut';
+  }
+}
+
 /** Thrown to end a test without a verdict: it could not judge its requirements, and says why. */
 export class NotJudged extends Error {
   constructor(

@@ -26,11 +26,17 @@ export interface RunHooks {
   stop?: StopRequest;
   /** Told once when the run starts to stop, with the reason. */
   stopping?: (reason: string) => void;
+  /**
+   * Suite worker processes at most (default two, where there are CPUs for them). apc selftest
+   * runs its certifications side by side with one each: a worker's start (its imports, schemas
+   * and catalogue) is a quarter of a mutant's CPU, and the other certifications fill the waits.
+   */
+  workers?: number;
 }
 
 /** Flags that start the reference again as certified: its mode, fault switches and platform-like behaviours. */
 function referenceFlags(plan: RunPlan): string[] {
-  const platformLike = plan.request.referencePlatformLike;
+  const platformLike = plan.referencePlatformLike;
   return [
     plan.profile.controlPlaneMode === 'self-hosted' ? '--control-plane-mode self-hosted' : '',
     ...plan.referenceFaults.map((f) => `--reference-fault ${f}`),
@@ -75,13 +81,14 @@ export async function executeRun(plan: RunPlan, hooks: RunHooks = {}): Promise<R
 
 async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResults> {
   const { profile, runId, catalogue } = plan;
-  const workers = Math.max(1, Math.min(2, availableParallelism(), profile.concurrency));
+  const workers = Math.max(1, Math.min(hooks.workers ?? 2, availableParallelism(), profile.concurrency));
   const stateDir = mkdtempSync(join(tmpdir(), `${runId}-state-`));
   const context: RunContext = {
     profile,
     runId,
     reproFlags: reproFlags(plan),
     workerConcurrency: Math.max(1, Math.floor(profile.concurrency / workers)),
+    requirements: catalogue.requirements,
     ...(plan.maxRps ? { workerMaxRps: plan.maxRps / workers } : {}),
     ...(plan.adaptiveRps ? { adaptiveRps: true } : {}),
     stateDir,
@@ -146,6 +153,7 @@ export function reportOf(plan: RunPlan, results: ReportResults): ComplianceRepor
         reference: plan.reference !== undefined,
         ...(plan.reference ? { instance: plan.reference.instance } : {}),
         ...(plan.referenceFaults.length > 0 ? { faults: plan.referenceFaults } : {}),
+        ...(plan.referencePlatformLike ? { platformLike: { behaviours: [...plan.referencePlatformLike.behaviours], timeScale: plan.referencePlatformLike.timeScale ?? 1 } } : {}),
         profile: redactedProfile(profile),
       },
     },

@@ -35,9 +35,9 @@ export async function certifyInProcess(options: ChildCertifyOptions): Promise<Ch
     };
     const started = Date.now();
     try {
-      // Suite workers as a user's run has them (two where it has several suite files): with one,
-      // a mutant whose tests each wait out a deadline (a revision stuck in BUILDING) takes twice as long.
-      const code = await certify(['--reports', reportDir, '--quiet', ...profileArgs, ...options.args], io, stop, { allure: false });
+      // One suite worker: a second one's start costs more CPU than its parallelism saves when
+      // apc selftest runs several certifications side by side (their waits overlap instead).
+      const code = await certify(['--reports', reportDir, '--quiet', ...profileArgs, ...options.args], io, stop, { allure: false, workers: 1 });
       return { code, stdout, stderr, report: takeReport(options, reportDir), reportDir, durationMs: Date.now() - started };
     } finally {
       clearTimeout(timer);

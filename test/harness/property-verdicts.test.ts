@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { Check } from '../../harness/conformance/check.ts';
-import { ConformanceFailure } from '../../harness/conformance/failure.ts';
+import { ConformanceFailure, WaitTimedOut } from '../../harness/conformance/failure.ts';
 import { ModelMismatch } from '../../generators/model-mismatch.ts';
 import { defaultProfile } from '../../harness/profile/profile.ts';
 
@@ -54,6 +54,58 @@ describe('Check.property', () => {
     const run = t.property(fc.integer({ min: 0, max: 100 }), async (n) => t.expect(n < 50, { requirement: 'CP-X-001', message: `${n} is too big` }));
     await expect(run).rejects.toThrow(/^50 is too big$/);
     expect(t.propertyFailure?.input).toBe(50);
+  });
+});
+
+describe('Check.property after a wait passed the deploy timeout', () => {
+  // A case that waited out the deploy timeout (a stuck revision) ends the property: further cases
+  // and shrinking would each wait the whole timeout again.
+  const timedOutAt = (t: Check, n: number, as: 'check' | 'step') =>
+    t.timedOut({ requirement: as === 'check' ? 'CP-X-001' : 'CP-LIFE-001', message: `case ${n}: the revision did not end within the deploy timeout` }, as);
+
+  test('one by one: no case runs after it, nothing is shrunk, and the case is reported as drawn', async () => {
+    const t = check(25);
+    const seen: number[] = [];
+    const run = t.property(fc.integer({ min: 0, max: 100 }), async (n) => {
+      seen.push(n);
+      if (n >= 10) timedOutAt(t, n, 'check');
+    });
+    const failure = await run.then(() => undefined, (error: unknown) => error);
+    expect(failure).toBeInstanceOf(WaitTimedOut);
+    // Every case before the first that waited out, and that one: not one more.
+    expect(seen.filter((n) => n >= 10)).toHaveLength(1);
+    expect(t.propertyFailure?.input).toBe(seen.at(-1));
+    expect((failure as Error).message).toBe(`case ${seen.at(-1)}: the revision did not end within the deploy timeout`);
+    expect(t.properties).toEqual([{ ran: seen.length, planned: 25, asked: 25 }]);
+    expect(t.tallies.get('CP-X-001')).toEqual({ ran: 1, held: 0 });
+  });
+
+  test('side by side: the cases run once, none again; a step that waited out blocks, it judges nothing', async () => {
+    const t = check(8);
+    let calls = 0;
+    const run = t.property(fc.integer({ min: 0, max: 100 }), async (n) => {
+      calls += 1;
+      // The cases wait side by side: each meets its own timeout.
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      timedOutAt(t, n, 'step');
+    }, { sideBySide: true });
+    const failure = await run.then(() => undefined, (error: unknown) => error);
+    expect((failure as ConformanceFailure).spec.requirement).toBe('CP-LIFE-001');
+    expect(calls).toBe(8);
+    expect(t.tallies.size).toBe(0);
+  });
+
+  test("side by side: another case's own failure is reported rather than the timeout", async () => {
+    const t: Check = check(8);
+    const run = t.property(fc.integer({ min: 0, max: 100 }), async (n) => {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      if (n % 2 === 0) timedOutAt(t, n, 'step');
+      t.expect(false, { requirement: 'CP-X-001', message: `${n} broke the rule` });
+    }, { sideBySide: true, numRuns: 8 });
+    await expect(run).rejects.toThrow(/^\d+ broke the rule$/);
+    expect((t.propertyFailure!.input as number) % 2).toBe(1);
+    // Reported as drawn: no shrinking path.
+    expect(t.propertyFailure!.path).toBeUndefined();
   });
 });
 

@@ -4,7 +4,7 @@
 // minutes and do get stuck, so the loop ends as soon as it can judge: a status outside the known
 // values ends it at once (it can never be interpreted), a revision that never ends fails its rule
 // when the deploy timeout passes, and either way the run gets its report.
-import type { Check } from '../../../harness/conformance/index.ts';
+import { describeResponse, type Check } from '../../../harness/conformance/index.ts';
 import { isTerminal, REVISION_STATUSES } from '../../../schemas/revision-status.ts';
 import { deploymentPath, field, revisionPath, statusOf } from './endpoints.ts';
 
@@ -46,12 +46,15 @@ export async function waitForRevision(t: Check, id: string, revisionId: string, 
       });
     }
     if (Date.now() + t.profile.pollIntervalMs > deadline) {
-      t.fail({
-        requirement,
-        message: `Revision ${revisionId} of deployment ${id} did not end within the deploy timeout (${timeoutMs} ms); its last status was ${JSON.stringify(last)}.`,
-        expected: { status: 'DEPLOYED or a status containing FAILED' },
-        seen: { status: last },
-      });
+      t.timedOut(
+        {
+          requirement,
+          message: `Revision ${revisionId} of deployment ${id} did not end within the deploy timeout (${timeoutMs} ms); its last status was ${JSON.stringify(last)}.`,
+          expected: { status: 'DEPLOYED or a status containing FAILED' },
+          seen: { status: last },
+        },
+        'check',
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, t.profile.pollIntervalMs));
   }
@@ -77,11 +80,17 @@ export async function untilIdle(t: Check, id: string): Promise<string | undefine
     const exchange = await t.cp.get(revisionPath(id, latest));
     const status = field(exchange.response?.json, 'status');
     if (statusOf(exchange) !== 200 || typeof status !== 'string' || !REVISION_STATUSES.includes(status) || isTerminal(status)) return latest;
-    t.needOn(exchange, Date.now() + t.profile.pollIntervalMs <= deadline, {
-      requirement: 'CP-LIFE-001',
-      message: `Revision ${latest} of deployment ${id} had not ended when the wait before a PATCH gave up (the deploy timeout of ${t.profile.timeouts.deployMs} ms, or the test's deadline), and the target refuses PATCHes while a revision is in progress; its last status was ${JSON.stringify(status)}.`,
-      expected: { status: 'DEPLOYED or a status containing FAILED' },
-    });
+    if (Date.now() + t.profile.pollIntervalMs > deadline) {
+      t.timedOut(
+        {
+          requirement: 'CP-LIFE-001',
+          message: `Revision ${latest} of deployment ${id} had not ended when the wait before a PATCH gave up (the deploy timeout of ${t.profile.timeouts.deployMs} ms, or the test's deadline), and the target refuses PATCHes while a revision is in progress; its last status was ${JSON.stringify(status)}.`,
+          expected: { status: 'DEPLOYED or a status containing FAILED' },
+          seen: describeResponse(exchange),
+        },
+        'step',
+      );
+    }
     await new Promise((resolve) => setTimeout(resolve, t.profile.pollIntervalMs));
   }
 }
