@@ -7,6 +7,7 @@ import { redactor } from '../redact.ts';
 import type { PactFile } from './pact-files.ts';
 import { providerStates, runTag, StateError } from './provider-states.ts';
 import { startStreamCheckProxy, type StreamCheckProxy } from '../proxy/stream-check-proxy.ts';
+import { UsageError } from '../usage-error.ts';
 
 /** Providers the consumer pacts here name, and the interface (and mode) each one is. */
 export const PROVIDERS: Record<string, { iface: InterfaceName; mode?: ControlPlaneMode }> = {
@@ -18,7 +19,7 @@ export const PROVIDERS: Record<string, { iface: InterfaceName; mode?: ControlPla
 
 const SELF_HOSTED_PREFIX = '/api-host';
 
-export class ContractsError extends Error {}
+export class ContractsError extends UsageError {}
 
 export interface InteractionResult {
   consumer: string;
@@ -87,7 +88,13 @@ function mismatchTexts(error: NonNullable<CoreResults['errors']>[number]): strin
   return texts.map((t) => (t.length > SHOWN ? `${t.slice(0, SHOWN)}… (${t.length} characters; the pact file holds the pattern)` : t));
 }
 
-export async function verifyPact(pact: PactFile, options: VerifyOptions): Promise<InteractionResult[]> {
+/**
+ * Verifies one pact in this process. Pact's native verifier prints its own account of every
+ * interaction (and "There were N pact failures") straight to this process's standard output, and no
+ * option turns that off: callers use `verifyPact` (verifier-process.ts), which runs this in a process
+ * of its own and keeps that output for when the verifier cannot run.
+ */
+export async function verifyHere(pact: PactFile, options: VerifyOptions): Promise<InteractionResult[]> {
   const { profile } = options;
   const { iface, mode } = providerOf(pact);
   const base = providerBase(profile, iface, mode);

@@ -18,7 +18,7 @@ import { replayPlan, type ReplayPlan } from '../report/replay.ts';
 import type { ComplianceReport } from '../report/compliance.ts';
 import { resumePlan } from './resume.ts';
 import { unknownFaultMessage } from '../cli/fault-names.ts';
-import { UsageError } from '../cli/usage-error.ts';
+import { UsageError } from '../usage-error.ts';
 import type { RunDraft } from './draft.ts';
 import { checkSetup } from './preflight.ts';
 import { parseDuration } from './run-stop.ts';
