@@ -9,6 +9,7 @@ import { AGENT_SERVER_HOSTINGS } from '../schemas/target-profile.ts';
 import { LEVELS, type Level } from '../schemas/vocabulary.ts';
 import { closest } from './closest.ts';
 import { foreignTenant, OPTIONAL_ENDPOINTS, SOURCE_KINDS, type InterfaceName, type TargetProfile } from './profile/profile.ts';
+import { UsageError } from './usage-error.ts';
 
 export { LEVELS, type Level } from '../schemas/vocabulary.ts';
 
@@ -50,7 +51,7 @@ export interface Catalogue {
   byId: Map<string, Requirement>;
 }
 
-export class CatalogueError extends Error {}
+export class CatalogueError extends UsageError {}
 
 export const REQUIREMENTS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'requirements');
 
@@ -255,7 +256,7 @@ function patternsOf(patterns: string[]): string[] {
   return patterns.flatMap((p) => p.split(',')).map((p) => p.trim()).filter(Boolean);
 }
 
-export class SelectionError extends Error {}
+export class SelectionError extends UsageError {}
 
 function globRegex(pattern: string): RegExp {
   let out = '';

@@ -194,6 +194,15 @@ export const ComplianceReportSchema = Type.Object(
         faults: Type.Optional(
           Type.Array(Type.String(), { description: 'The reference implementation\'s fault switches that were on (--reference-fault); --replay turns them on again.' }),
         ),
+        platformLike: Type.Optional(
+          Type.Object(
+            {
+              behaviours: Type.Array(Type.String(), { description: 'The platform-like behaviours that were on (--reference-platform-like).' }),
+              timeScale: Type.Number({ exclusiveMinimum: 0, description: 'Their time scale (--reference-time-scale).' }),
+            },
+            { additionalProperties: false, description: 'The reference implementation behaved as the real hosted platform does; --replay starts it so again.' },
+          ),
+        ),
         profile: ProfileSchema,
       },
       { additionalProperties: false },

@@ -1,30 +1,25 @@
 // `apc certify`: reads the command line, then runs the pipeline (plan the run, execute it,
 // assemble its report: harness/run/plan.ts, harness/run/execute.ts) and prints the verdict.
 import { isAbsolute, relative } from 'node:path';
-import { parseArgs } from 'node:util';
-import { CatalogueError, loadCatalogue, SelectionError } from '../catalogue.ts';
+import { loadCatalogue } from '../catalogue.ts';
 import { defaultProfile } from '../profile/profile.ts';
-import { ProfileError } from '../profile/sources.ts';
 import { redactor } from '../redact.ts';
-import { ContainerError } from '../reference/docker.ts';
-import { BaselineError } from '../report/baseline.ts';
 import { exitCodeOf } from '../report/compliance.ts';
-import { ReportError } from '../report/read.ts';
 import { writeRunErrorReport } from '../report/run-error-report.ts';
 import { writeReports } from '../report/write.ts';
 import { executeRun, reportOf } from '../run/execute.ts';
 import { draftRun, planRun, SetupError, type RunDraft, type RunRequest } from '../run/plan.ts';
-import { Progress, type Output } from '../run/progress.ts';
+import { Progress } from '../run/progress.ts';
 import { PLATFORM_REVISION_MS, printPlan, REFERENCE_REVISION_MS } from '../run/cost.ts';
 import { resumeDraft } from '../run/resume.ts';
 import { suiteWorkers } from '../run/workers.ts';
 import { parseDuration, type StopRequest } from '../run/run-stop.ts';
 import { expandBareFlag, platformLikeOption } from './platform-like-option.ts';
 import { harnessVersion } from './version.ts';
-import { UsageError } from './usage-error.ts';
+import { UsageError } from '../usage-error.ts';
 import { targetSettings, TARGET_OPTIONS } from './target-options.ts';
 import { CERTIFY_USAGE } from './usage.ts';
-import { optionProblem } from './option-problem.ts';
+import { command, type CommandIo, type ValuesOf } from './command.ts';
 
 export const OPTIONS = {
   ...TARGET_OPTIONS,
@@ -50,7 +45,7 @@ export const OPTIONS = {
   'revision-time': { type: 'string' },
 } as const;
 
-type CertifyValues = ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
+type CertifyValues = ValuesOf<typeof OPTIONS>;
 
 function requestOf(v: CertifyValues): RunRequest {
   const platformLike = platformLikeOption('--reference-platform-like', v['reference-platform-like'], '--reference-time-scale', v['reference-time-scale']);
@@ -85,14 +80,8 @@ function shownDir(given: string | undefined, dir: string): string {
   return isAbsolute(given ?? '') ? dir : relative(process.cwd(), dir) || '.';
 }
 
-export interface CertifyIo {
-  out: Output;
-  err: Output;
-  env: NodeJS.ProcessEnv;
-}
-
 /** A report saying the run could not judge the target, in the run's report folder; false when none could be written. */
-function errorReport(draft: RunDraft, io: CertifyIo, reason: string, details: string[] = []): boolean {
+function errorReport(draft: RunDraft, io: CommandIo, reason: string, details: string[] = []): boolean {
   try {
     writeRunErrorReport(draft.reportDir, {
       catalogue: loadCatalogue(),
@@ -118,19 +107,12 @@ export interface CertifyOptions {
   workers?: number;
 }
 
-export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest, options: CertifyOptions = {}): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: expandBareFlag(argv, '--reference-platform-like'), options: OPTIONS, allowPositionals: false, strict: true });
-  } catch (error) {
-    io.err.write(`apc certify: ${redactor.text(`${optionProblem(error, OPTIONS)}\nRun \`apc help certify\` for the options.`)}\n`);
-    return 2;
-  }
-  const v = parsed.values;
-  if (v.help) {
-    io.out.write(CERTIFY_USAGE);
-    return 0;
-  }
+export async function certify(argv: string[], io: CommandIo, stop?: StopRequest, options: CertifyOptions = {}): Promise<number> {
+  const args = (argv: string[]) => expandBareFlag(argv, '--reference-platform-like');
+  return command({ name: 'certify', options: OPTIONS, usage: CERTIFY_USAGE, args }, argv, io, (v) => certifyWith(v, io, stop, options));
+}
+
+async function certifyWith(v: CertifyValues, io: CommandIo, stop: StopRequest | undefined, options: CertifyOptions): Promise<number> {
   // Known once the options are read: where a report goes even when the run cannot judge the target.
   const draft = v.resume === undefined ? draftRun(v.reports) : resumeDraft(v.resume, v.reports);
   try {
@@ -172,7 +154,7 @@ export async function certify(argv: string[], io: CertifyIo, stop?: StopRequest,
       io.err.write(redactor.text(`apc certify: cannot certify; nothing was judged.\n${error.problems.map((s) => `  - ${s}\n`).join('')}Report (verdict error): ${shownDir(v.reports ?? v.resume, draft.reportDir)}\n`));
       return 2;
     }
-    if (error instanceof UsageError || error instanceof ContainerError || error instanceof ProfileError || error instanceof CatalogueError || error instanceof SelectionError || error instanceof BaselineError || error instanceof ReportError) {
+    if (error instanceof UsageError) {
       io.err.write(`apc certify: ${redactor.text(error.message)}\n`);
       // A setup mistake gets a report only where one was asked for (CI names the folder).
       if (v.reports !== undefined && errorReport(draft, io, redactor.text(error.message))) io.err.write(`report:  ${draft.reportDir}\n`);

@@ -1,14 +1,13 @@
 // `apc cleanup`: lists what earlier runs left on a target (every resource whose name carries a run
 // prefix) and, with --yes, deletes it. Same target options as `apc certify` (target-options.ts).
-import { parseArgs } from 'node:util';
 import { INTERFACES, profileSecrets } from '../profile/profile.ts';
-import { buildProfile, ProfileError } from '../profile/sources.ts';
+import { buildProfile } from '../profile/sources.ts';
 import { redactor } from '../redact.ts';
 import { LeftoverSweep, runIdIn } from '../run/leftovers.ts';
-import type { CertifyIo } from './certify.ts';
+import { command, type CommandIo } from './command.ts';
 import { targetSettings, TARGET_OPTIONS } from './target-options.ts';
 import { CLEANUP_USAGE } from './usage.ts';
-import { optionProblem } from './option-problem.ts';
+import { UsageError } from '../usage-error.ts';
 
 export const OPTIONS = {
   ...TARGET_OPTIONS,
@@ -17,25 +16,15 @@ export const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-export async function cleanup(argv: string[], io: CertifyIo): Promise<number> {
-  try {
-    let values;
-    try {
-      values = parseArgs({ args: argv, options: OPTIONS, allowPositionals: false, strict: true }).values;
-    } catch (error) {
-      throw new ProfileError(`${optionProblem(error, OPTIONS)}\nRun \`apc help cleanup\` for the options.`);
-    }
-    if (values.help) {
-      io.out.write(CLEANUP_USAGE);
-      return 0;
-    }
+export async function cleanup(argv: string[], io: CommandIo): Promise<number> {
+  return command({ name: 'cleanup', options: OPTIONS, usage: CLEANUP_USAGE }, argv, io, async (values) => {
     if (values.run !== undefined && runIdIn(values.run) !== values.run) {
-      throw new ProfileError(`--run: expected a run id such as apc-3f9a1c (the prefix of the run's resources), found ${JSON.stringify(values.run)}.`);
+      throw new UsageError(`--run: expected a run id such as apc-3f9a1c (the prefix of the run's resources), found ${JSON.stringify(values.run)}.`);
     }
     const profile = buildProfile(targetSettings(values), io.env);
     redactor.add(...profileSecrets(profile));
     const targets = INTERFACES.filter((i) => i !== 'experiment-upload' && profile.urls[i]);
-    if (targets.length === 0) throw new ProfileError('no control plane or agent server URL was given (see `apc help cleanup`).');
+    if (targets.length === 0) throw new UsageError('no control plane or agent server URL was given (see `apc help cleanup`).');
 
     const sweep = new LeftoverSweep(profile);
     const { found, problems } = await sweep.scan(values.run);
@@ -52,11 +41,5 @@ export async function cleanup(argv: string[], io: CertifyIo): Promise<number> {
     for (const f of failures) io.err.write(`apc cleanup: ${redactor.text(f)}\n`);
     io.out.write(`${found.length - failures.length} of ${found.length} resource(s) deleted.\n`);
     return problems.length + failures.length > 0 ? 1 : 0;
-  } catch (error) {
-    if (error instanceof ProfileError) {
-      io.err.write(`apc cleanup: ${redactor.text(error.message)}\n`);
-      return 2;
-    }
-    throw error;
-  }
+  });
 }

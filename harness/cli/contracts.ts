@@ -4,24 +4,22 @@
 // failed, 2 the run could not judge (bad flags, no pact files, unreachable URL).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadCatalogue } from '../catalogue.ts';
 import { contractsJunit } from '../pact/junit.ts';
-import { DEFAULT_PACT_DIR, PactFileError, readPactDir, type PactFile } from '../pact/pact-files.ts';
+import { DEFAULT_PACT_DIR, readPactDir, type PactFile } from '../pact/pact-files.ts';
 import { brokerFromEnv, gitVersion, publishPacts } from '../pact/publish.ts';
 import { relianceOf, renderMatrix } from '../pact/reliance.ts';
 import { ContractsError, providerOf, verifiable, verifyPact, type InteractionResult, type PublishResults } from '../pact/verify.ts';
 import { INTERFACES, profileSecrets } from '../profile/profile.ts';
 import { hostingBeforeSetup } from '../profile/discovery.ts';
-import { buildProfile, ProfileError } from '../profile/sources.ts';
+import { buildProfile } from '../profile/sources.ts';
 import { redactor } from '../redact.ts';
 import { checkSetup } from '../run/preflight.ts';
 import { referenceProfileBase, startReferenceTarget, type ReferenceTarget } from '../reference/reference-target.ts';
 import { ROOT } from '../root.ts';
-import type { CertifyIo } from './certify.ts';
+import { command, type CommandIo, type ValuesOf } from './command.ts';
 import { targetSettings, TARGET_OPTIONS } from './target-options.ts';
 import { CONTRACTS_USAGE } from './usage.ts';
-import { optionProblem } from './option-problem.ts';
 
 export const OPTIONS = {
   ...TARGET_OPTIONS,
@@ -42,7 +40,7 @@ function pactsIn(dir: string): PactFile[] {
   return pacts;
 }
 
-function show(results: InteractionResult[], io: CertifyIo): void {
+function show(results: InteractionResult[], io: CommandIo): void {
   for (const r of results) {
     io.out.write(`${r.passed ? '✓' : '✗'} ${r.consumer} → ${r.provider}: ${r.description}${r.requirements.length ? `  [${r.requirements.join(' ')}]` : ''}\n`);
     for (const problem of r.problems) io.out.write(`    ${problem.replace(/\n/g, '\n    ')}\n`);
@@ -50,7 +48,7 @@ function show(results: InteractionResult[], io: CertifyIo): void {
 }
 
 /** Where and as what verification results are published: the broker from the environment, the version from git unless given. */
-function publishResults(v: ReturnType<typeof parse>['values'], env: NodeJS.ProcessEnv): PublishResults {
+function publishResults(v: ContractsValues, env: NodeJS.ProcessEnv): PublishResults {
   const brokerUrl = brokerFromEnv(env);
   const git = v['provider-version'] ? undefined : gitVersion(ROOT);
   const branch = v.branch ?? git?.branch;
@@ -62,7 +60,7 @@ function publishResults(v: ReturnType<typeof parse>['values'], env: NodeJS.Proce
   };
 }
 
-async function verify(v: ReturnType<typeof parse>['values'], io: CertifyIo): Promise<number> {
+async function verify(v: ContractsValues, io: CommandIo): Promise<number> {
   const settings = targetSettings(v);
   let profile = buildProfile(settings, io.env);
   const pacts = pactsIn(resolve(v.pacts ?? DEFAULT_PACT_DIR));
@@ -114,7 +112,7 @@ async function verify(v: ReturnType<typeof parse>['values'], io: CertifyIo): Pro
   }
 }
 
-async function publish(v: ReturnType<typeof parse>['values'], io: CertifyIo): Promise<number> {
+async function publish(v: ContractsValues, io: CommandIo): Promise<number> {
   const dir = resolve(v.pacts ?? DEFAULT_PACT_DIR);
   pactsIn(dir);
   brokerFromEnv(io.env);
@@ -126,21 +124,12 @@ async function publish(v: ReturnType<typeof parse>['values'], io: CertifyIo): Pr
   return run.code === 0 ? 0 : 1;
 }
 
-function parse(argv: string[]) {
-  return parseArgs({ args: argv, options: OPTIONS, allowPositionals: false, strict: true });
-}
+type ContractsValues = ValuesOf<typeof OPTIONS>;
 
-export async function contracts(argv: string[], io: CertifyIo): Promise<number> {
+export async function contracts(argv: string[], io: CommandIo): Promise<number> {
   const [sub, ...rest] = argv;
-  try {
-    let parsed;
-    try {
-      parsed = parse(rest);
-    } catch (error) {
-      throw new ContractsError(`${optionProblem(error, OPTIONS)}\nRun \`apc help contracts\` for the options.`);
-    }
-    const v = parsed.values;
-    if (v.help || sub === undefined || ['help', '--help', '-h'].includes(sub)) {
+  return command({ name: 'contracts', options: OPTIONS, usage: CONTRACTS_USAGE }, rest, io, async (v) => {
+    if (sub === undefined || ['help', '--help', '-h'].includes(sub)) {
       io.out.write(CONTRACTS_USAGE);
       return 0;
     }
@@ -155,11 +144,5 @@ export async function contracts(argv: string[], io: CertifyIo): Promise<number> 
       default:
         throw new ContractsError(`unknown subcommand "${sub}"; use verify, matrix or publish.`);
     }
-  } catch (error) {
-    if (error instanceof ContractsError || error instanceof ProfileError || error instanceof PactFileError) {
-      io.err.write(`apc contracts: ${redactor.text(error.message)}\n`);
-      return 2;
-    }
-    throw error;
-  }
+  });
 }

@@ -1,17 +1,16 @@
 // `apc init`: probe a target with cheap requests and write a commented profile for `apc certify`.
 import { randomBytes } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { applyDiscovery, discover } from '../profile/discovery.ts';
 import { INTERFACES, profileSecrets } from '../profile/profile.ts';
-import { buildProfile, ProfileError } from '../profile/sources.ts';
+import { buildProfile } from '../profile/sources.ts';
 import { assumptionLines, profileYaml } from '../profile/writer.ts';
 import { redactor } from '../redact.ts';
 import { preflight, problemLine } from '../run/preflight.ts';
-import type { CertifyIo } from './certify.ts';
+import { command, type CommandIo } from './command.ts';
 import { ADDRESS_OPTIONS, targetSettings } from './target-options.ts';
 import { INIT_USAGE } from './usage.ts';
-import { optionProblem } from './option-problem.ts';
+import { UsageError } from '../usage-error.ts';
 
 export const OPTIONS = {
   ...ADDRESS_OPTIONS,
@@ -21,47 +20,29 @@ export const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-export async function init(argv: string[], io: CertifyIo): Promise<number> {
-  const fail = (message: string) => {
-    io.err.write(`apc init: ${redactor.text(message)}\n`);
-    return 2;
-  };
-  let v;
-  try {
-    v = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }).values;
-  } catch (error) {
-    return fail(`${optionProblem(error, OPTIONS)}\nRun \`apc help init\` for the options.`);
-  }
-  if (v.help) {
-    io.out.write(INIT_USAGE);
-    return 0;
-  }
-  const out = v.out ?? 'apc-profile.yaml';
-  if (existsSync(out) && !v.force) return fail(`${out} exists; give --out FILE or --force to overwrite it.`);
-  let profile;
-  try {
+export async function init(argv: string[], io: CommandIo): Promise<number> {
+  return command({ name: 'init', options: OPTIONS, usage: INIT_USAGE }, argv, io, async (v) => {
+    const out = v.out ?? 'apc-profile.yaml';
+    if (existsSync(out) && !v.force) throw new UsageError(`${out} exists; give --out FILE or --force to overwrite it.`);
     // Only the address options and the request timeout are init's: targetSettings maps them as certify does.
-    profile = buildProfile(targetSettings(v), { ...io.env, APC_PROFILE: '' });
-  } catch (error) {
-    if (error instanceof ProfileError) return fail(error.message);
-    throw error;
-  }
-  redactor.add(...profileSecrets(profile));
-  const interfaces = INTERFACES.filter((i) => profile.urls[i]);
-  if (interfaces.length === 0) return fail('give the URL of at least one interface (--control-plane-url, --agent-server-url, --tracing-url).');
-  // Before discovery says whether the agent server wants a key, it is asked without one if none was given.
-  const asking = { ...profile, agentServerHosting: profile.apiKey ? profile.agentServerHosting : ('self-run' as const) };
-  const problems = (await preflight(asking, interfaces)).filter((r) => r.state !== 'ready');
-  if (problems.length > 0) {
-    return fail(`cannot probe the target:\n${problems.map((r) => `  - ${problemLine(r)}\n`).join('')}`);
-  }
-  const runId = `apc-${randomBytes(4).toString('hex').slice(0, 6)}`;
-  const modeGiven = v['control-plane-mode'] !== undefined || io.env.APC_CONTROL_PLANE_MODE !== undefined;
-  const found = await discover({ profile, runId, modeGiven });
-  const discovered = applyDiscovery(profile, found);
-  writeFileSync(out, profileYaml(discovered, found, new Date().toISOString()));
-  io.out.write(`apc init · run ${runId} · probed ${interfaces.join(', ')} (everything it made is deleted again)\n`);
-  for (const line of assumptionLines(discovered, found)) io.out.write(`  ${redactor.text(line)}\n`);
-  io.out.write(`Wrote ${out}. Next: apc certify --profile ${out}\n`);
-  return 0;
+    const profile = buildProfile(targetSettings(v), { ...io.env, APC_PROFILE: '' });
+    redactor.add(...profileSecrets(profile));
+    const interfaces = INTERFACES.filter((i) => profile.urls[i]);
+    if (interfaces.length === 0) throw new UsageError('give the URL of at least one interface (--control-plane-url, --agent-server-url, --tracing-url).');
+    // Before discovery says whether the agent server wants a key, it is asked without one if none was given.
+    const asking = { ...profile, agentServerHosting: profile.apiKey ? profile.agentServerHosting : ('self-run' as const) };
+    const problems = (await preflight(asking, interfaces)).filter((r) => r.state !== 'ready');
+    if (problems.length > 0) {
+      throw new UsageError(`cannot probe the target:\n${problems.map((r) => `  - ${problemLine(r)}\n`).join('')}`);
+    }
+    const runId = `apc-${randomBytes(4).toString('hex').slice(0, 6)}`;
+    const modeGiven = v['control-plane-mode'] !== undefined || io.env.APC_CONTROL_PLANE_MODE !== undefined;
+    const found = await discover({ profile, runId, modeGiven });
+    const discovered = applyDiscovery(profile, found);
+    writeFileSync(out, profileYaml(discovered, found, new Date().toISOString()));
+    io.out.write(`apc init · run ${runId} · probed ${interfaces.join(', ')} (everything it made is deleted again)\n`);
+    for (const line of assumptionLines(discovered, found)) io.out.write(`  ${redactor.text(line)}\n`);
+    io.out.write(`Wrote ${out}. Next: apc certify --profile ${out}\n`);
+    return 0;
+  });
 }

@@ -1,6 +1,6 @@
 // Entry point of the `apc` command. Each command's module is imported when it runs, so
 // `apc help` or `apc --version` loads neither vitest nor the reference implementation.
-import type { CertifyIo } from './certify.ts';
+import type { CommandIo } from './command.ts';
 import { withStopSignals } from '../run/run-stop.ts';
 import { CERTIFY_USAGE, CLEANUP_USAGE, CONTRACTS_USAGE, INIT_USAGE, MAIN_USAGE, REPORT_USAGE, SELFTEST_USAGE, SERVE_USAGE } from './usage.ts';
 import { harnessVersion } from './version.ts';
@@ -12,7 +12,7 @@ function stopSignal(): Promise<void> {
   });
 }
 
-export async function main(argv: string[], io: CertifyIo = defaultIo()): Promise<number> {
+export async function main(argv: string[], io: CommandIo = defaultIo()): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'certify':
@@ -47,7 +47,7 @@ export async function main(argv: string[], io: CertifyIo = defaultIo()): Promise
   }
 }
 
-function defaultIo(): CertifyIo {
+function defaultIo(): CommandIo {
   // Output piped into a reader that stopped (`apc selftest --list | head`): stop writing, not crash.
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (error: NodeJS.ErrnoException) => {

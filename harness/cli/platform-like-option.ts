@@ -1,7 +1,7 @@
 // `--platform-like [LIST]` of `apc serve` and `--reference-platform-like [LIST]` of `apc certify`:
 // the reference behaving as the real hosted platform does (reference-impl/platform-like/README.md).
 import { parseBehaviours, type PlatformLikeOptions } from '../../reference-impl/platform-like/behaviours.ts';
-import { UsageError } from './usage-error.ts';
+import { UsageError } from '../usage-error.ts';
 
 /** `flag` given without a list (last, or before another flag) means all behaviours. */
 export function expandBareFlag(argv: string[], flag: string): string[] {

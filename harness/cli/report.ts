@@ -6,14 +6,13 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { loadCatalogue } from '../catalogue.ts';
 import { exitCodeOf, universeOf } from '../report/compliance.ts';
 import { diffMarkdown, diffReports, hasRegression } from '../report/diff.ts';
 import { mergeReports, writeMerged } from '../report/merge.ts';
 import { readReport, ReportError } from '../report/read.ts';
 import { Progress } from '../run/progress.ts';
-import type { CertifyIo } from './certify.ts';
+import { command, type CommandIo } from './command.ts';
 import { REPORT_USAGE } from './usage.ts';
 
 /** A path as the user can type it: relative below the working directory, absolute elsewhere. */
@@ -22,8 +21,7 @@ function shown(path: string): string {
   return rel === '' ? '.' : rel.startsWith('..') || isAbsolute(rel) ? path : rel;
 }
 
-async function merge(argv: string[], io: CertifyIo): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, options: { reports: { type: 'string' } }, allowPositionals: true, strict: true });
+async function merge(values: { reports?: string }, positionals: string[], io: CommandIo): Promise<number> {
   if (positionals.length === 0) throw new ReportError('expected one or more report folders to merge, e.g. `apc report merge reports/shard-1 reports/shard-2`.');
   const folders = positionals.map((dir) => ({ dir, report: readReport(dir) }));
   const catalogue = loadCatalogue();
@@ -52,8 +50,7 @@ function newestReport(): string {
   return candidates.reduce((a, b) => (statSync(join(b, 'allure-results')).mtimeMs > statSync(join(a, 'allure-results')).mtimeMs ? b : a));
 }
 
-async function allure(argv: string[], io: CertifyIo): Promise<number> {
-  const { positionals } = parseArgs({ args: argv, options: {}, allowPositionals: true, strict: true });
+async function allure(positionals: string[], io: CommandIo): Promise<number> {
   if (positionals.length > 1) throw new ReportError('expected at most one report folder.');
   const given = positionals[0] === undefined ? newestReport() : resolve(positionals[0]);
   // Accept the report folder or its allure-results folder.
@@ -84,8 +81,7 @@ async function allure(argv: string[], io: CertifyIo): Promise<number> {
   return 0;
 }
 
-async function diff(argv: string[], io: CertifyIo): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, options: { out: { type: 'string' } }, allowPositionals: true, strict: true });
+async function diff(values: { out?: string }, positionals: string[], io: CommandIo): Promise<number> {
   if (positionals.length !== 2) throw new ReportError('expected two report folders, the older first: `apc report diff reports/last reports/new`.');
   const result = diffReports(readReport(positionals[0]!), readReport(positionals[1]!));
   const markdown = diffMarkdown(result);
@@ -96,23 +92,24 @@ async function diff(argv: string[], io: CertifyIo): Promise<number> {
   return hasRegression(result) ? 1 : 0;
 }
 
-export async function report(argv: string[], io: CertifyIo): Promise<number> {
+export async function report(argv: string[], io: CommandIo): Promise<number> {
   const [sub, ...rest] = argv;
-  try {
-    if (sub === 'merge') return await merge(rest, io);
-    if (sub === 'allure') return await allure(rest, io);
-    if (sub === 'diff') return await diff(rest, io);
-    if (sub === undefined || sub === 'help' || sub === '--help' || sub === '-h') {
+  const withFolders = { name: `report ${sub}`, usage: REPORT_USAGE, positionals: true };
+  switch (sub) {
+    case 'merge':
+      return command({ ...withFolders, options: { reports: { type: 'string' } } }, rest, io, (v, folders) => merge(v, folders, io));
+    case 'allure':
+      return command({ ...withFolders, options: {} }, rest, io, (_v, folders) => allure(folders, io));
+    case 'diff':
+      return command({ ...withFolders, options: { out: { type: 'string' } } }, rest, io, (v, folders) => diff(v, folders, io));
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
       io.out.write(REPORT_USAGE);
       return sub === undefined ? 2 : 0;
-    }
-    io.err.write(`apc report: unknown subcommand "${sub}".\n\n${REPORT_USAGE}`);
-    return 2;
-  } catch (error) {
-    if (error instanceof ReportError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      io.err.write(`apc report ${sub}: ${(error as Error).message.split('\n')[0]}\n`);
+    default:
+      io.err.write(`apc report: unknown subcommand "${sub}".\n\n${REPORT_USAGE}`);
       return 2;
-    }
-    throw error;
   }
 }

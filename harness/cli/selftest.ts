@@ -3,7 +3,6 @@
 // writes selftest.json and selftest.md. docs/selftest.md explains the measures.
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { selector } from '../catalogue.ts';
 import { selftestSubjects } from '../selftest/subject-list.ts';
 import { measure } from '../selftest/measures.ts';
@@ -13,11 +12,10 @@ import { explanationOf } from '../selftest/mutants/generated/explained.ts';
 import { QUICK_GENERATED, sampleGenerated } from '../selftest/mutants/generated/sample.ts';
 import { isGenerated, type Subject } from '../selftest/subjects.ts';
 import type { StopRequest } from '../run/run-stop.ts';
-import type { CertifyIo } from './certify.ts';
-import { UsageError } from './usage-error.ts';
+import { command, type CommandIo } from './command.ts';
+import { UsageError } from '../usage-error.ts';
 import { SELFTEST_USAGE } from './usage.ts';
 import { harnessVersion } from './version.ts';
-import { optionProblem } from './option-problem.ts';
 
 export const OPTIONS = {
   only: { type: 'string' },
@@ -34,8 +32,6 @@ export const OPTIONS = {
 
 const KINDS = ['mutant', 'variation', 'hostile'] as const;
 
-
-
 function count(name: string, text: string | undefined, fallback: number, max: number): number {
   if (text === undefined) return fallback;
   const n = Number(text);
@@ -43,18 +39,8 @@ function count(name: string, text: string | undefined, fallback: number, max: nu
   return n;
 }
 
-export async function selftest(argv: string[], io: CertifyIo, stop?: StopRequest): Promise<number> {
-  try {
-    let values;
-    try {
-      values = parseArgs({ args: argv, options: OPTIONS, allowPositionals: false, strict: true }).values;
-    } catch (error) {
-      throw new UsageError(`${optionProblem(error, OPTIONS)}\nRun \`apc help selftest\` for the options.`);
-    }
-    if (values.help) {
-      io.out.write(SELFTEST_USAGE);
-      return 0;
-    }
+export async function selftest(argv: string[], io: CommandIo, stop?: StopRequest): Promise<number> {
+  return command({ name: 'selftest', options: OPTIONS, usage: SELFTEST_USAGE }, argv, io, async (values) => {
     const kinds = (values.kinds ?? KINDS.join(',')).split(',').map((k) => k.trim().replace(/^(mutant|variation)s$/, '$1'));
     const unknown = kinds.filter((k) => !(KINDS as readonly string[]).includes(k));
     if (unknown.length > 0) throw new UsageError(`--kinds: unknown kind(s) ${unknown.join(', ')}; use mutants, variations, hostile.`);
@@ -114,13 +100,7 @@ export async function selftest(argv: string[], io: CertifyIo, stop?: StopRequest
       return 130;
     }
     return measures.problems.length === 0 ? 0 : 1;
-  } catch (error) {
-    if (error instanceof UsageError) {
-      io.err.write(`apc selftest: ${error.message}\n`);
-      return 2;
-    }
-    throw error;
-  }
+  });
 }
 
 /**

@@ -1,14 +1,12 @@
 // `apc serve`: runs the reference implementation until interrupted.
-import { parseArgs } from 'node:util';
 import { developmentGrant } from '../../reference-impl/auth.ts';
 import type { ApiKeyGrant, ReferenceOptions, ReferenceServer } from '../../reference-impl/options.ts';
 import { redactor } from '../redact.ts';
-import type { CertifyIo } from './certify.ts';
+import { command, type CommandIo, type ValuesOf } from './command.ts';
 import { unknownFaultMessage } from './fault-names.ts';
 import { expandBareFlag, platformLikeOption } from './platform-like-option.ts';
-import { UsageError } from './usage-error.ts';
+import { UsageError } from '../usage-error.ts';
 import { SERVE_USAGE } from './usage.ts';
-import { optionProblem } from './option-problem.ts';
 
 export const OPTIONS = {
   mode: { type: 'string' },
@@ -90,58 +88,48 @@ function certifyCommand(server: ReferenceServer, own: ApiKeyGrant | undefined, o
   return [...env, 'apc certify', ...flags].join(' ');
 }
 
-export async function serve(argv: string[], io: CertifyIo, untilStopped: Promise<unknown>): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: expandBareFlag(argv, '--platform-like'), options: OPTIONS, strict: true, allowPositionals: false });
-  } catch (error) {
-    io.err.write(`apc serve: ${optionProblem(error, OPTIONS)}\nRun \`apc help serve\` for the options.\n`);
-    return 2;
-  }
-  const v = parsed.values;
-  if (v.help) {
-    io.out.write(SERVE_USAGE);
-    return 0;
-  }
-  const env = io.env;
-  let options: ReferenceOptions;
-  let generated: ApiKeyGrant[] | undefined;
-  try {
-    const faultProblem = unknownFaultMessage('--fault', v.fault ?? []);
-    if (faultProblem) throw new UsageError(faultProblem);
-    const mode = v.mode ?? env.APC_REF_MODE ?? 'hosted';
-    if (mode !== 'hosted' && mode !== 'self-hosted') throw new UsageError(`--mode: expected hosted or self-hosted, found ${JSON.stringify(mode)}.`);
-    const keys = v['api-key'] ?? (env.APC_REF_API_KEYS ? env.APC_REF_API_KEYS.split(/\s+/).filter(Boolean) : []);
-    // None given: two development keys, each with its tenant, so the tenant-scoping rules can be judged too.
-    generated = keys.length === 0 ? [developmentGrant(), developmentGrant()] : undefined;
-    const databaseUrl = v['database-url'] ?? env.DATABASE_URL;
-    const phase = v['phase-ms'] ?? env.APC_REF_PHASE_MS;
-    const statsDelay = v['stats-delay-ms'] ?? env.APC_REF_STATS_DELAY_MS;
-    const platformLike = platformLikeOption('--platform-like', v['platform-like'] ?? env.APC_REF_PLATFORM_LIKE, '--time-scale', v['time-scale'] ?? env.APC_REF_TIME_SCALE);
-    options = {
-      mode,
-      host: v.host ?? env.APC_REF_HOST ?? '127.0.0.1',
-      ports: {
-        controlPlane: port('--control-plane-port', v['control-plane-port'] ?? env.APC_REF_CONTROL_PLANE_PORT, 8100),
-        agentServer: port('--agent-server-port', v['agent-server-port'] ?? env.APC_REF_AGENT_SERVER_PORT, 8123),
-        tracing: port('--tracing-port', v['tracing-port'] ?? env.APC_REF_TRACING_PORT, 8200),
-      },
-      apiKeys: generated ?? keys.map((k) => grant(k, v['api-key'] ? '--api-key' : 'APC_REF_API_KEYS')),
-      ...(databaseUrl ? { databaseUrl } : {}),
-      ...(phase ? { phaseMs: milliseconds('--phase-ms', phase) } : {}),
-      ...(statsDelay ? { statsDelayMs: milliseconds('--stats-delay-ms', statsDelay) } : {}),
-      ...(v.graphs ? { graphConfigPath: v.graphs } : {}),
-      faults: v.fault ?? [],
-      ...(platformLike ? { platformLike } : {}),
-      log: v.log ?? false,
-    };
-  } catch (error) {
-    if (error instanceof UsageError) {
-      io.err.write(`apc serve: ${error.message}\n`);
-      return 2;
-    }
-    throw error;
-  }
+export async function serve(argv: string[], io: CommandIo, untilStopped: Promise<unknown>): Promise<number> {
+  const args = (argv: string[]) => expandBareFlag(argv, '--platform-like');
+  return command({ name: 'serve', options: OPTIONS, usage: SERVE_USAGE, args }, argv, io, async (v) => {
+    const { options, generated } = referenceOptions(v, io.env);
+    return serveUntilStopped(options, generated, io, untilStopped);
+  });
+}
+
+/** The reference's options from the flags and APC_REF_* variables; `generated`: the development keys made because none was given. */
+function referenceOptions(v: ValuesOf<typeof OPTIONS>, env: NodeJS.ProcessEnv): { options: ReferenceOptions; generated: ApiKeyGrant[] | undefined } {
+  const faultProblem = unknownFaultMessage('--fault', v.fault ?? []);
+  if (faultProblem) throw new UsageError(faultProblem);
+  const mode = v.mode ?? env.APC_REF_MODE ?? 'hosted';
+  if (mode !== 'hosted' && mode !== 'self-hosted') throw new UsageError(`--mode: expected hosted or self-hosted, found ${JSON.stringify(mode)}.`);
+  const keys = v['api-key'] ?? (env.APC_REF_API_KEYS ? env.APC_REF_API_KEYS.split(/\s+/).filter(Boolean) : []);
+  // None given: two development keys, each with its tenant, so the tenant-scoping rules can be judged too.
+  const generated = keys.length === 0 ? [developmentGrant(), developmentGrant()] : undefined;
+  const databaseUrl = v['database-url'] ?? env.DATABASE_URL;
+  const phase = v['phase-ms'] ?? env.APC_REF_PHASE_MS;
+  const statsDelay = v['stats-delay-ms'] ?? env.APC_REF_STATS_DELAY_MS;
+  const platformLike = platformLikeOption('--platform-like', v['platform-like'] ?? env.APC_REF_PLATFORM_LIKE, '--time-scale', v['time-scale'] ?? env.APC_REF_TIME_SCALE);
+  const options: ReferenceOptions = {
+    mode,
+    host: v.host ?? env.APC_REF_HOST ?? '127.0.0.1',
+    ports: {
+      controlPlane: port('--control-plane-port', v['control-plane-port'] ?? env.APC_REF_CONTROL_PLANE_PORT, 8100),
+      agentServer: port('--agent-server-port', v['agent-server-port'] ?? env.APC_REF_AGENT_SERVER_PORT, 8123),
+      tracing: port('--tracing-port', v['tracing-port'] ?? env.APC_REF_TRACING_PORT, 8200),
+    },
+    apiKeys: generated ?? keys.map((k) => grant(k, v['api-key'] ? '--api-key' : 'APC_REF_API_KEYS')),
+    ...(databaseUrl ? { databaseUrl } : {}),
+    ...(phase ? { phaseMs: milliseconds('--phase-ms', phase) } : {}),
+    ...(statsDelay ? { statsDelayMs: milliseconds('--stats-delay-ms', statsDelay) } : {}),
+    ...(v.graphs ? { graphConfigPath: v.graphs } : {}),
+    faults: v.fault ?? [],
+    ...(platformLike ? { platformLike } : {}),
+    log: v.log ?? false,
+  };
+  return { options, generated };
+}
+
+async function serveUntilStopped(options: ReferenceOptions, generated: ApiKeyGrant[] | undefined, io: CommandIo, untilStopped: Promise<unknown>): Promise<number> {
   const { startReference } = await import('../../reference-impl/index.ts');
   let server;
   try {

@@ -66,6 +66,13 @@ function context(): RunContext {
   return runContext;
 }
 
+let byId: Map<string, Requirement> | undefined;
+/** The requirements by id: as the certifying process read them (the run context), else read here. */
+function requirementsById(run: RunContext | undefined): Map<string, Requirement> {
+  byId ??= run?.requirements ? new Map(run.requirements.map((r) => [r.id, r])) : loadCatalogue().byId;
+  return byId;
+}
+
 function seedFor(run: RunContext, title: string): number {
   return createHash('sha256').update(`${run.profile.seed}:${title}`).digest().readInt32LE(0);
 }
@@ -106,13 +113,6 @@ function toRecord(check: Check, ids: string[], error: unknown): FailureRecord {
 
 export function requirement(ids: string | string[], body: (t: Check) => Promise<void>, options: RequirementOptions = {}): void {
   const list = Array.isArray(ids) ? ids : [ids];
-  const catalogue = loadCatalogue();
-  const entries: Requirement[] = list.map((id) => {
-    const entry = catalogue.byId.get(id);
-    if (!entry) throw new Error(`Unknown requirement id ${id}: add it to requirements/ or fix the suite.`);
-    return entry;
-  });
-  const title = `${list.join(' ')} ${options.title ?? entries[0]!.statement}`;
   const run = (() => {
     try {
       return context();
@@ -120,6 +120,13 @@ export function requirement(ids: string | string[], body: (t: Check) => Promise<
       return undefined;
     }
   })();
+  const known = requirementsById(run);
+  const entries: Requirement[] = list.map((id) => {
+    const entry = known.get(id);
+    if (!entry) throw new Error(`Unknown requirement id ${id}: add it to requirements/ or fix the suite.`);
+    return entry;
+  });
+  const title = `${list.join(' ')} ${options.title ?? entries[0]!.statement}`;
   // A test the profile cannot run creates nothing: its cost is zero in the plan.
   const applicable = run ? entries.every((e) => missingCapabilities(e, capabilitiesOf(run.profile)).length === 0) : false;
   const declared = typeof options.cost === 'function' ? (run ? options.cost(run.profile) : undefined) : options.cost;

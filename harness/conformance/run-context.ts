@@ -1,4 +1,5 @@
 // What the certifying process hands to the suite workers (through vitest's provide/inject).
+import type { Requirement } from '../catalogue.ts';
 import type { TargetProfile } from '../profile/profile.ts';
 
 export interface RunContext {
@@ -17,6 +18,8 @@ export interface RunContext {
   stateDir?: string;
   /** Titles of the tests the budget leaves out (harness/run/cost.ts): each is skipped, saying so. */
   overBudget?: string[];
+  /** The catalogue's requirements as the certifying process read them: a worker need not parse requirements/ again. */
+  requirements?: Requirement[];
 }
 
 declare module 'vitest' {

@@ -4,11 +4,12 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../root.ts';
+import { UsageError } from '../usage-error.ts';
 
 /** Where the consumer tests in contracts/ write their pact files. */
 export const DEFAULT_PACT_DIR = join(ROOT, 'contracts', 'pacts');
 
-export class PactFileError extends Error {}
+export class PactFileError extends UsageError {}
 
 export interface PactInteraction {
   description: string;

@@ -7,6 +7,7 @@ import { redactor } from '../redact.ts';
 import type { PactFile } from './pact-files.ts';
 import { providerStates, runTag, StateError } from './provider-states.ts';
 import { startStreamCheckProxy, type StreamCheckProxy } from '../proxy/stream-check-proxy.ts';
+import { UsageError } from '../usage-error.ts';
 
 /** Providers the consumer pacts here name, and the interface (and mode) each one is. */
 export const PROVIDERS: Record<string, { iface: InterfaceName; mode?: ControlPlaneMode }> = {
@@ -18,7 +19,7 @@ export const PROVIDERS: Record<string, { iface: InterfaceName; mode?: ControlPla
 
 const SELF_HOSTED_PREFIX = '/api-host';
 
-export class ContractsError extends Error {}
+export class ContractsError extends UsageError {}
 
 export interface InteractionResult {
   consumer: string;

@@ -8,8 +8,9 @@ import { compileSchema } from '../../schemas/index.ts';
 import { AGENT_SERVER_HOSTINGS, ALWAYS_JUDGED_ENDPOINTS, CONTROL_PLANE_MODES, TargetProfileFileSchema, type TargetProfileFile } from '../../schemas/target-profile.ts';
 import { closest } from '../closest.ts';
 import { defaultProfile, defaultSources, type Budget, type InterfaceName, type TargetProfile } from './profile.ts';
+import { UsageError } from '../usage-error.ts';
 
-export class ProfileError extends Error {}
+export class ProfileError extends UsageError {}
 
 /** Stands for the main key in a second workspace of the file until the main key is known. */
 const MAIN_KEY = '\u0000main-key';

@@ -1,14 +1,14 @@
 // The container runtime behind `--reference container` and `--database postgres`, through
 // testcontainers (which reads DOCKER_HOST and the usual Docker settings). testcontainers is
-// imported only when a container is asked for: loading it costs a third of a second, and every
-// `apc certify` imports this file for ContainerError.
+// imported only when a container is asked for: loading it costs a third of a second.
 import type { ContainerRuntimeClient } from 'testcontainers';
+import { UsageError } from '../usage-error.ts';
 
 /** testcontainers' reaper image, as it chooses it (build/reaper/reaper.js). */
 const REAPER_IMAGE = process.env.RYUK_CONTAINER_IMAGE ?? 'testcontainers/ryuk';
 
 /** Docker is missing or refused a step: the user's setup, reported with exit code 2. */
-export class ContainerError extends Error {}
+export class ContainerError extends UsageError {}
 
 export async function dockerClient(): Promise<ContainerRuntimeClient> {
   const { getContainerRuntimeClient, getReaper } = await import('testcontainers');

@@ -8,8 +8,9 @@ import { readFileSync } from 'node:fs';
 import { LineCounter, parseDocument } from 'yaml';
 import type { Catalogue } from '../catalogue.ts';
 import type { Baseline } from './compliance.ts';
+import { UsageError } from '../usage-error.ts';
 
-export class BaselineError extends Error {}
+export class BaselineError extends UsageError {}
 
 export function loadBaseline(file: string, catalogue: Catalogue): Baseline {
   let text: string;

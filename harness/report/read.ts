@@ -4,8 +4,9 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { complianceReportProblems } from '../../schemas/compliance-report.ts';
 import type { ComplianceReport } from './compliance.ts';
+import { UsageError } from '../usage-error.ts';
 
-export class ReportError extends Error {}
+export class ReportError extends UsageError {}
 
 /**
  * A report written before a status existed has no count of it: the count is 0. Last night's report

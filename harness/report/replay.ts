@@ -2,7 +2,9 @@
 // requirements, with its seed and runs (so every property generates the same inputs), against
 // the target it certified, described by the profile recorded in the report as it was (sources,
 // endpoints, fixtures, mode, hosting). Keys are never in a report: they come from the usual flags
-// and variables again. A run of the reference with fault switches on is replayed with them on.
+// and variables again. A run of the reference with fault switches on is replayed with them on, and
+// one with platform-like behaviours with the same behaviours and time scale.
+import { parseBehaviours, type PlatformLikeOptions } from '../../reference-impl/platform-like/behaviours.ts';
 import type { Catalogue } from '../catalogue.ts';
 import { defaultProfile, INTERFACES, type InterfaceName, type TargetProfile } from '../profile/profile.ts';
 import type { ComplianceReport } from './compliance.ts';
@@ -21,6 +23,8 @@ export interface ReplayPlan {
   profile: TargetProfile;
   /** The reference's fault switches that were on: the replay turns them on again. */
   faults: string[];
+  /** The reference's platform-like behaviours and time scale, when they were on: the replay turns them on again. */
+  platformLike?: PlatformLikeOptions;
   /** The recorded run had a second tenant: its key must be given again. */
   otherTenantId?: string;
 }
@@ -51,7 +55,15 @@ export function recordedRun(report: ComplianceReport, ids: string[]): ReplayPlan
     interfaces: INTERFACES.filter((i) => chosen.some((r) => r.interface === i)),
     reference,
     faults: report.target.faults ?? [],
+    ...(report.target.platformLike ? { platformLike: recordedPlatformLike(report.target.platformLike, report.runId) } : {}),
     profile,
     ...(otherTenant && !reference ? { otherTenantId: otherTenant.tenantId } : {}),
   };
+}
+
+/** The recorded platform-like settings, checked as the flags are (a report names only known behaviours). */
+function recordedPlatformLike(recorded: NonNullable<ComplianceReport['target']['platformLike']>, runId: string): PlatformLikeOptions {
+  const behaviours = parseBehaviours(recorded.behaviours.join(','));
+  if (typeof behaviours === 'string') throw new ReportError(`the report of ${runId} records its reference's platform-like behaviours, but this harness has no such behaviour: ${behaviours}`);
+  return { behaviours, timeScale: recorded.timeScale };
 }

@@ -16,10 +16,16 @@ const PORT_FLAGS = [
   ['experiment-upload', '--tracing-port'],
 ] as const;
 
-/** `apc serve` with the certified reference's mode, faults and ports; undefined for a URL target. */
+/** `apc serve` with the certified reference's mode, faults, platform-like behaviours and ports; undefined for a URL target. */
 export function serveLine(target: ComplianceReport['target']): string | undefined {
   if (!target.reference) return undefined;
-  const flags = [target.controlPlaneMode === 'self-hosted' ? '--mode self-hosted' : '', ...(target.faults ?? []).map((f) => `--fault ${f}`)];
+  const { platformLike } = target;
+  const flags = [
+    target.controlPlaneMode === 'self-hosted' ? '--mode self-hosted' : '',
+    ...(target.faults ?? []).map((f) => `--fault ${f}`),
+    platformLike ? `--platform-like ${platformLike.behaviours.join(',')}` : '',
+    platformLike && platformLike.timeScale !== 1 ? `--time-scale ${platformLike.timeScale}` : '',
+  ];
   for (const [name, flag] of PORT_FLAGS) {
     const port = target.urls[name] ? new URL(target.urls[name]).port : '';
     if (port) flags.push(`${flag} ${port}`);

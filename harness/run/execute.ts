@@ -37,7 +37,7 @@ export interface RunHooks {
 
 /** Flags that start the reference again as certified: its mode, fault switches and platform-like behaviours. */
 function referenceFlags(plan: RunPlan): string[] {
-  const platformLike = plan.request.referencePlatformLike;
+  const platformLike = plan.referencePlatformLike;
   return [
     plan.profile.controlPlaneMode === 'self-hosted' ? '--control-plane-mode self-hosted' : '',
     ...plan.referenceFaults.map((f) => `--reference-fault ${f}`),
@@ -91,6 +91,7 @@ async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResult
     runId,
     reproFlags: reproFlags(plan),
     workerConcurrency: Math.max(1, Math.floor(profile.concurrency / workers)),
+    requirements: catalogue.requirements,
     ...(plan.maxRps ? { workerMaxRps: plan.maxRps / workers } : {}),
     ...(plan.adaptiveRps ? { adaptiveRps: true } : {}),
     stateDir,
@@ -155,6 +156,7 @@ export function reportOf(plan: RunPlan, results: ReportResults): ComplianceRepor
         reference: plan.reference !== undefined,
         ...(plan.reference ? { instance: plan.reference.instance } : {}),
         ...(plan.referenceFaults.length > 0 ? { faults: plan.referenceFaults } : {}),
+        ...(plan.referencePlatformLike ? { platformLike: { behaviours: [...plan.referencePlatformLike.behaviours], timeScale: plan.referencePlatformLike.timeScale ?? 1 } } : {}),
         profile: redactedProfile(profile),
       },
     },

@@ -18,7 +18,7 @@ import { replayPlan, type ReplayPlan } from '../report/replay.ts';
 import type { ComplianceReport } from '../report/compliance.ts';
 import { resumePlan } from './resume.ts';
 import { unknownFaultMessage } from '../cli/fault-names.ts';
-import { UsageError } from '../cli/usage-error.ts';
+import { UsageError } from '../usage-error.ts';
 import type { RunDraft } from './draft.ts';
 import { checkSetup } from './preflight.ts';
 import { parseDuration } from './run-stop.ts';
@@ -71,6 +71,8 @@ export interface RunPlan extends RunDraft {
   referenceChoice?: ReferenceChoice;
   /** The reference's fault switches that are on: given, or restored from the replayed report. */
   referenceFaults: string[];
+  /** The reference's platform-like behaviours, when on: given, or restored from the replayed report. */
+  referencePlatformLike?: PlatformLikeOptions;
 }
 
 /** Nothing to run, and why (a replay of a report without a failed requirement). */
@@ -179,6 +181,8 @@ export async function planRun(request: RunRequest, env: NodeJS.ProcessEnv, draft
 
   // A replay of a fault run turns the recorded faults on again, unless faults are given again.
   const faults = request.referenceFaults ?? replay?.faults ?? [];
+  // And its platform-like behaviours with their time scale, unless given again.
+  const platformLike = request.referencePlatformLike ?? replay?.platformLike;
   const faultProblem = unknownFaultMessage('--reference-fault', faults);
   if (faultProblem) throw new UsageError(faultProblem);
   const choice = referenceChoice(request.reference, request.database);
@@ -188,7 +192,7 @@ export async function planRun(request: RunRequest, env: NodeJS.ProcessEnv, draft
     draft.reference = await startReferenceTarget({
       mode: profile.controlPlaneMode,
       faults,
-      ...(request.referencePlatformLike ? { platformLike: request.referencePlatformLike } : {}),
+      ...(platformLike ? { platformLike } : {}),
       ...choice,
       env,
       log,
@@ -207,7 +211,8 @@ export async function planRun(request: RunRequest, env: NodeJS.ProcessEnv, draft
   if (selected.length === 0) throw new UsageError('No requirement matches --requirements/--interfaces/--shard; nothing to certify.');
   const suiteInterfaces = interfaces.filter((i) => selected.some((r) => r.interface === i));
   const referenceFaults = usesReference ? faults : [];
-  const planned = { ...draft, request, catalogue, profile, selected, interfaces, suiteInterfaces, referenceFaults, ...(shard ? { shard } : {}), ...limits };
+  const referencePlatformLike = usesReference ? platformLike : undefined;
+  const planned = { ...draft, request, catalogue, profile, selected, interfaces, suiteInterfaces, referenceFaults, ...(referencePlatformLike ? { referencePlatformLike } : {}), ...(shard ? { shard } : {}), ...limits };
   if (request.sendNothing) return planned;
   // URLs and no profile: whether the agent server needs a key is asked before a missing key is called the user's mistake.
   const hosting = usesReference || replay ? undefined : await hostingBeforeSetup(profile, settings, env);
@@ -226,19 +231,11 @@ export async function planRun(request: RunRequest, env: NodeJS.ProcessEnv, draft
   }
   draft.profile = profile;
   return {
-    ...draft,
-    request,
-    catalogue,
+    ...planned,
     profile,
-    selected,
-    interfaces,
-    suiteInterfaces,
-    ...(shard ? { shard } : {}),
     ...(replay ? { replay } : {}),
     ...(resume ? { resumed: resume.previous } : {}),
     ...(baseline ? { baseline } : {}),
-    ...limits,
     ...(usesReference ? { referenceChoice: choice } : {}),
-    referenceFaults,
   };
 }

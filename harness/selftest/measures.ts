@@ -1,6 +1,7 @@
 // The selftest's measures, from the runs of its subjects (docs/selftest.md explains each):
 // mutation score, false alarms, diagnosis precision, detection rate, and hostile targets' end
 // times. Pure functions of the runs, so the matrix can be checked without running anything.
+import { generatedMutants } from './mutants/generated/derive.ts';
 import { explanationOf, type Explanation } from './mutants/generated/explained.ts';
 import { isGenerated, type HostileTarget, type Mutant, type Subject, type Variation } from './subjects.ts';
 import type { SubjectRun } from './run-subject.ts';
@@ -68,8 +69,8 @@ export interface HostileResult {
 export interface SelftestMeasures {
   mutants: MutantResult[];
   generated: GeneratedResult[];
-  /** Generated mutants caught, explained survivors, and all run. */
-  generatedScore: { caught: number; explained: number; total: number };
+  /** Generated mutants caught, explained survivors, all run, and all the program derives (a run may certify a sample). */
+  generatedScore: { caught: number; explained: number; total: number; derived: number };
   variations: VariationResult[];
   hostile: HostileResult[];
   /** Mutants caught on every declared requirement, of all mutants. */
@@ -116,7 +117,7 @@ export function measure(subjects: Subject[], runs: SubjectRun[]): SelftestMeasur
   return {
     mutants,
     generated,
-    generatedScore: { caught: generated.filter((g) => g.status === 'caught').length, explained: generated.filter((g) => g.status === 'explained').length, total: generated.length },
+    generatedScore: { caught: generated.filter((g) => g.status === 'caught').length, explained: generated.filter((g) => g.status === 'explained').length, total: generated.length, derived: generatedMutants().length },
     variations,
     hostile,
     mutationScore: { caught: mutants.filter((m) => m.status === 'caught').length, total: mutants.length },

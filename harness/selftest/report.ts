@@ -20,12 +20,15 @@ const pct = (n: number, d: number) => (d === 0 ? 'n/a' : `${((100 * n) / d).toFi
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
+/** Says when the generated mutants run were a sample of those derived (`--generated all` runs each). */
+const sampleNote = (g: SelftestMeasures['generatedScore']) => (g.total < g.derived ? ` (a seeded sample of the ${g.derived} derived; --generated all runs each)` : '');
+
 /** The lines of the summary: score, false alarms, precision, detection, hostile targets. */
 export function summaryLines(r: SelftestMeasures): string[] {
   const detected = r.mutants.filter((m) => m.detection);
   return [
     `mutation score      ${r.mutationScore.caught}/${r.mutationScore.total} mutants caught (${pct(r.mutationScore.caught, r.mutationScore.total)})`,
-    `generated mutants   ${r.generatedScore.caught}/${r.generatedScore.total} caught (${pct(r.generatedScore.caught, r.generatedScore.total)}), ${r.generatedScore.explained} survivors explained, ${r.generatedScore.total - r.generatedScore.caught - r.generatedScore.explained} unexplained`,
+    `generated mutants   ${r.generatedScore.caught}/${r.generatedScore.total} caught (${pct(r.generatedScore.caught, r.generatedScore.total)}), ${r.generatedScore.explained} survivors explained, ${r.generatedScore.total - r.generatedScore.caught - r.generatedScore.explained} unexplained${sampleNote(r.generatedScore)}`,
     `false alarms        ${r.falseAlarms} of ${r.variations.length} valid variations`,
     `diagnosis precision ${r.mutants.length - r.imprecise}/${r.mutants.length} mutants failed only their declared requirements`,
     `detection rate      ${detected.length - r.belowDetectionTarget}/${detected.length} property-caught mutants caught in every seed`,

@@ -48,7 +48,9 @@ async function run(args: string[]): Promise<CertifyRun & { ms: number }> {
 }
 
 describe('hostile streams and random errors', { timeout: 4 * BOUND_MS }, () => {
-  test('streams that never end (a comment every second): a full default run ends within the bound', async () => {
+  // The two stream runs go side by side (each has its own proxy): they mostly wait out stream
+  // deadlines. The run with 500s works the CPU: it runs after them, alone in this file.
+  test.concurrent('streams that never end (a comment every second): a full default run ends within the bound', async () => {
     const url = await proxied(target.server.urls.agentServer, {
       holdOpen: (a) => (isStream(a) ? { every: { ms: 1_000, text: ': still here\n\n' } } : undefined),
     });
@@ -64,7 +66,7 @@ describe('hostile streams and random errors', { timeout: 4 * BOUND_MS }, () => {
     expect(result.status('AS-ASST-001')).toBe('passed');
   });
 
-  test('streams that stall after the first event', async () => {
+  test.concurrent('streams that stall after the first event', async () => {
     const url = await proxied(target.server.urls.agentServer, stallAfterFirstEvent());
     const result = await run(['--agent-server-url', url, '--requirements', 'AS-SSE-*,AS-RUN-*']);
     expect(result.code, result.stderr).toBe(1);

@@ -101,10 +101,13 @@ describe('apc init', () => {
       expect(text).toContain('# - listeners   (GET /v2/listeners answered 404: not offered)');
       expect(text).toContain('# - internal_container   (POST /v2/deployments of a deployment with source internal_container answered 422: refused)');
       // /docs is the spec's own endpoint: its absence is not written as "not offered", and the
-      // certification that follows fails AS-DOCS-001 rather than calling it not applicable.
+      // certification that follows fails AS-DOCS-001 rather than calling it not applicable. In the
+      // same way a source kind the spec gives every control plane (internal_container, 1.A) that the
+      // target refuses is left out of `sources`, yet CP-SRC-005 (it is accepted) is judged and fails.
       expect(text).not.toMatch(/docs.*not offered/);
-      const run = await certify({ args: ['--profile', out, '--interfaces', 'agent-server', '--requirements', 'AS-DOCS-001'], env: { APC_API_KEY: keys[0]!.key }, timeoutMs: 100_000 });
+      const run = await certify({ args: ['--profile', out, '--interfaces', 'agent-server,control-plane', '--requirements', 'AS-DOCS-001,CP-SRC-005'], env: { APC_API_KEY: keys[0]!.key }, timeoutMs: 100_000 });
       expect(run.status('AS-DOCS-001'), run.stdout + run.stderr).toBe('failed');
+      expect(run.status('CP-SRC-005'), run.stdout + run.stderr).toBe('failed');
       expect(run.code).toBe(1);
     } finally {
       await cp.close();

@@ -16,12 +16,14 @@ function expectAllPassed(run: CertifyRun, requirements: string[]): void {
   for (const id of requirements) expect(`${id} ${run.status(id)}`, run.result(id)?.failures[0]?.message ?? output).toBe(`${id} passed`);
 }
 
-test('asynchronous deletion: DELETE 204, then AWAITING_DELETE in GET and the listing for a few seconds, then 404, passes CP-DEL-002', async () => {
+// The tests go side by side (each starts its own reference): they mostly wait on Retry-After and
+// slow builds.
+test.concurrent('asynchronous deletion: DELETE 204, then AWAITING_DELETE in GET and the listing for a few seconds, then 404, passes CP-DEL-002', async () => {
   const requirements = ['CP-DEL-001', 'CP-DEL-002', 'CP-DEL-003', 'CP-DEL-005'];
   expectAllPassed(await certifyPlatformLike('async-delete', 1, requirements), requirements);
 }, 320_000);
 
-test('busy deployments: revision phases of 150 ms and a 409 for a revision-creating PATCH while one is in progress fail none of the MUSTs that PATCH', async () => {
+test.concurrent('busy deployments: revision phases of 150 ms and a 409 for a revision-creating PATCH while one is in progress fail none of the MUSTs that PATCH', async () => {
   const requirements = ['CP-PATCH-001', 'CP-REV-002', 'CP-REV-003', 'CP-REV-004', 'CP-REV-006', 'CP-REV-008', 'CP-APPL-007', 'CP-TAG-003', 'CP-TAR-002', 'CP-UPL-002'];
   const run = await certifyPlatformLike('busy-deployments,slow-builds', 0.1, requirements);
   expectAllPassed(run, requirements);
@@ -32,7 +34,7 @@ function waitedOut(run: CertifyRun, kind: 'throttled' | 'unavailable'): number {
   return Object.values(run.report?.transient ?? {}).reduce((sum, counts) => sum + (counts?.[kind] ?? 0), 0);
 }
 
-test('throttling: 429 {"detail":"Rate limit exceeded"} with Retry-After past 15 requests of a key in a window fails none of the requirements it failed before', async () => {
+test.concurrent('throttling: 429 {"detail":"Rate limit exceeded"} with Retry-After past 15 requests of a key in a window fails none of the requirements it failed before', async () => {
   const requirements = ['CP-CREATE-001', 'CP-TAG-002', 'CP-ERR-001', 'CP-ERR-008', 'AS-ASST-001', 'AS-THR-001', 'AS-DOCS-001', 'EU-REQ-001', 'EU-DS-002'];
   // Windows of 2 s: 7.5 requests a second per key, so the run is surely throttled.
   const run = await certifyPlatformLike('throttle', 2, requirements);
@@ -40,7 +42,7 @@ test('throttling: 429 {"detail":"Rate limit exceeded"} with Retry-After past 15 
   expect(waitedOut(run, 'throttled'), run.stdout).toBeGreaterThan(0);
 }, 320_000);
 
-test('transient errors: a GET now and then answered 503 {"detail":"Service temporarily unavailable"} with Retry-After: 1 fails none of the requirements it failed before', async () => {
+test.concurrent('transient errors: a GET now and then answered 503 {"detail":"Service temporarily unavailable"} with Retry-After: 1 fails none of the requirements it failed before', async () => {
   const requirements = ['CP-READ-001', 'CP-REVL-001', 'CP-TEN-001'];
   const run = await certifyPlatformLike('transient-errors', 1, requirements);
   expectAllPassed(run, requirements);

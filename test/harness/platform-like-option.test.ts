@@ -2,7 +2,7 @@
 // list names some, and a bad name or time scale is a usage error naming what to write.
 import { describe, expect, it } from 'vitest';
 import { expandBareFlag, platformLikeOption } from '../../harness/cli/platform-like-option.ts';
-import { UsageError } from '../../harness/cli/usage-error.ts';
+import { UsageError } from '../../harness/usage-error.ts';
 import { PLATFORM_BEHAVIOURS } from '../../reference-impl/platform-like/behaviours.ts';
 
 describe('platform-like flags', () => {

@@ -86,6 +86,19 @@ describe('a fault switch of the reference', () => {
     expect(allureDescription(dir, 'CP-REVL-002')).toContain(failure.repro);
   }, 600_000);
 
+  test('a platform-like reference: the report records its behaviours and time scale; the run-again line, --replay and the apc serve line start it so again', async () => {
+    const platformLike = { behaviours: ['small-pages'], timeScale: 0.5 };
+    const { dir, report } = await certified(['--reference-fault', 'cp.revisions-oldest-first', '--reference-platform-like', 'small-pages', '--reference-time-scale', '0.5', '--requirements', 'CP-REVL-002']);
+    expect(report.target).toMatchObject({ reference: true, faults: ['cp.revisions-oldest-first'], platformLike });
+    const failure = failureOf(report, 'CP-REVL-002');
+    expect(failure.repro).toContain('--reference-platform-like small-pages --reference-time-scale 0.5');
+    expect(serveLine(report.target)).toContain('--fault cp.revisions-oldest-first --platform-like small-pages --time-scale 0.5');
+    // The replay starts the reference as it was certified, and its own run-again line says so again.
+    const replayed = await replayFails(dir, 'CP-REVL-002');
+    expect(replayed.target).toMatchObject({ faults: ['cp.revisions-oldest-first'], platformLike });
+    expect(failureOf(replayed, 'CP-REVL-002').repro).toContain('--reference-platform-like small-pages --reference-time-scale 0.5');
+  }, 600_000);
+
   test('the curl lines fail again on the reference started by the printed apc serve line', async () => {
     const { dir, report } = await certified(['--reference-fault', 'cp.not-found-plain-text', '--requirements', 'CP-ERR-001']);
     const failure = failureOf(report, 'CP-ERR-001');

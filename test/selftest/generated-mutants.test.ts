@@ -5,6 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import type { ProxiedAnswer, ProxiedRequest } from '../../harness/proxy/proxy.ts';
 import { measure } from '../../harness/selftest/measures.ts';
+import { summaryLines } from '../../harness/selftest/report.ts';
 import { generatedMutants, operatorOf, OPERATORS } from '../../harness/selftest/mutants/generated/derive.ts';
 import { EXPLAINED, explanationOf } from '../../harness/selftest/mutants/generated/explained.ts';
 import { QUICK_GENERATED, sampleGenerated } from '../../harness/selftest/mutants/generated/sample.ts';
@@ -64,7 +65,8 @@ describe('generated protocol mutants', () => {
     const run = (id: string, failed: string[]): SubjectRun => ({ id, kind: 'mutant', what: id, interface: 'control-plane', code: failed.length ? 1 : 0, verdict: failed.length ? 'not-certified' : 'certified', durationMs: 1, failed: failed.map((f) => ({ id: f, level: 'MUST', message: f })), blocked: [] });
     const m = measure([caught!, survivor!, explained], [run(caught!.id, ['CP-READ-001']), run(survivor!.id, []), run(explained.id, [])]);
     expect(m.generated.map((g) => g.status)).toEqual(['caught', 'survived', 'explained']);
-    expect(m.generatedScore).toEqual({ caught: 1, explained: 1, total: 3 });
+    expect(m.generatedScore).toEqual({ caught: 1, explained: 1, total: 3, derived: generated.length });
+    expect(summaryLines(m)[1]).toBe(`generated mutants   1/3 caught (33.3%), 1 survivors explained, 1 unexplained (a seeded sample of the ${generated.length} derived; --generated all runs each)`);
     expect(m.mutationScore.total).toBe(0);
     expect(m.problems).toEqual([expect.stringContaining(`generated mutant ${survivor!.id} survived`)]);
   });

@@ -37,7 +37,9 @@ async function proxied(rules: (target: ControlPlaneTarget) => Parameters<typeof 
 
 const failed = (r: CertifyRun) => r.report!.requirements.filter((q) => q.status === 'failed').map((q) => q.id);
 
-describe('throttling (429 with Retry-After)', () => {
+// Each block's tests go side by side (each certifies a reference or proxy of its own): they mostly
+// wait, on Retry-After, slow builds and deadlines.
+describe.concurrent('throttling (429 with Retry-After)', () => {
   test('a target that throttles is judged on its final answers: the rules it follows pass, and the report says how often it throttled', async () => {
     // Every fourth request is throttled, whatever the machine's speed (the platform-like reference throttles by rate).
     let count = 0;
@@ -74,7 +76,7 @@ describe('throttling (429 with Retry-After)', () => {
   }, 420_000);
 });
 
-describe('transient errors (503 with Retry-After)', () => {
+describe.concurrent('transient errors (503 with Retry-After)', () => {
   test('503s to GETs are waited out: the rules they hit pass', async () => {
     let count = 0;
     const r = await proxied(() => ({ request: (request) => (request.method === 'GET' && ++count % 5 === 0 ? json(503, { detail: 'Service temporarily unavailable' }, { 'retry-after': '1' }) : request) }), [
@@ -107,7 +109,7 @@ describe('transient errors (503 with Retry-After)', () => {
   }, 420_000);
 });
 
-describe('asynchronous deletion (AWAITING_DELETE)', () => {
+describe.concurrent('asynchronous deletion (AWAITING_DELETE)', () => {
   test('a deployment that lingers as AWAITING_DELETE after DELETE, then goes, passes the delete rules', async () => {
     const r = await platformLike('async-delete', 'CP-DEL-*,CP-AUTH-003,CP-TEN-002,CP-SEQ-001');
     expect(failed(r), r.stdout).toEqual([]);
@@ -144,7 +146,7 @@ describe('asynchronous deletion (AWAITING_DELETE)', () => {
   }, 420_000);
 });
 
-describe('busy deployments (a new revision refused while one is in progress)', () => {
+describe.concurrent('busy deployments (a new revision refused while one is in progress)', () => {
   const REVISION_RULES = 'CP-PATCH-001,CP-REV-002,CP-REV-003,CP-REV-004,CP-REV-006,CP-REV-008,CP-APPL-007,CP-TAG-003,CP-TAR-002,CP-UPL-002,CP-RES-008,CP-CONC-*';
 
   test('a target with slow builds that refuses PATCHes while busy passes the PATCH rules: the harness waits for the latest revision first', async () => {
@@ -177,7 +179,7 @@ describe('busy deployments (a new revision refused while one is in progress)', (
   }, 420_000);
 });
 
-describe('stuck revisions and values outside an enum', () => {
+describe.concurrent('stuck revisions and values outside an enum', () => {
   const rewriteRevision = (status: string) => () => ({
     answer: (request: ProxiedRequest, answer: ProxiedAnswer) => (request.method === 'GET' && REVISION.test(request.path.split('?')[0]!) ? editJson(answer, (j) => void (j.status = status)) : answer),
   });
