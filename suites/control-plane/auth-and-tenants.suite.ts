@@ -16,10 +16,11 @@ import {
   registerDeletion,
   revisionCount,
   revisionsPath,
+  pickSource,
   simpleBody,
   statusOf,
 } from './support/steps.ts';
-import { firstOffered, sharedCost, sharedSimple } from './support/shared.ts';
+import { firstOffered, sharedCost, sharedSimple, withOwn } from './support/shared.ts';
 
 /** Credentials are tried on a deployment of the first offered of these (pooled under a budget: a test that breaks it fails, and drops it). */
 const SOME = ['internal_container', 'gitforge', 'external_container', 'internal_source'] as const;
@@ -121,12 +122,23 @@ requirement('CP-TEN-004', async (t: Check) => {
   const deployment = await someDeployment(t);
   const tenant = t.profile.tenantId;
   if (!tenant) t.notApplicable('tenant-id', 'the profile gives no tenantId, so no X-Tenant-Id was sent to compare tenant_id with');
-  t.expect(String(deployment.tenant_id ?? '').toLowerCase() === tenant.toLowerCase(), {
-    message: "The created deployment's tenant_id is not the workspace named by X-Tenant-Id.",
-    expected: tenant,
-    seen: deployment.tenant_id,
-  });
-}, { cost: onSomeDeployment });
+  const check = (created: unknown, expected: string, which: string) =>
+    t.expect(String(field(created, 'tenant_id') ?? '').toLowerCase() === expected.toLowerCase(), {
+      message: `The deployment created in ${which} workspace has a tenant_id other than the workspace named by X-Tenant-Id.`,
+      expected,
+      seen: field(created, 'tenant_id'),
+    });
+  check(deployment, tenant, 'the main');
+  // With one workspace alone, a target that gave every deployment one fixed tenant_id would pass:
+  // a deployment created in a second workspace must carry that workspace's id.
+  const auth = t.profile.otherTenant;
+  if (!auth?.tenantId || auth.tenantId.toLowerCase() === tenant.toLowerCase()) return;
+  const exchange = await t.cp.post(DEPLOYMENTS, simpleBody(t, pickSource(t, SOME), 'ten-other'), { auth });
+  const id = field(exchange.response?.json, 'id');
+  if (is2xx(exchange) && typeof id === 'string') t.cleanup(`DELETE ${deploymentPath(id)} (the other workspace)`, async () => void (await t.cp.delete(deploymentPath(id), { auth, query: { delete_tracing_project: true } })));
+  t.needSuccess(exchange, { requirement: 'CP-CREATE-001', message: `Creating a deployment with the other workspace's credentials answered ${statusOf(exchange) ?? 'nothing'}; this test needs it accepted.` });
+  check(exchange.response!.json, auth.tenantId, 'the other');
+}, { cost: (p) => withOwn(onSomeDeployment(p), p.otherTenant ? 1 : 0) });
 
 // Judged only with a workspace the main key may not act for (fixture:foreign-tenant): a second
 // workspace the same organization key acts for is no such workspace.

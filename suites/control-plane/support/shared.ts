@@ -44,6 +44,10 @@ export function sharedCost(profile: TargetProfile, keys: string | undefined | re
   return { creates: revisions > 0 ? { revisions } : {}, shared: Object.fromEntries(list.map((key) => [key, POOLED])) };
 }
 
+/** `cost` and `deployments` of the test's own besides (each with its first revision). */
+export const withOwn = (cost: TestCost, deployments: number): TestCost =>
+  deployments === 0 ? cost : { ...cost, creates: { ...cost.creates, deployments: (cost.creates.deployments ?? 0) + deployments, revisions: (cost.creates.revisions ?? 0) + deployments } };
+
 /**
  * The create of pool `key` (made of `body`): this test's own create without a budget; under one,
  * the pool's accepted create, made now when the pool has none. A refused create is not pooled.
