@@ -145,6 +145,8 @@ export function requirement(ids: string | string[], body: (t: Check) => Promise<
     ctx.task.meta.requirements = list;
     if (runCtx.overBudget?.includes(title)) {
       ctx.task.meta.notJudged = `budget: the profile's budget (${budgetText(runCtx.profile.budget)}) is spent on other tests; this one would create ${createdText(cost.creates)}`;
+      // Left out, it creates nothing: the report's plan is that of the tests that ran.
+      ctx.task.meta.cost = { creates: {} };
       ctx.skip(`skipped: ${ctx.task.meta.notJudged}`);
       return;
     }
