@@ -35,7 +35,7 @@ describe('apc contracts verify --tracing-url', () => {
     let out = '';
     try {
       const code = await main(
-        ['contracts', 'verify', '--tracing-url', target.server.urls.tracing, '--api-key', target.apiKey, '--pacts', dir, '--junit', join(dir, 'junit.xml')],
+        ['contracts', 'verify', '--tracing-url', target.server.urls.experimentUpload, '--api-key', target.apiKey, '--pacts', dir, '--junit', join(dir, 'junit.xml')],
         { out: { write: (t) => void (out += t) }, err: { write: (t) => void (out += t) }, env: {} },
       );
       return { code, out, junit: readFileSync(join(dir, 'junit.xml'), 'utf8') };
