@@ -4,7 +4,8 @@
 // A self-hosted pact, a fault switch, or a rewriting proxy in front of one interface (a
 // deliberately broken provider) starts a reference of its own here.
 import { readPactFile } from '../harness/pact/pact-files.ts';
-import { providerOf, verifyPact, type InteractionResult } from '../harness/pact/verify.ts';
+import { providerOf, type InteractionResult } from '../harness/pact/verify.ts';
+import { verifyPact } from '../harness/pact/verifier-process.ts';
 import { buildProfile } from '../harness/profile/sources.ts';
 import { applyReference, referenceProfileBase, startReferenceTarget } from '../harness/reference/reference-target.ts';
 import { sharedReference } from '../test/support/shared-reference.ts';

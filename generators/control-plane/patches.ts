@@ -120,20 +120,24 @@ export interface ImmutableChange {
 
 type Json = Record<string, unknown>;
 
+// Built once (fast-check compiles a regular expression into an arbitrary in tens of
+// milliseconds), not for each deployment whose immutable fields a property changes.
+const shortSuffix = fc.stringMatching(/^[a-z0-9]{1,6}$/);
+const namespaceName = fc.stringMatching(/^[a-z][a-z0-9-]{0,10}[a-z0-9]$/);
+
 /** Values different from `current` for each immutable field that exists for `source`. */
 export function immutableChange(ctx: GeneratorContext, source: Source, current: { name: string; source_config: Json }): fc.Arbitrary<ImmutableChange> {
   const cfg = current.source_config;
   const namespace = (cfg.listener_config as Json | null | undefined)?.cluster_namespace;
   const otherSource = (['gitforge', 'external_container', 'internal_container', 'internal_source'] as const).filter((s) => s !== source);
   const changes: Record<string, fc.Arbitrary<PatchBody>> = {
-    name: fc.stringMatching(/^[a-z0-9]{1,6}$/).map((suffix) => ({ name: `${current.name}-x${suffix}` })),
+    name: shortSuffix.map((suffix) => ({ name: `${current.name}-x${suffix}` })),
     source: fc.constantFrom(...otherSource).map((s) => ({ source: s })),
     integration_id: uuid.filter((id) => id !== cfg.integration_id).map((integration_id) => ({ source_config: { integration_id } })),
     repo_url: exampleUrl.filter((url) => url !== cfg.repo_url).map((repo_url) => ({ source_config: { repo_url } })),
     deployment_type: fc.constantFrom(...DEPLOYMENT_TYPES.filter((t) => t !== cfg.deployment_type)).map((deployment_type) => ({ source_config: { deployment_type } })),
     listener_id: uuid.filter((id) => id !== cfg.listener_id).map((listener_id) => ({ source_config: { listener_id } })),
-    cluster_namespace: fc
-      .stringMatching(/^[a-z][a-z0-9-]{0,10}[a-z0-9]$/)
+    cluster_namespace: namespaceName
       .filter((ns) => ns !== namespace)
       .map((cluster_namespace) => ({ source_config: { listener_config: { cluster_namespace } } })),
   };

@@ -12,6 +12,7 @@ import { draftRun, planRun, SetupError, type RunDraft, type RunRequest } from '.
 import { Progress } from '../run/progress.ts';
 import { PLATFORM_REVISION_MS, printPlan, REFERENCE_REVISION_MS } from '../run/cost.ts';
 import { resumeDraft } from '../run/resume.ts';
+import { suiteWorkers } from '../run/workers.ts';
 import { parseDuration, type StopRequest } from '../run/run-stop.ts';
 import { expandBareFlag, platformLikeOption } from './platform-like-option.ts';
 import { harnessVersion } from './version.ts';
@@ -125,7 +126,7 @@ async function certifyWith(v: CertifyValues, io: CommandIo, stop: StopRequest | 
     if (v.plan) {
       const context = { profile, runId: plan.runId, reproFlags: '', workerConcurrency: 1 };
       const revisionTimeMs = revisionTimeOf(v['revision-time'], plan.reference !== undefined);
-      await printPlan({ context, interfaces: plan.suiteInterfaces, ids: selected.map((r) => r.id), byId: catalogue.byId, revisionTimeMs, write: (line) => io.out.write(line) });
+      await printPlan({ context, interfaces: plan.suiteInterfaces, ids: selected.map((r) => r.id), byId: catalogue.byId, revisionTimeMs, workers: suiteWorkers(plan), write: (line) => io.out.write(line) });
       return 0;
     }
     progress.line(`apc certify · run ${plan.runId} · seed ${profile.seed} · harness ${harnessVersion()} · catalogue ${catalogue.version}`);

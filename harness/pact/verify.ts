@@ -88,7 +88,13 @@ function mismatchTexts(error: NonNullable<CoreResults['errors']>[number]): strin
   return texts.map((t) => (t.length > SHOWN ? `${t.slice(0, SHOWN)}… (${t.length} characters; the pact file holds the pattern)` : t));
 }
 
-export async function verifyPact(pact: PactFile, options: VerifyOptions): Promise<InteractionResult[]> {
+/**
+ * Verifies one pact in this process. Pact's native verifier prints its own account of every
+ * interaction (and "There were N pact failures") straight to this process's standard output, and no
+ * option turns that off: callers use `verifyPact` (verifier-process.ts), which runs this in a process
+ * of its own and keeps that output for when the verifier cannot run.
+ */
+export async function verifyHere(pact: PactFile, options: VerifyOptions): Promise<InteractionResult[]> {
   const { profile } = options;
   const { iface, mode } = providerOf(pact);
   const base = providerBase(profile, iface, mode);

@@ -31,7 +31,7 @@ export interface Plan {
   revisionTimeMs: number;
   /**
    * The revision waits' part of the wall time: waits of one suite file overlap (its longest chain
-   * counts), files share the run's workers.
+   * counts), files share the run's workers (one file at a time each).
    */
   waitsMs: number;
 }
@@ -69,10 +69,8 @@ function interfaceOf(test: PlannedTest, byId: ReadonlyMap<string, { interface: I
 /** A test waits at most once for each revision it makes, unless it declares fewer waits. */
 const waitsOf = (test: PlannedTest): number => test.cost.waits ?? test.cost.creates.revisions ?? 0;
 
-/** Suite workers of a run (harness/run/execute.ts: up to two). */
-const workers = 2;
-
-export function planOf(tests: PlannedTest[], byId: ReadonlyMap<string, { interface: InterfaceName }>, revisionTimeMs: number): Plan {
+/** `workers`: the run's suite workers (harness/run/workers.ts), among which the files are shared. */
+export function planOf(tests: PlannedTest[], byId: ReadonlyMap<string, { interface: InterfaceName }>, revisionTimeMs: number, workers = 1): Plan {
   const interfaces: Plan['interfaces'] = {};
   for (const test of tests) {
     const plan = (interfaces[interfaceOf(test, byId)] ??= { creates: {}, waitsInARow: 0, tests: 0 });
@@ -177,13 +175,15 @@ export async function printPlan(options: {
   ids: string[];
   byId: ReadonlyMap<string, { interface: InterfaceName; level: string }>;
   revisionTimeMs: number;
+  /** The run's suite workers (harness/run/workers.ts). */
+  workers: number;
   write: (line: string) => void;
 }): Promise<Plan> {
   const all = await plannedTests(options.context, options.interfaces, options.ids);
   const { budget } = options.context.profile;
   const left = budget ? new Set(overBudget(all, budget, (id) => options.byId.get(id)?.level)) : new Set<string>();
   const tests = all.filter((t) => !left.has(t.title));
-  const plan = planOf(tests, options.byId, options.revisionTimeMs);
+  const plan = planOf(tests, options.byId, options.revisionTimeMs, options.workers);
   options.write(`apc certify --plan · ${options.ids.length} requirement(s) selected · nothing was sent to the target\n`);
   if (budget) options.write(`  budget ${budgetText(budget)}: ${left.size} of ${all.length} test(s) left out (skipped, saying "budget"); the plan below is of the rest\n`);
   for (const line of planLines(plan)) options.write(`${line}\n`);

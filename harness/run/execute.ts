@@ -2,7 +2,7 @@
 // --max-time and until an interrupt, and judges what they found: a status per requirement and
 // the verdict. The third stage, reportOf, puts that into a compliance report.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunContext } from '../conformance/run-context.ts';
 import { DEFAULT_PACT_DIR } from '../pact/pact-files.ts';
@@ -16,8 +16,9 @@ import { resumeCommand, resumedResults } from './resume.ts';
 import { LeftoverSweep } from './leftovers.ts';
 import type { RunListener } from './outcome-collector.ts';
 import type { RunPlan } from './plan.ts';
-import { runSuites } from './run-suites.ts';
+import { runSuites, suiteFiles, suiteFilesNaming } from './run-suites.ts';
 import { markNotRun, withDeadline, type StopRequest } from './run-stop.ts';
+import { suiteWorkers } from './workers.ts';
 import { deleteBoundMs } from './awaiting-delete.ts';
 
 export interface RunHooks {
@@ -27,7 +28,7 @@ export interface RunHooks {
   /** Told once when the run starts to stop, with the reason. */
   stopping?: (reason: string) => void;
   /**
-   * Suite worker processes at most (default two, where there are CPUs for them). apc selftest
+   * Suite worker processes at most (default: workers.ts). apc selftest
    * runs its certifications side by side with one each: a worker's start (its imports, schemas
    * and catalogue) is a quarter of a mutant's CPU, and the other certifications fill the waits.
    */
@@ -81,7 +82,9 @@ export async function executeRun(plan: RunPlan, hooks: RunHooks = {}): Promise<R
 
 async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResults> {
   const { profile, runId, catalogue } = plan;
-  const workers = Math.max(1, Math.min(hooks.workers ?? 2, availableParallelism(), profile.concurrency));
+  const ids = plan.selected.map((r) => r.id);
+  // No more workers than files to run: each worker's share of the requests in flight is then as large as it can be.
+  const workers = Math.max(1, Math.min(suiteWorkers(plan, hooks.workers), suiteFilesNaming(suiteFiles(plan.suiteInterfaces), ids).length));
   const stateDir = mkdtempSync(join(tmpdir(), `${runId}-state-`));
   const context: RunContext = {
     profile,
@@ -94,7 +97,7 @@ async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResult
     stateDir,
   };
   if (profile.budget) {
-    const tests = await plannedTests(context, plan.suiteInterfaces, plan.selected.map((r) => r.id));
+    const tests = await plannedTests(context, plan.suiteInterfaces, ids);
     context.overBudget = overBudget(tests, profile.budget, (id) => catalogue.byId.get(id)?.level);
   }
   const startedAt = new Date().toISOString();
@@ -108,7 +111,7 @@ async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResult
     ...(stopped ? { stop: stopped } : {}),
     context,
     interfaces: plan.suiteInterfaces,
-    ids: plan.selected.map((r) => r.id),
+    ids,
     workers,
     ...(hooks.listener ? { listener: hooks.listener } : {}),
   }).finally(() => {

@@ -22,8 +22,9 @@ requirement('EU-RESP-003', async (t: Check) => {
   for (const naming of ['name', 'both', 'id'] as const) {
     const [c] = fc.sample(validUpload({ naming, spelling: 'zoned' }), { numRuns: 1, seed: t.testSeed });
     const ids = freshIds(t, c!.rows.length);
-    // A description is always sent: an implementation that ignored it would otherwise look right.
-    const body: JsonObject = { ...bodyOf(t, c!, ids), experiment_description: `${ids.experimentName} (described)` };
+    // Descriptions are always sent: an implementation that ignored one would otherwise look right.
+    // Each upload names a fresh dataset, so the dataset is made by it and holds its description.
+    const body: JsonObject = { ...bodyOf(t, c!, ids), experiment_description: `${ids.experimentName} (described)`, dataset_description: `${ids.datasetName} (described)` };
     const { experiment, dataset } = await uploadOk(t, body);
     t.expect(experiment.name === ids.experimentName, { message: 'The experiment does not carry the uploaded experiment_name.', expected: ids.experimentName, seen: experiment.name });
     t.expect(experiment.description === body.experiment_description, { message: 'The experiment does not carry the uploaded experiment_description.', expected: body.experiment_description, seen: experiment.description });
@@ -36,5 +37,6 @@ requirement('EU-RESP-003', async (t: Check) => {
       });
     }
     if (naming !== 'id') t.expect(dataset.name === ids.datasetName, { message: 'The dataset does not carry the uploaded dataset_name.', expected: ids.datasetName, seen: dataset.name });
+    t.expect(dataset.description === body.dataset_description, { message: 'The dataset made by the upload does not carry the uploaded dataset_description.', expected: body.dataset_description, seen: dataset.description });
   }
 }, { cost: { creates: { uploads: 3 } } });

@@ -47,6 +47,51 @@ export const EXPLAINED: Explanation[] = [
     place: 'allowed by the spec',
     why: '2.1 ("updated_at | date-time | Read-only."), 2.6 and 2.7 ("updated_at | timestamp") give updated_at a type and nothing more: when it moves is not shown, so one that keeps its first value breaks no statement of the spec.',
   },
+  {
+    ids: 'gen.assistant.name.stale,gen.assistant.metadata.stale',
+    place: 'allowed by the spec',
+    why: '4.2 gives PATCH /assistants/{assistant_id} one request member, "context (object; the whole configuration)", and no request of the spec is shown to change an assistant\'s name or metadata; so an assistant that keeps the name and metadata it was created with breaks no statement (the suites send the metadata again on every PATCH, so either reading passes).',
+  },
+  {
+    ids: 'gen.post-assistants.ignored-input.description,gen.post-assistants.ignored-input.config,gen.post-assistants.ignored-input.assistant_id,gen.post-assistants.ignored-input.if_exists',
+    place: 'allowed by the spec',
+    why: '4.2 lists the request of POST /assistants as "graph_id (string, required), context (object), name (string)", and 2.7 says "Other assistant fields (for example a description or a version number) are not shown": what a target does with description, config, a chosen assistant_id or if_exists is not shown.',
+  },
+  {
+    ids: 'gen.patch-assistants-assistant-id.ignored-input.graph_id,gen.patch-assistants-assistant-id.ignored-input.name,gen.patch-assistants-assistant-id.ignored-input.description,gen.patch-assistants-assistant-id.ignored-input.config',
+    place: 'allowed by the spec',
+    why: '4.2 lists the request of PATCH /assistants/{assistant_id} as "context (object; the whole configuration)" alone: what a target does with graph_id, name, description or config in a PATCH is not shown.',
+  },
+  {
+    ids: 'gen.post-assistants.wrong-status.*,gen.patch-assistants-assistant-id.wrong-status.*,gen.post-assistants-search.wrong-status.*,gen.post-threads.wrong-status.*',
+    place: 'allowed by the spec',
+    why: '4.2 gives the agent server\'s answers as bodies ("Assistant object (2.7)", "List of assistants", "Thread with thread_id") without a status code, and 7 lists success codes for the control plane alone ("Success codes seen: 200 (GET, PATCH), 201 (POST create), 204 (DELETE)"); any 2xx success code is allowed.',
+  },
+  {
+    ids: 'gen.post-api-v1-datasets-upload-experiment.ignored-input.experiment_metadata,gen.post-api-v1-datasets-upload-experiment.ignored-input.summary_experiment_scores',
+    place: 'allowed by the spec',
+    why: '2.8 lists experiment_metadata ("object, any shape. Optional.") and summary_experiment_scores ("array of Feedback. Optional.") in the request, but the response\'s experiment fields by name only ("extra", "feedback_stats", "session_feedback_stats", ...): where either shows in an answer is not shown, and no endpoint of the spec reads them back.',
+  },
+  {
+    ids: 'gen.post-api-v1-datasets-upload-experiment.wrong-status.*',
+    place: 'allowed by the spec',
+    why: '4.3 gives the upload\'s answer as "Object with dataset and experiment" without a status code, and 7 says "Error responses of the agent server and of the experiment upload: not shown"; any 2xx success code is allowed.',
+  },
+  {
+    ids: 'gen.deployment.status.stale',
+    place: 'allowed by the spec',
+    why: '3: "Deployment status values: AWAITING_DATABASE, READY, UNUSED, AWAITING_DELETE, UNKNOWN. Transitions: not shown." A deployment whose status keeps its first value breaks no statement of the spec.',
+  },
+  {
+    ids: 'gen.post-v2-deployments.ignored-input.image_version',
+    place: 'allowed by the spec',
+    why: '4.1 lists the create body as "name, source, source_config, source_revision_config, secrets (secret_references for external_container)", and 2.1 gives image_version as "string or null | Optional." without saying what sets it: a create that ignores one breaks no statement.',
+  },
+  {
+    ids: 'gen.get-v2-deployments.reordered',
+    place: 'allowed by the spec',
+    why: '4.1: "Not shown: query parameters and response shape of GET /v2/deployments." The spec fixes no order of the deployments listing (unlike the revisions listing, "latest first").',
+  },
 ];
 
 /** The reviewed explanation of a surviving generated mutant, if any. */

@@ -1,0 +1,17 @@
+// How many suite worker processes a run uses. A worker runs its suite files one after another,
+// and a control-plane file waits for its revisions: minutes each on a real platform, and the whole
+// deploy timeout when they stick. Files that wait in one worker wait one after another, so where
+// revisions may take time every file gets a worker, as far as --concurrency allows (each worker
+// gets its share of the requests in flight, at least one), and the waits of the run overlap.
+// Where the harness knows revisions take milliseconds (the reference it starts, without slow
+// builds), the work is CPU: at most two workers, one a core.
+import { availableParallelism } from 'node:os';
+import type { RunPlan } from './plan.ts';
+
+/** Suite workers at most (run-suites.ts starts no more than there are files). `cap`: the caller's own limit (apc selftest's one). */
+export function suiteWorkers(plan: Pick<RunPlan, 'profile' | 'referenceChoice' | 'request' | 'suiteInterfaces'>, cap?: number): number {
+  const quickRevisions = plan.referenceChoice !== undefined && !plan.request.referencePlatformLike?.behaviours.includes('slow-builds');
+  const waiting = plan.suiteInterfaces.includes('control-plane') && !quickRevisions;
+  const limit = waiting ? plan.profile.concurrency : Math.min(2, availableParallelism(), plan.profile.concurrency);
+  return Math.max(1, Math.min(cap ?? limit, limit));
+}

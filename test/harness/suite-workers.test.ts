@@ -1,0 +1,35 @@
+// Suite workers: a worker runs its files one after another, so where revisions may take time
+// (any target but the reference the harness starts with quick builds) every file gets a worker,
+// within --concurrency, and the control plane's revision waits overlap.
+import { availableParallelism } from 'node:os';
+import { expect, test } from 'vitest';
+import { defaultProfile } from '../../harness/profile/profile.ts';
+import type { RunPlan } from '../../harness/run/plan.ts';
+import { suiteWorkers } from '../../harness/run/workers.ts';
+
+function plan(options: { concurrency?: number; reference?: boolean; slowBuilds?: boolean; interfaces?: RunPlan['suiteInterfaces'] }) {
+  return {
+    profile: { ...defaultProfile(), concurrency: options.concurrency ?? 16 },
+    ...(options.reference ? { referenceChoice: { kind: 'process' as const, database: 'memory' as const } } : {}),
+    request: options.slowBuilds ? { referencePlatformLike: { behaviours: ['slow-builds' as const] } } : {},
+    suiteInterfaces: options.interfaces ?? ['control-plane'],
+  } as Pick<RunPlan, 'profile' | 'referenceChoice' | 'request' | 'suiteInterfaces'>;
+}
+
+test('a target whose revisions may take time: as many workers as --concurrency allows', () => {
+  expect(suiteWorkers(plan({ concurrency: 16 }))).toBe(16);
+  expect(suiteWorkers(plan({ concurrency: 4 }))).toBe(4);
+  expect(suiteWorkers(plan({ reference: true, slowBuilds: true }))).toBe(16);
+});
+
+test('the reference with quick builds, or no control plane: the work is CPU, two workers at most', () => {
+  const cpu = Math.min(2, availableParallelism());
+  expect(suiteWorkers(plan({ reference: true }))).toBe(cpu);
+  expect(suiteWorkers(plan({ interfaces: ['agent-server', 'experiment-upload'] }))).toBe(cpu);
+  expect(suiteWorkers(plan({ concurrency: 1 }))).toBe(1);
+});
+
+test("the caller's cap (apc selftest's one worker) holds either way", () => {
+  expect(suiteWorkers(plan({}), 1)).toBe(1);
+  expect(suiteWorkers(plan({ reference: true }), 1)).toBe(1);
+});
