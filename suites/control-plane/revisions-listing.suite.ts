@@ -1,16 +1,17 @@
 // Listing and reading revisions (spec 2.6, 4.1): an object with a `resources` array, newest first,
 // each revision with an id and a status and the SourceRevisionConfig values it was created with.
 import fc from 'fast-check';
-import { triggerPatch, triggersFor } from '../../generators/control-plane/patches.ts';
+import { changedValuePatch, triggerPatch, triggersFor } from '../../generators/control-plane/patches.ts';
 import { REVISION_MEMBERS, isSet } from '../../generators/control-plane/source-rules.ts';
 import { requirement, type Check, type TargetProfile, type TestCost } from '../../harness/conformance/index.ts';
-import type { Deployment } from '../../schemas/index.ts';
+import type { Deployment, Source } from '../../schemas/index.ts';
 import { firstOffered, sharedCost, sharedSimple } from './support/shared.ts';
 import {
   expectRefused,
   field,
   generatorContext,
   listRevisions,
+  offered,
   patchAddingRevision,
   ANY_SOURCE,
   pickSource,
@@ -27,10 +28,13 @@ type Json = Record<string, unknown>;
 /** The cost of a test adding `revisions` to a deployment of the first offered source. */
 const onPooled = (revisions: number) => (p: TargetProfile) => sharedCost(p, firstOffered(p, ANY_SOURCE), revisions);
 
+/** threeRevisions' source: the first offered whose revision value the fixtures can change. */
+const historySource = (p: TargetProfile): Source | undefined => offered({ profile: p }, ANY_SOURCE).find((s) => changedValuePatch(p.fixtures, s) !== undefined) ?? firstOffered(p, ANY_SOURCE);
+
 const HISTORY = 'revisions-listing-history';
 /** The cost of a test on threeRevisions: under a budget the file's tests share one history, whose two PATCHes count once. */
 function onHistory(p: TargetProfile): TestCost {
-  const cost = onPooled(2)(p);
+  const cost = sharedCost(p, historySource(p), 2);
   return cost.shared ? { creates: {}, shared: { ...cost.shared, [HISTORY]: { revisions: 2 } } } : cost;
 }
 
@@ -52,24 +56,28 @@ const membersSet = (config: unknown): Json =>
 
 /**
  * A deployment's three newest revisions: its latest, one from a secrets PATCH, one from a value
- * PATCH. Of a new deployment the latest is its first, made with the create's values; a pooled
- * one's (support/shared.ts) is another test's, whose values this test does not know: those are
- * judged on the two it made. Under a budget the next test reuses them while the deployment has
- * no newer revision (this file's tests run one after another on the run's one worker).
+ * PATCH. Where the fixtures hold a second value (another image or branch), the value PATCH changes
+ * it, so the first and the last revision carry different values: a target that showed every
+ * revision with the first's values, or with the latest's, would otherwise look right
+ * (CP-REVL-005). Of a new deployment the latest is its first, made with the create's values; a
+ * pooled one's (support/shared.ts) is another test's, whose values this test does not know: those
+ * are judged on the two it made. Under a budget the next test reuses them while the deployment
+ * has no newer revision (this file's tests run one after another on the run's one worker).
  */
 async function threeRevisions(t: Check): Promise<History> {
   const ctx = generatorContext(t);
-  const source = pickSource(t, ANY_SOURCE);
+  const source = historySource(t.profile) ?? pickSource(t, ANY_SOURCE);
   const deployment = await sharedSimple(t, [source]);
   if (t.profile.budget && kept?.deployment.id === deployment.id && kept.ids.at(-1) === deployment.latest_revision_id) return kept;
   const first = t.profile.budget ? {} : membersSet(deployment.source_revision_config);
   const history: History = { deployment, ids: [deployment.latest_revision_id!], set: [first] };
   const valueTrigger = triggersFor(source).find((tr) => tr !== 'secrets' && tr !== 'resource_spec') ?? 'secrets';
   for (const trigger of ['secrets', valueTrigger] as const) {
-    const [body] = fc.sample(triggerPatch(ctx, trigger), { numRuns: 1, seed: t.testSeed });
-    const { added } = await patchAddingRevision(t, deployment.id, body!);
+    const changed = trigger === 'secrets' ? undefined : changedValuePatch(ctx.fixtures, source);
+    const body = changed ?? fc.sample(triggerPatch(ctx, trigger), { numRuns: 1, seed: t.testSeed })[0]!;
+    const { added } = await patchAddingRevision(t, deployment.id, body);
     history.ids.push(added.id as string);
-    history.set.push(membersSet(body!.source_revision_config));
+    history.set.push(membersSet(body.source_revision_config));
   }
   if (t.profile.budget) kept = history;
   return history;
