@@ -15,12 +15,33 @@ export interface FeedbackFigures {
   /** The 1-minute load average when it started (2 means two busy cores on a 2-core machine). */
   loadBefore: number;
   passed: boolean;
+  /** apc selftest: its measures, as it printed them (each target met or not). */
+  measures?: string[];
+  /** apc selftest: the subjects that took longest, with their time (where its minutes go). */
+  slowest?: string[];
 }
 
-async function once(command: string, run: () => Promise<ApcRun>): Promise<FeedbackFigures> {
+/** The last lines of `apc selftest`: one per measure, up to the report's path. */
+const MEASURE = /^(mutation score|generated mutants|false alarms|diagnosis precision|detection rate|hostile targets) /;
+/** A subject's progress line: `[3/204] ✓ mutant cp.x: caught by … (12.3 s)`. */
+const SUBJECT = /^\[\d+\/\d+\] . (\S+ \S+?):.*\((\d+(?:\.\d+)?) s\)$/;
+
+function selftestDetails(stdout: string): Pick<FeedbackFigures, 'measures' | 'slowest'> {
+  const lines = stdout.split('\n');
+  const timed = lines.flatMap((line) => {
+    const m = SUBJECT.exec(line);
+    return m ? [{ subject: m[1]!, seconds: Number(m[2]) }] : [];
+  });
+  return {
+    measures: lines.filter((line) => MEASURE.test(line)),
+    slowest: timed.sort((a, b) => b.seconds - a.seconds).slice(0, 10).map((t) => `${t.subject} ${t.seconds} s`),
+  };
+}
+
+async function once(command: string, run: () => Promise<ApcRun>, details?: (stdout: string) => Partial<FeedbackFigures>): Promise<FeedbackFigures> {
   const loadBefore = round(loadavg()[0]!);
   const r = await run();
-  return { command, wallSeconds: round(r.wallSeconds), cpuSeconds: round(r.cpuSeconds), loadBefore, passed: r.code === 0 };
+  return { command, wallSeconds: round(r.wallSeconds), cpuSeconds: round(r.cpuSeconds), loadBefore, passed: r.code === 0, ...details?.(r.stdout) };
 }
 
 export async function feedback(): Promise<FeedbackFigures[]> {
@@ -28,7 +49,7 @@ export async function feedback(): Promise<FeedbackFigures[]> {
   try {
     return [
       await once('npm run test:unit', () => runTimed('npm', ['run', '--silent', 'test:unit'])),
-      await once('apc selftest', () => runApc(['selftest', '--reports', reports])),
+      await once('apc selftest', () => runApc(['selftest', '--reports', reports]), selftestDetails),
     ];
   } finally {
     rmSync(reports, { recursive: true, force: true });

@@ -32,7 +32,11 @@ export function printSummary(raw: Record<string, unknown>): void {
   }
   if (r.feedback) {
     out('feedback (one run each: wall / CPU incl. children, load before)');
-    for (const f of r.feedback) out(`  ${f.command.padEnd(42)} ${f.wallSeconds.toFixed(1)} s / ${f.cpuSeconds.toFixed(1)} s, load ${f.loadBefore}${f.passed ? '' : ' (FAILED)'}`);
+    for (const f of r.feedback) {
+      out(`  ${f.command.padEnd(42)} ${f.wallSeconds.toFixed(1)} s / ${f.cpuSeconds.toFixed(1)} s, load ${f.loadBefore}${f.passed ? '' : ' (FAILED)'}`);
+      for (const line of f.measures ?? []) out(`    ${line}`);
+      if (f.slowest?.length) out(`    slowest: ${f.slowest.join(', ')}`);
+    }
   }
   if (r.revisionWaits) {
     out('revision waits (a control-plane certification of the reference by URL; wall time over revision time)');

@@ -126,8 +126,8 @@ export class Check {
   get as(): InterfaceClient {
     return this.client('agent-server');
   }
-  /** Experiment upload (tracing) client. */
-  get tracing(): InterfaceClient {
+  /** Experiment upload client. */
+  get eu(): InterfaceClient {
     return this.client('experiment-upload');
   }
 

@@ -123,12 +123,23 @@ requirement('CP-TEN-004', async (t: Check) => {
   const deployment = await someDeployment(t, 'ten');
   const tenant = t.profile.tenantId;
   if (!tenant) t.notApplicable('tenant-id', 'the profile gives no tenantId, so no X-Tenant-Id was sent to compare tenant_id with');
-  t.expect(String(deployment.tenant_id ?? '').toLowerCase() === tenant.toLowerCase(), {
-    message: "The created deployment's tenant_id is not the workspace named by X-Tenant-Id.",
-    expected: tenant,
-    seen: deployment.tenant_id,
-  });
-}, { cost: creates(1) });
+  const check = (created: unknown, expected: string, which: string) =>
+    t.expect(String(field(created, 'tenant_id') ?? '').toLowerCase() === expected.toLowerCase(), {
+      message: `The deployment created in ${which} workspace has a tenant_id other than the workspace named by X-Tenant-Id.`,
+      expected,
+      seen: field(created, 'tenant_id'),
+    });
+  check(deployment, tenant, 'the main');
+  // With one workspace alone, a target that gave every deployment one fixed tenant_id would pass:
+  // a deployment created in a second workspace must carry that workspace's id.
+  const auth = t.profile.otherTenant;
+  if (!auth?.tenantId || auth.tenantId.toLowerCase() === tenant.toLowerCase()) return;
+  const exchange = await t.cp.post(DEPLOYMENTS, simpleBody(t, pickSource(t, ['internal_container', 'gitforge', 'external_container', 'internal_source']), 'ten-other'), { auth });
+  const id = field(exchange.response?.json, 'id');
+  if (is2xx(exchange) && typeof id === 'string') t.cleanup(`DELETE ${deploymentPath(id)} (the other workspace)`, async () => void (await t.cp.delete(deploymentPath(id), { auth, query: { delete_tracing_project: true } })));
+  t.needSuccess(exchange, { requirement: 'CP-CREATE-001', message: `Creating a deployment with the other workspace's credentials answered ${statusOf(exchange) ?? 'nothing'}; this test needs it accepted.` });
+  check(exchange.response!.json, auth.tenantId, 'the other');
+}, { cost: (p) => creates(p.otherTenant ? 2 : 1) });
 
 // Judged only with a workspace the main key may not act for (fixture:foreign-tenant): a second
 // workspace the same organization key acts for is no such workspace.

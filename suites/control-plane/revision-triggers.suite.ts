@@ -27,8 +27,8 @@ import {
 } from './support/steps.ts';
 import { putTarball, requestUpload, sourceTarball } from './support/upload.ts';
 
-/** PATCHes `body` and checks it created exactly `expected` revisions; returns the new listing. */
-async function patchCounting(t: Check, deployment: Deployment, body: PatchBody, expected: 0 | 1, rule: string): Promise<Record<string, unknown>[]> {
+/** PATCHes `body` and checks it created exactly `expected` revisions; returns the deployment the PATCH answered with. */
+async function patchCounting(t: Check, deployment: Deployment, body: PatchBody, expected: 0 | 1, rule: string): Promise<Deployment> {
   const before = await listRevisions(t, deployment.id);
   const patched = await patchOk(t, deployment.id, body, rule);
   const after = await listRevisions(t, deployment.id);
@@ -46,7 +46,7 @@ async function patchCounting(t: Check, deployment: Deployment, body: PatchBody, 
       seen: { latest_revision_id: patched.latest_revision_id },
     });
   }
-  return after;
+  return patched;
 }
 
 /** Sample one value of an arbitrary, reproducibly from the test's seed. */
@@ -68,7 +68,14 @@ function triggerRow(rule: string, trigger: GeneratedTrigger, sources: readonly S
   requirement(rule, async (t: Check) => {
     const source = pickSource(t, sources, `${trigger} applies to it`);
     const created = await createSimple(t, source, 'trig');
-    await patchCounting(t, created, one(t, triggerPatch(generatorContext(t), trigger)), 1, rule);
+    const body = one(t, triggerPatch(generatorContext(t), trigger));
+    const patched = await patchCounting(t, created, body, 1, rule);
+    // The simplest deployment has no secrets, so a PATCH's secrets show only if it took them.
+    if (trigger === 'secrets') {
+      const listed = Array.isArray(patched.secrets) ? patched.secrets.map((s) => s.name) : [];
+      const missing = (body.secrets ?? []).map((s) => s.name).filter((n) => !listed.includes(n));
+      t.expect(missing.length === 0, { requirement: rule, message: `The PATCH created a revision but the deployment it answered with does not list the secret(s) ${missing.join(', ')} it sent.`, expected: (body.secrets ?? []).map((s) => s.name), seen: listed });
+    }
   }, { cost: creates(1, 2) });
 }
 

@@ -1,7 +1,7 @@
 // Listing and reading revisions (spec 2.6, 4.1): an object with a `resources` array, newest first,
 // each revision with an id and a status and the SourceRevisionConfig values it was created with.
 import fc from 'fast-check';
-import { triggerPatch, triggersFor } from '../../generators/control-plane/patches.ts';
+import { changedValuePatch, triggerPatch, triggersFor } from '../../generators/control-plane/patches.ts';
 import { REVISION_MEMBERS, isSet } from '../../generators/control-plane/source-rules.ts';
 import { requirement, type Check } from '../../harness/conformance/index.ts';
 import type { Deployment } from '../../schemas/index.ts';
@@ -11,6 +11,7 @@ import {
   field,
   generatorContext,
   listRevisions,
+  offered,
   patchAddingRevision,
   pickSource,
   ANY_SOURCE,
@@ -39,18 +40,24 @@ interface History {
 const membersSet = (config: unknown): Json =>
   Object.fromEntries(REVISION_MEMBERS.filter((m) => isSet(field(config, m))).map((m) => [m, field(config, m)]));
 
-/** A deployment with three revisions: the first, one from a secrets PATCH, one from a value PATCH. */
+/**
+ * A deployment with three revisions: the first, one from a secrets PATCH, one from a value PATCH.
+ * Where the fixtures hold a second value (another image or branch), the value PATCH changes it, so
+ * the first and the last revision carry different values: a target that showed every revision
+ * with the first's values, or with the latest's, would otherwise look right (CP-REVL-005).
+ */
 async function threeRevisions(t: Check): Promise<History> {
   const ctx = generatorContext(t);
-  const source = pickSource(t, ANY_SOURCE);
+  const source = offered(t, ANY_SOURCE).find((s) => changedValuePatch(ctx.fixtures, s) !== undefined) ?? pickSource(t, ANY_SOURCE);
   const deployment = await createSimple(t, source, 'revl');
   const history: History = { deployment, ids: [deployment.latest_revision_id!], set: [membersSet(deployment.source_revision_config)] };
   const valueTrigger = triggersFor(source).find((tr) => tr !== 'secrets' && tr !== 'resource_spec') ?? 'secrets';
   for (const trigger of ['secrets', valueTrigger] as const) {
-    const [body] = fc.sample(triggerPatch(ctx, trigger), { numRuns: 1, seed: t.testSeed });
-    const { added } = await patchAddingRevision(t, deployment.id, body!);
+    const changed = trigger === 'secrets' ? undefined : changedValuePatch(ctx.fixtures, source);
+    const body = changed ?? fc.sample(triggerPatch(ctx, trigger), { numRuns: 1, seed: t.testSeed })[0]!;
+    const { added } = await patchAddingRevision(t, deployment.id, body);
     history.ids.push(added.id as string);
-    history.set.push(membersSet(body!.source_revision_config));
+    history.set.push(membersSet(body.source_revision_config));
   }
   return history;
 }

@@ -77,6 +77,21 @@ export const EXPLAINED: Explanation[] = [
     place: 'allowed by the spec',
     why: '4.3 gives the upload\'s answer as "Object with dataset and experiment" without a status code, and 7 says "Error responses of the agent server and of the experiment upload: not shown"; any 2xx success code is allowed.',
   },
+  {
+    ids: 'gen.deployment.status.stale',
+    place: 'allowed by the spec',
+    why: '3: "Deployment status values: AWAITING_DATABASE, READY, UNUSED, AWAITING_DELETE, UNKNOWN. Transitions: not shown." A deployment whose status keeps its first value breaks no statement of the spec.',
+  },
+  {
+    ids: 'gen.post-v2-deployments.ignored-input.image_version',
+    place: 'allowed by the spec',
+    why: '4.1 lists the create body as "name, source, source_config, source_revision_config, secrets (secret_references for external_container)", and 2.1 gives image_version as "string or null | Optional." without saying what sets it: a create that ignores one breaks no statement.',
+  },
+  {
+    ids: 'gen.get-v2-deployments.reordered',
+    place: 'allowed by the spec',
+    why: '4.1: "Not shown: query parameters and response shape of GET /v2/deployments." The spec fixes no order of the deployments listing (unlike the revisions listing, "latest first").',
+  },
 ];
 
 /** The reviewed explanation of a surviving generated mutant, if any. */
