@@ -27,6 +27,7 @@ export const OPTIONS = {
   reports: { type: 'string' },
   list: { type: 'boolean' },
   generated: { type: 'string' },
+  budget: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -63,6 +64,7 @@ export async function selftest(argv: string[], io: CommandIo, stop?: StopRequest
       seed,
       seeds: count('seeds', values.seeds, 20, 1000),
       timeoutMs: 300_000,
+      ...(values.budget !== undefined ? { budget: values.budget } : {}),
     };
     // Certifications of the reference mostly wait (revision phases, statistics), so twice the CPUs.
     const concurrency = count('concurrency', values.concurrency, Math.min(4, 2 * cpus().length), 32);

@@ -284,6 +284,9 @@ many seeds the property rules catch each mutant) and each hostile target's end t
   --seeds N               seeds of the detection runs (default 20)
   --runs N                runs per property of the certifications
   --seed N                seed of the certifications (default 1)
+  --budget deployments=N,revisions=M
+                          the budget of every certification (as apc certify's --budget): do the
+                          mutants stay caught within it?
   --concurrency N         certifications at a time (default: twice the CPU count, at most 4)
   --reports DIR           where selftest.json and selftest.md go (default reports/selftest-<time>)
   --generated N|all       generated protocol mutants to certify: a sample of N picked by --seed

@@ -20,6 +20,8 @@ export interface RunSettings {
   detectionRuns: number;
   /** Bound of one certification of a mutant or variation. */
   timeoutMs: number;
+  /** `--budget` of every certification (does a budgeted run still catch the mutants?). */
+  budget?: string;
   /** Stops the certifications under way (apc selftest interrupted). */
   signal?: AbortSignal;
 }
@@ -82,6 +84,7 @@ export async function certifyBent(subject: Mutant | Variation, settings: RunSett
         '--seed', String(settings.seed),
         '--runs', String(settings.runs),
         ...(subject.scope ? ['--requirements', subject.scope.join(',')] : []),
+        ...(settings.budget ? ['--budget', settings.budget] : []),
         ...extra,
       ],
       env: { APC_API_KEY: own!.key, APC_OTHER_API_KEY: other!.key },
