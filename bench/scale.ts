@@ -41,6 +41,8 @@ export async function scale(ref: ReferenceProcess, counts: number[], options: { 
   const flags = [
     ...['--control-plane-url', ref.urls.controlPlane, '--agent-server-url', ref.urls.agentServer, '--tracing-url', ref.urls.experimentUpload],
     ...['--api-key', g1.key, '--tenant-id', g1.tenant, '--other-api-key', g2.key, '--other-tenant-id', g2.tenant],
+    // The reference is free: unbudgeted, as when the harness starts it.
+    '--budget', 'none',
   ];
   const rows: ScaleRow[] = [];
   let stored = 1;

@@ -11,5 +11,5 @@ export { describeResponse } from '../http/curl.ts';
 export { redactor } from '../redact.ts';
 export type { SseResult, SseEvent } from '../sse/reader.ts';
 export * from '../sse/checker.ts';
-export { foreignTenant, type TargetProfile } from '../profile/profile.ts';
+export { budgeted, foreignTenant, type TargetProfile } from '../profile/profile.ts';
 export { AWAITING_DELETE, deleteBoundMs, untilGone, type Gone } from '../run/awaiting-delete.ts';

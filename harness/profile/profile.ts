@@ -92,6 +92,17 @@ export interface Budget {
   revisions?: number;
 }
 
+/**
+ * The budget of a target given by URL when neither the profile nor a flag sets one (`--budget
+ * none` lifts it): on a real platform each deployment and build costs money. Within it a full
+ * control-plane certification of the reference judges every MUST (test/harness/budget.test.ts).
+ * The in-repo reference the harness starts is free, and has none.
+ */
+export const REMOTE_BUDGET: Readonly<Budget> = { deployments: 12, revisions: 40 };
+
+/** Whether the run has a budget: one that caps something (`budget: {}` and `--budget none` cap nothing). */
+export const budgeted = (profile: Pick<TargetProfile, 'budget'>): boolean => profile.budget?.deployments !== undefined || profile.budget?.revisions !== undefined;
+
 export interface Fixtures {
   /** Graph id of the conformance fixture graph (`echo`, see README). */
   graphId: string;

@@ -235,13 +235,14 @@ export function buildProfile(flags: ProfileSettings, env: NodeJS.ProcessEnv, bas
   return profile;
 }
 
-/** `deployments=12,revisions=40` (either may be left out). */
+/** `deployments=12,revisions=40` (either may be left out), or `none`: no cap, not even a target given by URL's default. */
 function budgetOf(name: string, text: string): Budget {
   const budget: Budget = {};
+  if (text.trim().toLowerCase() === 'none') return budget;
   for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
     const [key, value] = part.split('=');
     if ((key !== 'deployments' && key !== 'revisions') || value === undefined) {
-      throw new ProfileError(`${name}: expected deployments=N,revisions=M (either may be left out), found ${JSON.stringify(text)}.`);
+      throw new ProfileError(`${name}: expected deployments=N,revisions=M (either may be left out) or none, found ${JSON.stringify(text)}.`);
     }
     budget[key] = integer(name, value, 0);
   }

@@ -155,5 +155,7 @@ export function referenceProfileFile(target: Pick<ReferenceTarget, 'apply' | 'ur
     fixtures: applied.fixtures,
     timeouts: base.timeouts,
     pollIntervalMs: base.pollIntervalMs,
+    // The reference is free: no budget (a target given by URL otherwise gets REMOTE_BUDGET).
+    budget: {},
   };
 }

@@ -5,7 +5,7 @@ import type { TestCase } from 'vitest/node';
 import { addCreated, budgetText, CREATED_KINDS, KIND_INTERFACE, type Created } from '../conformance/created.ts';
 import type { TestCost } from '../conformance/requirement.ts';
 import type { RunContext } from '../conformance/run-context.ts';
-import { INTERFACES, type Budget, type InterfaceName } from '../profile/profile.ts';
+import { budgeted, INTERFACES, type Budget, type InterfaceName } from '../profile/profile.ts';
 import type { ComplianceReport, TestOutcome } from '../report/compliance.ts';
 import { suiteFiles, suiteFilesNaming, suiteVitest } from './run-suites.ts';
 
@@ -195,7 +195,7 @@ export async function printPlan(options: {
   write: (line: string) => void;
 }): Promise<Plan> {
   const all = await plannedTests(options.context, options.interfaces, options.ids);
-  const { budget } = options.context.profile;
+  const budget = budgeted(options.context.profile) ? options.context.profile.budget : undefined;
   const left = budget ? new Set(overBudget(all, budget, (id) => options.byId.get(id)?.level)) : new Set<string>();
   const tests = all.filter((t) => !left.has(t.title));
   const plan = planOf(tests, options.byId, options.revisionTimeMs, options.workers);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { RunContext } from '../conformance/run-context.ts';
 import { DEFAULT_PACT_DIR } from '../pact/pact-files.ts';
 import { addConsumerCounts } from '../pact/reliance.ts';
-import { INTERFACES, redactedProfile, type InterfaceName, type TargetProfile } from '../profile/profile.ts';
+import { budgeted, INTERFACES, redactedProfile, type InterfaceName, type TargetProfile } from '../profile/profile.ts';
 import { choiceFlags } from '../reference/reference-choice.ts';
 import { assembleReport, type ReportResults } from '../report/assemble.ts';
 import { buildResults, transientOf, universeOf, verdictOf, type ComplianceReport } from '../report/compliance.ts';
@@ -67,7 +67,7 @@ function reproFlags(plan: RunPlan): string {
 }
 
 /**
- * After an interrupt, or a budgeted run (its pooled deployments belong to the run, not a test):
+ * After an interrupt, or a run that pooled deployments (they belong to the run, not a test):
  * deletes what the run created (as its tests would have), each request bounded.
  */
 async function deleteRunLeftovers(profile: TargetProfile, runId: string, when: string): Promise<string[]> {
@@ -99,7 +99,7 @@ async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResult
     ...(plan.adaptiveRps ? { adaptiveRps: true } : {}),
     stateDir,
   };
-  if (profile.budget) {
+  if (profile.budget && budgeted(profile)) {
     const tests = await plannedTests(context, plan.suiteInterfaces, ids);
     context.overBudget = overBudget(tests, profile.budget, (id) => catalogue.byId.get(id)?.level);
   }
@@ -125,7 +125,9 @@ async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResult
   const requirements = stopReason ? markNotRun(built.requirements, stopReason) : built.requirements;
   const runErrors = built.errors;
   addConsumerCounts(requirements, DEFAULT_PACT_DIR);
-  if ((stopReason || profile.budget) && !profile.keep) {
+  // Pooled deployments (suites/control-plane/support/shared.ts) belong to the run: made by a test that shares one.
+  const pooled = outcomes.some((o) => o.cost?.shared && (o.created?.deployments ?? 0) > 0);
+  if ((stopReason || pooled) && !profile.keep) {
     runErrors.push(...(await deleteRunLeftovers(profile, runId, stopReason ? 'after the interrupt' : 'of the pooled deployments')));
   }
   const judged = verdictOf(requirements, runErrors, universeOf(catalogue));

@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { checkSelection, loadCatalogue, selector, type Catalogue, type Requirement } from '../catalogue.ts';
 import { applyDiscovery, discover, hostingBeforeSetup } from '../profile/discovery.ts';
-import { INTERFACES, profileSecrets, type InterfaceName, type TargetProfile } from '../profile/profile.ts';
+import { INTERFACES, profileSecrets, REMOTE_BUDGET, type InterfaceName, type TargetProfile } from '../profile/profile.ts';
 import { buildProfile, type ProfileSettings } from '../profile/sources.ts';
 import { assumptionLines } from '../profile/writer.ts';
 import type { PlatformLikeOptions } from '../../reference-impl/platform-like/behaviours.ts';
@@ -143,6 +143,8 @@ function parseLimits(request: RunRequest): Pick<RunPlan, 'maxTime' | 'maxRps' | 
 function resolveProfile(settings: ProfileSettings, env: NodeJS.ProcessEnv, replay: ReplayPlan | undefined): { profile: TargetProfile; usesReference: boolean } {
   const profile = buildProfile(settings, env, replay?.profile);
   const usesReference = INTERFACES.every((i) => !profile.urls[i]);
+  // A target given by URL may be a real platform, where builds cost: a budget unless one is set or lifted.
+  if (!usesReference && !replay && profile.budget === undefined) profile.budget = { ...REMOTE_BUDGET };
   if (!usesReference || replay) return { profile, usesReference };
   return { profile: buildProfile(settings, env, referenceProfileBase()), usesReference };
 }

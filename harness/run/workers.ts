@@ -8,10 +8,11 @@
 // (suites/control-plane/support/shared.ts), one test at a time: one worker holds the pool.
 import { availableParallelism } from 'node:os';
 import type { RunPlan } from './plan.ts';
+import { budgeted } from '../profile/profile.ts';
 
 /** Suite workers at most (run-suites.ts starts no more than there are files). `cap`: the caller's own limit (apc selftest's one). */
 export function suiteWorkers(plan: Pick<RunPlan, 'profile' | 'referenceChoice' | 'request' | 'suiteInterfaces'>, cap?: number): number {
-  if (plan.profile.budget) return 1;
+  if (budgeted(plan.profile)) return 1;
   const quickRevisions = plan.referenceChoice !== undefined && !plan.request.referencePlatformLike?.behaviours.includes('slow-builds');
   const waiting = plan.suiteInterfaces.includes('control-plane') && !quickRevisions;
   const limit = waiting ? plan.profile.concurrency : Math.min(2, availableParallelism(), plan.profile.concurrency);

@@ -20,7 +20,7 @@ export interface RunSettings {
   detectionRuns: number;
   /** Bound of one certification of a mutant or variation. */
   timeoutMs: number;
-  /** `--budget` of every certification (does a budgeted run still catch the mutants?). */
+  /** `--budget` of every certification (does a budgeted run still catch the mutants?); else none, the reference's profile's. */
   budget?: string;
   /** Stops the certifications under way (apc selftest interrupted). */
   signal?: AbortSignal;

@@ -6,14 +6,14 @@
 // PATCHes it accepted must each make their revision.
 import fc from 'fast-check';
 import { triggerPatch } from '../../generators/control-plane/patches.ts';
-import { requirement, type Check, type TargetProfile } from '../../harness/conformance/index.ts';
+import { requirement, type Check, type TargetProfile, budgeted } from '../../harness/conformance/index.ts';
 import { firstOffered, sharedCost, sharedSimple } from './support/shared.ts';
 import { field, generatorContext, getDeployment, is4xx, listRevisions, patch, patchAddingRevision, statusOf } from './support/steps.ts';
 import { untilIdle } from './support/revision-wait.ts';
 
 const CONCURRENT = ['internal_container', 'gitforge', 'external_container', 'internal_source'] as const;
 /** How many PATCHes are sent at once (each a build: under a budget three). */
-const atOnce = (p: TargetProfile) => (p.budget ? 3 : Math.max(3, Math.min(p.concurrency, 8)));
+const atOnce = (p: TargetProfile) => (budgeted(p) ? 3 : Math.max(3, Math.min(p.concurrency, 8)));
 
 requirement(['CP-CONC-001', 'CP-CONC-002'], async (t: Check) => {
   const deployment = await sharedSimple(t, CONCURRENT);

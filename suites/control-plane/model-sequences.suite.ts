@@ -3,12 +3,12 @@
 // model of generators/control-plane/model.ts.
 import fc from 'fast-check';
 import { controlPlaneSequences, CP_SEQUENCES, newSequence } from '../../generators/control-plane/commands.ts';
-import { requirement, type Check, type TargetProfile } from '../../harness/conformance/index.ts';
+import { requirement, type Check, type TargetProfile, budgeted } from '../../harness/conformance/index.ts';
 import { creates, deleteWithProject, generatorContext } from './support/steps.ts';
 import { httpControlPlane } from './support/http-api.ts';
 
 /** Sequences and their length: within a budget fewer and shorter, and none creates a second deployment. */
-const sequenceSize = (p: TargetProfile) => (p.budget ? CP_SEQUENCES.budgeted : { runs: CP_SEQUENCES.runs(p.runs), maxCommands: CP_SEQUENCES.maxCommands });
+const sequenceSize = (p: TargetProfile) => (budgeted(p) ? CP_SEQUENCES.budgeted : { runs: CP_SEQUENCES.runs(p.runs), maxCommands: CP_SEQUENCES.maxCommands });
 
 requirement(
   'CP-SEQ-001',
@@ -16,7 +16,7 @@ requirement(
     const ctx = generatorContext(t, 'seq');
     const size = sequenceSize(t.profile);
     await t.property(
-      controlPlaneSequences(ctx, size.maxCommands, !t.profile.budget),
+      controlPlaneSequences(ctx, size.maxCommands, !budgeted(t.profile)),
       async (sequence) => {
         const api = httpControlPlane(t);
         // A mismatch fails the rule it breaks, which blocks CP-SEQ-001: the sequence is how it was found.
@@ -40,7 +40,7 @@ requirement(
     cost: (p) => {
       const { runs, maxCommands } = sequenceSize(p);
       const steps = runs * (1 + maxCommands);
-      return creates(p.budget ? runs : steps, steps, 1 + maxCommands);
+      return creates(budgeted(p) ? runs : steps, steps, 1 + maxCommands);
     },
   },
 );

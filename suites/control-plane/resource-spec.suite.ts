@@ -6,7 +6,7 @@ import { cpuEither, cpuVerdict, isRoundedFrom, BOUNDED_CPU_FIELDS, type BoundedC
 import { invalidCreate, type CreateBody } from '../../generators/control-plane/create-payloads.ts';
 import { invalidPatch } from '../../generators/control-plane/patches.ts';
 import { DEFAULTS_PROBE, defaultHolds, defaultsExercised, RESOURCE_DEFAULTS, validResourceSpec } from '../../generators/control-plane/resource-spec.ts';
-import { requirement, type Check, type TargetProfile } from '../../harness/conformance/index.ts';
+import { requirement, type Check, type TargetProfile, budgeted } from '../../harness/conformance/index.ts';
 import type { Deployment, ResourceSpec } from '../../schemas/index.ts';
 import { resourceSpecMismatches, sameJson } from './support/compare.ts';
 import { firstOffered, sharedCost, sharedCreated, sharedSimple } from './support/shared.ts';
@@ -56,14 +56,14 @@ requirement('CP-RES-004', async (t: Check) => {
   ];
   for (const spec of onBounds) expectAccepted(t, await tryCreate(t, withSpec(t, spec)), 'CP-RES-004', `a resource_spec on its bounds ${JSON.stringify(spec)}`);
   // Under a budget the bounds alone: each case is a deployment.
-  if (t.profile.budget) return;
+  if (budgeted(t.profile)) return;
   await t.property(validResourceSpec, async (spec) => {
     expectAccepted(t, await tryCreate(t, withSpec(t, spec)), 'CP-RES-004', `a valid resource_spec ${JSON.stringify(spec)}`);
   }, { numRuns: createRuns(t) });
-}, { cost: (p) => creates(2 + (p.budget ? 0 : createRuns({ profile: p }))) });
+}, { cost: (p) => creates(2 + (budgeted(p) ? 0 : createRuns({ profile: p }))) });
 
 /** CPU values on and around the rounding edges: an accepted one is a deployment, so under a budget one. */
-const edgeRuns = (p: TargetProfile) => (p.budget ? 1 : Math.max(3, Math.min(p.runs, 8)));
+const edgeRuns = (p: TargetProfile) => (budgeted(p) ? 1 : Math.max(3, Math.min(p.runs, 8)));
 
 requirement('CP-RES-005', async (t: Check) => {
   const sent: ResourceSpec = { cpu: 1.26, cpu_limit: 2.04, queue_cpu: 0.15, queue_cpu_limit: 7.96, cache_cpu: 3.14159, cache_cpu_limit: 12.349, db_cpu: 0.77, db_cpu_limit: 1.55 };
@@ -109,7 +109,7 @@ requirement('CP-RES-006', async (t: Check) => {
 requirement('CP-RES-007', async (t: Check) => {
   const old: ResourceSpec = { cpu: 1, memory_mb: 1234, db_storage_gi: 37, labels: { 'apc-old': 'kept' } };
   // Under a budget the old spec is PATCHed onto a pooled deployment (a revision, not a deployment).
-  const created = t.profile.budget
+  const created = budgeted(t.profile)
     ? await patchOk(t, (await sharedSimple(t, SPECIFIED)).id, { source_config: { resource_spec: old } })
     : await createDeployment(t, withSpec(t, old));
   const patched = await patchOk(t, created.id, { source_config: { resource_spec: { cpu: 2 } } });
@@ -122,7 +122,7 @@ requirement('CP-RES-007', async (t: Check) => {
       seen: spec,
     });
   }
-}, { cost: (p) => sharedCost(p, firstOffered(p, SPECIFIED), p.budget ? 2 : 1) });
+}, { cost: (p) => sharedCost(p, firstOffered(p, SPECIFIED), budgeted(p) ? 2 : 1) });
 
 const UNSPECIFIED = ['internal_container', 'gitforge', 'internal_source'] as const;
 

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { changedValuePatch, combinedTriggerPatch, nonTriggerPatch, triggerPatch, triggersFor, type GeneratedTrigger, type PatchBody } from '../../generators/control-plane/patches.ts';
 import { BUILDABLE, CONTAINER } from '../../generators/control-plane/source-rules.ts';
-import { requirement, type Check, type TargetProfile } from '../../harness/conformance/index.ts';
+import { requirement, type Check, type TargetProfile, budgeted } from '../../harness/conformance/index.ts';
 import type { Deployment, Source } from '../../schemas/index.ts';
 import { firstOffered, sharedCost, sharedSimple } from './support/shared.ts';
 import {
@@ -87,7 +87,7 @@ triggerRow('CP-REV-007', 'resource_spec', ['external_container']);
 
 const COMBINED = ['external_container', 'gitforge', 'internal_container', 'internal_source'] as const;
 /** Combined-trigger PATCHes: under a budget two, each a build. */
-const combinedRuns = (p: TargetProfile) => (p.budget ? 2 : Math.max(2, Math.min(p.runs, 4)));
+const combinedRuns = (p: TargetProfile) => (budgeted(p) ? 2 : Math.max(2, Math.min(p.runs, 4)));
 
 requirement('CP-REV-008', async (t: Check) => {
   const ctx = generatorContext(t);

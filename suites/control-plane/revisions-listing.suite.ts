@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { changedValuePatch, triggerPatch, triggersFor } from '../../generators/control-plane/patches.ts';
 import { REVISION_MEMBERS, isSet } from '../../generators/control-plane/source-rules.ts';
-import { requirement, type Check, type TargetProfile, type TestCost } from '../../harness/conformance/index.ts';
+import { requirement, type Check, type TargetProfile, type TestCost, budgeted } from '../../harness/conformance/index.ts';
 import type { Deployment, Source } from '../../schemas/index.ts';
 import { firstOffered, sharedCost, sharedSimple } from './support/shared.ts';
 import {
@@ -68,8 +68,8 @@ async function threeRevisions(t: Check): Promise<History> {
   const ctx = generatorContext(t);
   const source = historySource(t.profile) ?? pickSource(t, ANY_SOURCE);
   const deployment = await sharedSimple(t, [source]);
-  if (t.profile.budget && kept?.deployment.id === deployment.id && kept.ids.at(-1) === deployment.latest_revision_id) return kept;
-  const first = t.profile.budget ? {} : membersSet(deployment.source_revision_config);
+  if (budgeted(t.profile) && kept?.deployment.id === deployment.id && kept.ids.at(-1) === deployment.latest_revision_id) return kept;
+  const first = budgeted(t.profile) ? {} : membersSet(deployment.source_revision_config);
   const history: History = { deployment, ids: [deployment.latest_revision_id!], set: [first] };
   const valueTrigger = triggersFor(source).find((tr) => tr !== 'secrets' && tr !== 'resource_spec') ?? 'secrets';
   for (const trigger of ['secrets', valueTrigger] as const) {
@@ -79,7 +79,7 @@ async function threeRevisions(t: Check): Promise<History> {
     history.ids.push(added.id as string);
     history.set.push(membersSet(body.source_revision_config));
   }
-  if (t.profile.budget) kept = history;
+  if (budgeted(t.profile)) kept = history;
   return history;
 }
 

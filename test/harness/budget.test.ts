@@ -29,7 +29,21 @@ describe('--budget', () => {
     expect(buildProfile({}, { APC_BUDGET: 'revisions=3' }).budget).toEqual({ revisions: 3 });
     expect(buildProfile({}, {}).budget).toBeUndefined();
     expect(() => buildProfile({ budget: 'builds=3' }, {})).toThrow(ProfileError);
+    expect(buildProfile({ budget: 'none' }, {}).budget).toEqual({});
   });
+
+  test('a target given by URL gets 12 deployments and 40 revisions unless a flag or the profile says otherwise; the reference the harness starts, none', async () => {
+    const plan = (args: string[], profile?: Record<string, unknown>) =>
+      certify({ args: ['--plan', '--interfaces', 'control-plane', '--requirements', 'CP-READ-00[12]', ...args], ...(profile ? { profile } : {}) });
+    const url = ['--control-plane-url', 'http://127.0.0.1:9'];
+    expect((await plan(url)).stdout).toContain('budget 12 deployments, 40 revisions');
+    expect((await plan([...url, '--budget', 'deployments=3'])).stdout).toContain('budget 3 deployments:');
+    expect((await plan(url, { budget: { revisions: 7 } })).stdout).toContain('budget 7 revisions:');
+    for (const run of [await plan([...url, '--budget', 'none']), await plan(url, { budget: {} }), await plan([])]) {
+      expect(run.code).toBe(0);
+      expect(run.stdout).not.toContain('budget');
+    }
+  }, 120_000);
 
   test('a certification of the reference within a budget: what it leaves out is skipped with "budget", nothing beyond it is created', async () => {
     const run = await certify({ args: ['--interfaces', 'control-plane', '--requirements', 'CP-REV-00[1-4]', '--budget', 'deployments=2', '--seed', '3'] });

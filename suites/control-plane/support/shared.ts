@@ -10,7 +10,7 @@
 // may have left the deployment changed: it is dropped from the pool, and the next test creates
 // another. Pooled deployments carry the run's name prefix; the run deletes them at its end, also
 // after an interrupt (harness/run/leftovers.ts), and `apc cleanup` finds any left.
-import { describeResponse, type Check, type Exchange, type TargetProfile, type TestCost } from '../../../harness/conformance/index.ts';
+import { describeResponse, type Check, type Exchange, type TargetProfile, type TestCost, budgeted } from '../../../harness/conformance/index.ts';
 import type { Deployment, Source } from '../../../schemas/index.ts';
 import type { CreateBody } from '../../../generators/control-plane/create-payloads.ts';
 import { field, is2xx } from './endpoints.ts';
@@ -25,7 +25,7 @@ interface Pooled {
 /** Per worker: the module is shared by the worker's suite files (run-suites.ts, isolate: false). */
 const pool = new Map<string, Pooled>();
 
-const shares = (profile: TargetProfile): boolean => profile.budget !== undefined;
+const shares = (profile: TargetProfile): boolean => budgeted(profile);
 
 /** A pooled deployment costs its create and first revision, once per run. */
 const POOLED: TestCost['creates'] = { deployments: 1, revisions: 1 };

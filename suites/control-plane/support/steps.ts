@@ -2,7 +2,7 @@
 // it and its revisions, PATCH it, wait for a revision, and pick what the target offers. Only HTTP
 // through the check's client; only resources named with `t.name()`.
 import { inject } from 'vitest';
-import type { Check, Exchange, TestCost, TargetProfile } from '../../../harness/conformance/index.ts';
+import { budgeted, type Check, type Exchange, type TestCost, type TargetProfile } from '../../../harness/conformance/index.ts';
 import type { Deployment, Source } from '../../../schemas/index.ts';
 import { sourceAllowed, type GeneratorContext } from '../../../generators/control-plane/context.ts';
 import { baseCreate, type CreateBody } from '../../../generators/control-plane/create-payloads.ts';
@@ -231,7 +231,7 @@ export function deployTimeout(waits: number): number | 'deploy' {
  * Runs for a property whose every case creates a deployment (each costs the target a build):
  * under a budget one case, so the budget buys more rules (harness/run/cost.ts).
  */
-export const createRuns = (t: { profile: TargetProfile }): number => (t.profile.budget ? 1 : Math.max(2, Math.min(t.profile.runs, 5)));
+export const createRuns = (t: { profile: TargetProfile }): number => (budgeted(t.profile) ? 1 : Math.max(2, Math.min(t.profile.runs, 5)));
 /** Runs for a property whose cases are refused requests. */
 export const refusalRuns = (t: { profile: TargetProfile }): number => Math.max(3, Math.min(t.profile.runs, 15));
 

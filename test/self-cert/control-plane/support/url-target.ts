@@ -27,6 +27,8 @@ export function certifyControlPlane(url: string, target: ControlPlaneTarget, mod
       endpoints: mode === 'hosted' ? [] : ['listeners'],
       fixtures: { failingImageUri: 'registry.invalid/acme/agent:fail-build', ...(mode === 'self-hosted' ? { clusterNamespace: 'agents' } : {}) },
       pollIntervalMs: 20,
+      // The reference is free: unbudgeted, as when the harness starts it.
+      budget: {},
       runs: 10,
       seed: 1,
       ...profile,
