@@ -72,7 +72,7 @@ function startProblem(error: unknown, options: ReferenceOptions): string | undef
 
 /**
  * The `apc certify` line for the served reference: the keys in the environment (generated ones
- * shown, configured ones as placeholders), a second tenant when there is a second key.
+ * shown, configured ones as placeholders), a second tenant when there is a second key, no budget.
  */
 function certifyCommand(server: ReferenceServer, own: ApiKeyGrant | undefined, other: ApiKeyGrant | undefined, generated: boolean): string {
   const key = (grant: ApiKeyGrant, placeholder: string) => (generated ? grant.key : placeholder);
@@ -84,6 +84,8 @@ function certifyCommand(server: ReferenceServer, own: ApiKeyGrant | undefined, o
     `--tenant-id ${server.tenantId}`,
     other?.tenants[0] ? `--other-tenant-id ${other.tenants[0]}` : '',
     server.mode === 'self-hosted' ? '--control-plane-mode self-hosted' : '',
+    // The reference is free: no budget, as a target given by URL otherwise gets.
+    '--budget none',
   ].filter(Boolean);
   return [...env, 'apc certify', ...flags].join(' ');
 }

@@ -99,8 +99,10 @@ Cost (README "Cost of a certification"):
                               at most, and how long its revision waits take
   --budget deployments=N,revisions=M
                               create at most this many (either may be left out; the profile's
-                              budget:, APC_BUDGET): tests beyond it are skipped, saying "budget",
-                              cheapest MUSTs first; a MUST left unjudged makes the run incomplete
+                              budget:, APC_BUDGET; default for a target given by URL: 12
+                              deployments, 40 revisions; none lifts it): tests share deployments,
+                              those beyond it are skipped, saying "budget", cheapest MUSTs first; a
+                              MUST left unjudged makes the run incomplete
   --revision-time DURATION    the plan's time per revision (e.g. 14m; default: the reference's
                               60 ms when certifying it, else 14m, a real platform's build)
 

@@ -126,11 +126,11 @@ async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResult
   const runErrors = built.errors;
   addConsumerCounts(requirements, DEFAULT_PACT_DIR);
   // Pooled deployments (suites/control-plane/support/shared.ts) belong to the run: made by a test that shares one.
-  const pooled = outcomes.some((o) => o.cost?.shared && (o.created?.deployments ?? 0) > 0);
-  if ((stopReason || pooled) && !profile.keep) {
-    runErrors.push(...(await deleteRunLeftovers(profile, runId, stopReason ? 'after the interrupt' : 'of the pooled deployments')));
-  }
+  if (stopReason && !profile.keep) runErrors.push(...(await deleteRunLeftovers(profile, runId, 'after the interrupt')));
   const judged = verdictOf(requirements, runErrors, universeOf(catalogue));
+  // What a failing target left of the pool is reported, but judges nothing: the tests did.
+  const pooled = outcomes.some((o) => o.cost?.shared && (o.created?.deployments ?? 0) > 0);
+  if (!stopReason && pooled && !profile.keep) runErrors.push(...(await deleteRunLeftovers(profile, runId, 'of the pooled deployments')));
   const resumable = `Resume it (the same run, seed and target; keys given again as flags or APC_* variables): ${resumeCommand(plan.reportDir)}`;
   const { verdict, reason } = stopReason ? { verdict: 'interrupted' as const, reason: `Interrupted: ${stopReason}; the report holds the tests that ended before. ${resumable}` } : judged;
   const transient = transientOf(outcomes);

@@ -46,7 +46,8 @@ describe('apc init', () => {
       expect(written.otherTenant).toBeDefined();
       expect(written.fixtures.failingGraphId).toBe('fail');
       const run = await certify({
-        args: ['--profile', out, '--poll-interval-ms', '20', '--request-timeout-ms', '10000', '--stream-timeout-ms', '10000', '--deploy-timeout-ms', '30000', '--runs', '5'],
+        // The reference `apc serve` runs is free: unbudgeted, so every rule is judged.
+        args: ['--profile', out, '--budget', 'none', '--poll-interval-ms', '20', '--request-timeout-ms', '10000', '--stream-timeout-ms', '10000', '--deploy-timeout-ms', '30000', '--runs', '5'],
         env: { APC_API_KEY: keys[0]!.key, APC_OTHER_API_KEY: keys[1]!.key },
         timeoutMs: 280_000,
       });

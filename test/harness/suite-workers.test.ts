@@ -39,3 +39,9 @@ test('under a budget one worker: it holds the pool of shared deployments, used b
   budgeted.profile.budget = { deployments: 12, revisions: 40 };
   expect(suiteWorkers(budgeted)).toBe(1);
 });
+
+test('a budget caps control-plane deployments: a run without the control plane keeps its workers', () => {
+  const budgeted = plan({ interfaces: ['agent-server'] });
+  budgeted.profile.budget = { deployments: 12, revisions: 40 };
+  expect(suiteWorkers(budgeted)).toBe(Math.min(2, availableParallelism()));
+});

@@ -23,6 +23,8 @@ function run(url: string, args: string[], profile: Record<string, unknown> = {})
       timeouts: { requestMs: 10_000, streamMs: 10_000, deployMs: 20_000, statsMs: 10_000 },
       pollIntervalMs: 20,
       seed: 1,
+      // The reference is free: unbudgeted, as when the harness starts it.
+      budget: {},
       ...profile,
     },
     args: ['--control-plane-url', url, '--interfaces', 'control-plane', ...args],
