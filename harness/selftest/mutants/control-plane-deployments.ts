@@ -425,7 +425,7 @@ export function controlPlaneDeploymentMutants(): Mutant[] {
       request: (r) => (r.method === 'GET' && pathOf(r) === '/v2/listeners' ? jsonAnswer(404, { detail: 'Not Found' }) : r),
     }), 'self-hosted'),
 
-    // Revisions as the earlier broken-proxy tests bent them
+    // Revisions whose reported status lies or is missing
     cp('revisions', 'cp.failed-build-reported-deployed', 'A revision whose build failed is reported DEPLOYED.', ['CP-LIFE-003'], () => ({
       answer: (r, a) =>
         r.method === 'GET' && /\/revisions\/[^/?]+$/.test(pathOf(r)) && is2xx(a) ? editJson(a, (json) => String(json.status).includes('FAILED') && (json.status = 'DEPLOYED')) : a,
