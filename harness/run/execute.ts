@@ -66,12 +66,15 @@ function reproFlags(plan: RunPlan): string {
   return flags.join(' ');
 }
 
-/** After an interrupt: deletes what the run created (as its tests would have), each request bounded. */
-async function deleteRunLeftovers(profile: TargetProfile, runId: string): Promise<string[]> {
+/**
+ * After an interrupt, or a budgeted run (its pooled deployments belong to the run, not a test):
+ * deletes what the run created (as its tests would have), each request bounded.
+ */
+async function deleteRunLeftovers(profile: TargetProfile, runId: string, when: string): Promise<string[]> {
   // An interrupted run waits a little for asynchronous deletions; `apc cleanup` finds what is left.
   const sweep = new LeftoverSweep(profile, Math.min(profile.timeouts.requestMs, 10_000), Math.min(deleteBoundMs(profile), 30_000));
   const { found, problems } = await sweep.scan(runId);
-  return [...problems, ...(await sweep.deleteAll(found))].map((p) => `cleanup after the interrupt: ${p}`);
+  return [...problems, ...(await sweep.deleteAll(found))].map((p) => `cleanup ${when}: ${p}`);
 }
 
 /** Runs the plan; a resumed run's results join those of its earlier part. */
@@ -124,7 +127,9 @@ async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResult
   const requirements = stopReason ? markNotRun(built.requirements, stopReason) : built.requirements;
   const runErrors = built.errors;
   addConsumerCounts(requirements, DEFAULT_PACT_DIR);
-  if (stopReason && !profile.keep) runErrors.push(...(await deleteRunLeftovers(profile, runId)));
+  if ((stopReason || profile.budget) && !profile.keep) {
+    runErrors.push(...(await deleteRunLeftovers(profile, runId, stopReason ? 'after the interrupt' : 'of the pooled deployments')));
+  }
   const judged = verdictOf(requirements, runErrors, universeOf(catalogue));
   const resumable = `Resume it (the same run, seed and target; keys given again as flags or APC_* variables): ${resumeCommand(plan.reportDir)}`;
   const { verdict, reason } = stopReason ? { verdict: 'interrupted' as const, reason: `Interrupted: ${stopReason}; the report holds the tests that ended before. ${resumable}` } : judged;

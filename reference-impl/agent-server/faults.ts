@@ -35,10 +35,10 @@ export const AGENT_SERVER_FAULT_SWITCHES = [
   { id: 'as.graph-name-refused', what: 'A graph id in place of an assistant id is unknown (404), in runs and in `GET /assistants/{id}`.',
     breaks: 'Spec 4.2: a graph name as `assistant_id` uses the graph\'s default assistant.', family: 'runs',
     fails: { mode: 'hosted', requirements: ['AS-GRAPH-001', 'AS-GRAPH-002'] } },
-  { id: 'as.stateless-run-persists',
+  { id: 'as.stateless-run-persists', family: 'runs',
     what: '`POST /runs/stream` saves its end state in a new thread, named in `content-location` (`/threads/<t>/runs/<r>`) and readable with `GET ' +
       '/threads/<t>` and `POST /threads/search`.',
-    breaks: 'Spec 1.B: a stateless run has no state persistence.', family: 'runs', fails: { mode: 'hosted', requirements: ['AS-RUN-004'] } },
+    breaks: 'Spec 1.B: a stateless run has no state persistence.', fails: { mode: 'hosted', requirements: ['AS-RUN-004'] } },
   { id: 'as.search-ignores-metadata', what: '`POST /assistants/search` ignores `metadata` and returns every assistant (paged).',
     breaks: 'Spec 4.2: search by metadata.', family: 'assistants and threads', fails: { mode: 'hosted', requirements: ['AS-SRCH-001'] } },
   { id: 'as.version-not-1', what: 'Versions are shown one higher: a new assistant is version 2, and `/latest` takes the shown number.',
