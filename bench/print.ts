@@ -39,10 +39,17 @@ export function printSummary(raw: Record<string, unknown>): void {
     }
   }
   if (r.revisionWaits) {
-    const w = r.revisionWaits;
-    out('revision waits (a control-plane certification of the reference; wall time over revision time)');
-    for (const run of w.runs) out(`  phases ${String(run.phaseMs).padStart(5)} ms: revision ${run.revisionSeconds} s → wall ${run.wallSeconds} s (${run.verdict})`);
-    out(`  slope ${w.slope} (wall s per revision s; goal ≤ 1.5), intercept ${w.intercept} s`);
+    out('revision waits (a control-plane certification of the reference by URL; wall time over revision time)');
+    const { busy, ...accepting } = r.revisionWaits;
+    for (const [w, what, goal] of [
+      [accepting, 'PATCHes accepted while a revision is in progress', '; goal ≤ 1.5'],
+      [busy, 'PATCHes refused while a revision is in progress: each waits for it first', ''],
+    ] as const) {
+      if (!w) continue;
+      out(`  ${what}`);
+      for (const run of w.runs) out(`    phases ${String(run.phaseMs).padStart(5)} ms: revision ${run.revisionSeconds} s → wall ${run.wallSeconds} s (${run.verdict})`);
+      out(`    slope ${w.slope} (wall s per revision s${goal}), intercept ${w.intercept} s`);
+    }
   }
   if (r.harnessOverhead) {
     const o = r.harnessOverhead;

@@ -1,7 +1,10 @@
 // How a control-plane certification's wall time grows with the revision time: the reference's
 // revision phases at 20, 250 and 1,000 ms (a revision takes six phases), a default control-plane
-// certification against each, and the slope of wall time over revision time (least squares).
-// The slope counts the revision waits one after another; README "Cost of a certification".
+// certification against each, by URL as a real platform is certified, and the slope of wall time
+// over revision time (least squares): the revision waits one after another. Twice: against the
+// reference as it is (it accepts a PATCH while a revision is in progress, as spec 3 reads), and
+// against one that refuses it (busy-deployments, as the real platform's docs say), where every
+// PATCH first waits for the revision before it. README "Cost of a certification".
 import { referenceProfileFile, startReferenceTarget } from '../harness/reference/reference-target.ts';
 import { certifyChild } from '../harness/selftest/certify-child.ts';
 import { round } from './support/load.ts';
@@ -9,7 +12,7 @@ import { round } from './support/load.ts';
 /** Revision phases of the reference (reference-impl/control-plane/revision-lifecycle.ts). */
 const PHASES_PER_REVISION = 6;
 
-export interface RevisionWaitFigures {
+export interface WaitSeries {
   runs: { phaseMs: number; revisionSeconds: number; wallSeconds: number; verdict: string }[];
   /** Seconds of wall time per second of revision time. */
   slope: number;
@@ -17,8 +20,13 @@ export interface RevisionWaitFigures {
   intercept: number;
 }
 
-async function certifyAt(phaseMs: number): Promise<RevisionWaitFigures['runs'][number]> {
-  const target = await startReferenceTarget({ mode: 'hosted', phaseMs });
+export interface RevisionWaitFigures extends WaitSeries {
+  /** The same against a target that refuses a revision-creating PATCH while a revision is in progress. */
+  busy: WaitSeries;
+}
+
+async function certifyAt(phaseMs: number, busy: boolean): Promise<WaitSeries['runs'][number]> {
+  const target = await startReferenceTarget({ mode: 'hosted', phaseMs, ...(busy ? { platformLike: { behaviours: ['busy-deployments'] } } : {}) });
   try {
     const [own, other] = target.grants;
     const run = await certifyChild({
@@ -33,12 +41,16 @@ async function certifyAt(phaseMs: number): Promise<RevisionWaitFigures['runs'][n
   }
 }
 
-export async function revisionWaits(phases: number[]): Promise<RevisionWaitFigures> {
+async function series(phases: number[], busy: boolean): Promise<WaitSeries> {
   const runs = [];
-  for (const phaseMs of phases) runs.push(await certifyAt(phaseMs));
+  for (const phaseMs of phases) runs.push(await certifyAt(phaseMs, busy));
   const n = runs.length;
   const mx = runs.reduce((s, r) => s + r.revisionSeconds, 0) / n;
   const my = runs.reduce((s, r) => s + r.wallSeconds, 0) / n;
   const slope = runs.reduce((s, r) => s + (r.revisionSeconds - mx) * (r.wallSeconds - my), 0) / runs.reduce((s, r) => s + (r.revisionSeconds - mx) ** 2, 0);
   return { runs, slope: round(slope), intercept: round(my - slope * mx) };
+}
+
+export async function revisionWaits(phases: number[]): Promise<RevisionWaitFigures> {
+  return { ...(await series(phases, false)), busy: await series(phases, true) };
 }

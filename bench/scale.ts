@@ -39,7 +39,7 @@ export async function scale(ref: ReferenceProcess, counts: number[], options: { 
     ['POST /assistants/search limit 10', { url: `${ref.urls.agentServer}/assistants/search`, method: 'POST', headers, body: '{"limit":10}' }],
   ];
   const flags = [
-    ...['--control-plane-url', ref.urls.controlPlane, '--agent-server-url', ref.urls.agentServer, '--tracing-url', ref.urls.tracing],
+    ...['--control-plane-url', ref.urls.controlPlane, '--agent-server-url', ref.urls.agentServer, '--tracing-url', ref.urls.experimentUpload],
     ...['--api-key', g1.key, '--tenant-id', g1.tenant, '--other-api-key', g2.key, '--other-tenant-id', g2.tenant],
   ];
   const rows: ScaleRow[] = [];

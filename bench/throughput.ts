@@ -20,7 +20,7 @@ export async function throughput(ref: ReferenceProcess, options: { connections: 
     ['POST /v2/deployments', { url: `${ref.urls.controlPlane}/v2/deployments`, method: 'POST', headers, body: DEPLOYMENT }],
     ['GET /v2/deployments/{id}', { url: `${ref.urls.controlPlane}/v2/deployments/${id}`, headers }],
     ['POST /assistants', { url: `${ref.urls.agentServer}/assistants`, method: 'POST', headers, body: ASSISTANT }],
-    ['POST upload-experiment (100 rows)', { url: `${ref.urls.tracing}/api/v1/datasets/upload-experiment`, method: 'POST', headers, body: upload(100) }],
+    ['POST upload-experiment (100 rows)', { url: `${ref.urls.experimentUpload}/api/v1/datasets/upload-experiment`, method: 'POST', headers, body: upload(100) }],
   ];
   // A short warm-up per endpoint, so the JIT has compiled the route before it is measured.
   for (const [, request] of cases) await load(request, { connections: options.connections, amount: 500 });

@@ -36,7 +36,7 @@ describe('apc contracts verify --tracing-url', () => {
     const target = await startTarget(faults);
     let out = '';
     try {
-      const args = ['contracts', 'verify', '--tracing-url', target.server.urls.tracing, '--api-key', target.apiKey, '--pacts', dir, '--junit', join(dir, 'junit.xml')];
+      const args = ['contracts', 'verify', '--tracing-url', target.server.urls.experimentUpload, '--api-key', target.apiKey, '--pacts', dir, '--junit', join(dir, 'junit.xml')];
       const child = spawn(process.execPath, [join(ROOT, 'bin', 'apc.mjs'), ...args], { cwd: dir, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
       child.stdout.on('data', (d: Buffer) => (out += d.toString()));
       child.stderr.on('data', (d: Buffer) => (out += d.toString()));

@@ -21,7 +21,7 @@ export interface ReferenceContext {
   /** Called on close, in reverse order: background workers register here. */
   onClose(stop: () => Promise<void> | void): void;
   /**
-   * Tracing projects, set by the tracing listener (built first). The control plane creates one
+   * Tracing projects, set by the experiment-upload listener (built first). The control plane creates one
    * per deployment (spec 1.A) and deletes it on request.
    */
   tracingProjects?: TracingProjects;

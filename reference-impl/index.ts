@@ -4,7 +4,7 @@ import { buildAgentServerApp } from './agent-server/app.ts';
 import { createContext } from './context.ts';
 import { buildControlPlaneApp, SELF_HOSTED_PREFIX } from './control-plane/app.ts';
 import type { ReferenceOptions, ReferenceServer } from './options.ts';
-import { buildTracingApp } from './experiment-upload/app.ts';
+import { buildExperimentUploadApp } from './experiment-upload/app.ts';
 
 export type { ReferenceOptions, ReferenceServer } from './options.ts';
 
@@ -20,13 +20,13 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Re
     return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
   };
   try {
-    const tracing = await buildTracingApp(ctx);
+    const experimentUpload = await buildExperimentUploadApp(ctx);
     const controlPlane = await buildControlPlaneApp(ctx);
     const agentServer = await buildAgentServerApp(ctx);
     const urls = {
       controlPlane: (await listen(controlPlane, options.ports?.controlPlane)) + (ctx.mode === 'self-hosted' ? SELF_HOSTED_PREFIX : ''),
       agentServer: await listen(agentServer, options.ports?.agentServer),
-      tracing: await listen(tracing, options.ports?.tracing),
+      experimentUpload: await listen(experimentUpload, options.ports?.experimentUpload),
     };
     const grant = ctx.auth.grants[0]!;
     return {

@@ -13,7 +13,7 @@ export interface ReferenceOptions {
   /** Interface to listen on. Default 127.0.0.1. */
   host?: string;
   /** Port per listener; 0 (the default) picks a free port. */
-  ports?: { controlPlane?: number; agentServer?: number; tracing?: number };
+  ports?: { controlPlane?: number; agentServer?: number; experimentUpload?: number };
   /** hosted: `gitforge` allowed, `external_container` refused. self-hosted: the reverse, served under `/api-host`. */
   mode?: ControlPlaneMode;
   /** PostgreSQL connection string. In-memory storage when absent. */
@@ -35,7 +35,7 @@ export interface ReferenceOptions {
 }
 
 export interface ReferenceServer {
-  urls: { controlPlane: string; agentServer: string; tracing: string };
+  urls: { controlPlane: string; agentServer: string; experimentUpload: string };
   /** The key clients should send: the first configured key, or the generated development key. */
   apiKey: string;
   /** The first tenant the key may use. */

@@ -20,7 +20,7 @@ export interface LoggedRequest {
 
 export interface ReferenceProcess {
   requestLog: LoggedRequest[];
-  urls: { controlPlane: string; agentServer: string; tracing: string };
+  urls: { controlPlane: string; agentServer: string; experimentUpload: string };
   /** Two keys, one tenant each (certification checks tenant scoping with the second). */
   grants: [Grant, Grant];
   pid: number;
@@ -64,7 +64,7 @@ export async function startReferenceProcess(options: { databaseUrl?: string; log
     return match[1]!;
   };
   return {
-    urls: { controlPlane: url('control plane'), agentServer: url('agent server'), tracing: url('experiment upload') },
+    urls: { controlPlane: url('control plane'), agentServer: url('agent server'), experimentUpload: url('experiment upload') },
     grants,
     pid: child.pid!,
     requestLog,

@@ -13,7 +13,7 @@ const { fromProviderState, matchStatus, regex, string, uuid } = MatchersV3;
 export const CONSUMER = 'experiment-uploader';
 export const PROVIDER = 'experiment-upload';
 
-const KEY = 'example-tracing-key';
+const KEY = 'example-upload-key';
 const EXPERIMENT = 'nightly-eval-example';
 const DATASET_NAME = 'support-questions-example';
 const DATASET_ID = '2c4e6a8b-0d1f-4a3b-8c5d-7e9f0a1b2c3d';

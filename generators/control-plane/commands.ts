@@ -278,13 +278,14 @@ export function createCommand(ctx: GeneratorContext): fc.Arbitrary<Command> {
 
 /**
  * The command arbitraries of a sequence on the target described by `ctx`, as one weighted choice:
- * PATCHes and listings most often, since they exercise section 3's rules.
+ * PATCHes and listings most often, since they exercise section 3's rules. Without `creates` no
+ * step after the first creates a deployment (a sequence within a budget).
  */
-export function controlPlaneCommands(ctx: GeneratorContext): fc.Arbitrary<Command>[] {
+export function controlPlaneCommands(ctx: GeneratorContext, creates = true): fc.Arbitrary<Command>[] {
   const pick = fc.nat({ max: 7 });
   return [
     fc.oneof(
-      { arbitrary: createCommand(ctx), weight: 1 },
+      ...(creates ? [{ arbitrary: createCommand(ctx), weight: 1 }] : []),
       { arbitrary: fc.tuple(pick, patchesBySource(ctx)).map(([p, bySource]): Command => new PatchCommand(p, bySource, ctx)), weight: 7 },
       { arbitrary: pick.map((p): Command => new ReadCommand(p)), weight: 2 },
       { arbitrary: pick.map((p): Command => new ListRevisionsCommand(p)), weight: 3 },
@@ -302,11 +303,13 @@ export function controlPlaneCommands(ctx: GeneratorContext): fc.Arbitrary<Comman
 export const CP_SEQUENCES = {
   maxCommands: 10,
   runs: (asked: number): number => Math.max(3, Math.min(asked, 10)),
+  /** Within a budget: one sequence on one deployment (no create after the first), of at most 6 steps. */
+  budgeted: { runs: 1, maxCommands: 6 },
 };
 
-/** Sequences of at most `maxCommands` steps after a first create. */
-export function controlPlaneSequences(ctx: GeneratorContext, maxCommands: number): fc.Arbitrary<{ commands: Command[]; toString(): string }> {
-  return fc.tuple(createCommand(ctx), fc.commands(controlPlaneCommands(ctx), { maxCommands })).map(([first, rest]) => {
+/** Sequences of at most `maxCommands` steps after a first create; without `creates`, no other create. */
+export function controlPlaneSequences(ctx: GeneratorContext, maxCommands: number, creates = true): fc.Arbitrary<{ commands: Command[]; toString(): string }> {
+  return fc.tuple(createCommand(ctx), fc.commands(controlPlaneCommands(ctx, creates), { maxCommands })).map(([first, rest]) => {
     const commands = [first, ...rest];
     return { commands, toString: () => commands.map(String).join(', ') };
   });

@@ -55,7 +55,7 @@ function startProblem(error: unknown, options: ReferenceOptions): string | undef
     const names: [number | undefined, string][] = [
       [options.ports?.controlPlane, '--control-plane-port'],
       [options.ports?.agentServer, '--agent-server-port'],
-      [options.ports?.tracing, '--tracing-port'],
+      [options.ports?.experimentUpload, '--tracing-port'],
     ];
     const flag = names.find(([p]) => p === e.port)?.[1] ?? 'the port flags';
     const why = e.code === 'EADDRINUSE' ? 'is already in use by another process' : 'may not be opened by this user';
@@ -80,7 +80,7 @@ function certifyCommand(server: ReferenceServer, own: ApiKeyGrant | undefined, o
   const flags = [
     `--control-plane-url ${server.urls.controlPlane}`,
     `--agent-server-url ${server.urls.agentServer}`,
-    `--tracing-url ${server.urls.tracing}`,
+    `--tracing-url ${server.urls.experimentUpload}`,
     `--tenant-id ${server.tenantId}`,
     other?.tenants[0] ? `--other-tenant-id ${other.tenants[0]}` : '',
     server.mode === 'self-hosted' ? '--control-plane-mode self-hosted' : '',
@@ -115,7 +115,7 @@ function referenceOptions(v: ValuesOf<typeof OPTIONS>, env: NodeJS.ProcessEnv): 
     ports: {
       controlPlane: port('--control-plane-port', v['control-plane-port'] ?? env.APC_REF_CONTROL_PLANE_PORT, 8100),
       agentServer: port('--agent-server-port', v['agent-server-port'] ?? env.APC_REF_AGENT_SERVER_PORT, 8123),
-      tracing: port('--tracing-port', v['tracing-port'] ?? env.APC_REF_TRACING_PORT, 8200),
+      experimentUpload: port('--tracing-port', v['tracing-port'] ?? env.APC_REF_TRACING_PORT, 8200),
     },
     apiKeys: generated ?? keys.map((k) => grant(k, v['api-key'] ? '--api-key' : 'APC_REF_API_KEYS')),
     ...(databaseUrl ? { databaseUrl } : {}),
@@ -146,7 +146,7 @@ async function serveUntilStopped(options: ReferenceOptions, generated: ApiKeyGra
       `reference implementation (${server.mode} mode, ${options.databaseUrl ? 'PostgreSQL' : 'in-memory'} storage)`,
       `  control plane      ${server.urls.controlPlane}`,
       `  agent server       ${server.urls.agentServer}`,
-      `  experiment upload  ${server.urls.tracing}`,
+      `  experiment upload  ${server.urls.experimentUpload}`,
       generated ? `  development key    ${server.apiKey}  (tenant ${server.tenantId}; generated because no --api-key was given)` : `  tenant             ${server.tenantId}`,
       generated && other ? `  second key         ${other.key}  (tenant ${other.tenants[0]}; a second workspace, for the tenant-scoping rules)` : '',
       options.faults && options.faults.length > 0 ? `  FAULTS ENABLED     ${options.faults.join(', ')}` : '',

@@ -85,6 +85,8 @@ export class Check {
   readonly properties: PropertyTally[] = [];
   /** Set once a request stayed throttled or unavailable: nothing the test does after it can be judged. */
   gaveUp: TargetKeptRefusing | undefined;
+  /** The test ended in a failure (set before its cleanups run, which may drop what it touched). */
+  failed = false;
   /** Set once a wait passed the deploy timeout (`timedOut`): a property runs no further case and shrinks nothing. */
   waitedOut: WaitTimedOut | undefined;
   private readonly clients = new Map<InterfaceName, InterfaceClient>();
@@ -126,8 +128,8 @@ export class Check {
   get as(): InterfaceClient {
     return this.client('agent-server');
   }
-  /** Experiment upload (tracing) client. */
-  get tracing(): InterfaceClient {
+  /** Experiment upload client. */
+  get eu(): InterfaceClient {
     return this.client('experiment-upload');
   }
 

@@ -41,6 +41,11 @@ export interface RequirementTestMeta {
 export interface TestCost {
   creates: Created;
   waits?: number;
+  /**
+   * Under a budget: what the test shares with others, by key, and what each costs: made once per
+   * run by whichever test needs it first (a pooled deployment and its first revision, say).
+   */
+  shared?: Record<string, Created>;
 }
 
 declare module 'vitest' {
@@ -132,13 +137,16 @@ export function requirement(ids: string | string[], body: (t: Check) => Promise<
   const declared = typeof options.cost === 'function' ? (run ? options.cost(run.profile) : undefined) : options.cost;
   const cost: TestCost = applicable && declared ? declared : { creates: {} };
   // Tests that create deployments run side by side within their file: each may wait for revisions
-  // (minutes on a real platform), and those waits overlap instead of adding up.
-  const concurrent = (cost.creates.deployments ?? 0) > 0;
+  // (minutes on a real platform), and those waits overlap instead of adding up. Tests on a pooled
+  // deployment run one at a time (suites/control-plane/support/shared.ts).
+  const concurrent = (cost.creates.deployments ?? 0) > 0 && !cost.shared;
   test(title, { timeout: run ? timeoutFor(run, options.timeout) : 60_000, meta: { cost }, concurrent }, async (ctx) => {
     const runCtx = context();
     ctx.task.meta.requirements = list;
     if (runCtx.overBudget?.includes(title)) {
       ctx.task.meta.notJudged = `budget: the profile's budget (${budgetText(runCtx.profile.budget)}) is spent on other tests; this one would create ${createdText(cost.creates)}`;
+      // Left out, it creates nothing: the report's plan is that of the tests that ran.
+      ctx.task.meta.cost = { creates: {} };
       ctx.skip(`skipped: ${ctx.task.meta.notJudged}`);
       return;
     }
@@ -168,6 +176,7 @@ export function requirement(ids: string | string[], body: (t: Check) => Promise<
         ctx.skip(`${error.kind === 'not-applicable' ? 'not applicable' : 'skipped'}: ${error.why}`);
         return;
       }
+      check.failed = true;
       const record = toRecord(check, list, error);
       ctx.task.meta.failures = [record];
       const detail = [record.message, record.expected && `expected: ${record.expected}`, record.seen && `seen: ${record.seen}`]

@@ -74,13 +74,13 @@ export async function discover({ profile, runId, modeGiven }: DiscoverOptions): 
   if (cp) await discoverControlPlane(cp, profile, runId, modeGiven, found, endpoint);
   const as = client('agent-server');
   if (as) await discoverAgentServer(as, profile, runId, found);
-  const tracing = client('experiment-upload');
-  if (tracing) {
-    endpoint('experiment-reads', await tracing.get('/api/v1/sessions', { query: { limit: 1 } }), 'GET /api/v1/sessions?limit=1');
-    const created = await tracing.post('/api/v1/datasets', { name: `${runId}-init-dataset`, description: 'made by apc init; deleted at once' });
+  const upload = client('experiment-upload');
+  if (upload) {
+    endpoint('experiment-reads', await upload.get('/api/v1/sessions', { query: { limit: 1 } }), 'GET /api/v1/sessions?limit=1');
+    const created = await upload.post('/api/v1/datasets', { name: `${runId}-init-dataset`, description: 'made by apc init; deleted at once' });
     endpoint('dataset-create', created, 'POST /api/v1/datasets');
     const id = isObject(created.response?.json) ? created.response.json.id : undefined;
-    if (ok(created) && typeof id === 'string') await tracing.delete(`/api/v1/datasets/${id}`);
+    if (ok(created) && typeof id === 'string') await upload.delete(`/api/v1/datasets/${id}`);
   }
   return found;
 }

@@ -57,7 +57,7 @@ async function startInProcess(launch: ReferenceLaunch, database: PostgresContain
     ...(database ? { databaseUrl: database.urlFromHost } : {}),
   });
   return {
-    urls: { 'control-plane': server.urls.controlPlane, 'agent-server': server.urls.agentServer, 'experiment-upload': server.urls.tracing },
+    urls: { 'control-plane': server.urls.controlPlane, 'agent-server': server.urls.agentServer, 'experiment-upload': server.urls.experimentUpload },
     instance: { kind: 'process', pid: process.pid, node: process.version, ...databaseOf(database) },
     close: () => server.close(),
   };

@@ -72,9 +72,11 @@ const waitsOf = (test: PlannedTest): number => test.cost.waits ?? test.cost.crea
 /** `workers`: the run's suite workers (harness/run/workers.ts), among which the files are shared. */
 export function planOf(tests: PlannedTest[], byId: ReadonlyMap<string, { interface: InterfaceName }>, revisionTimeMs: number, workers = 1): Plan {
   const interfaces: Plan['interfaces'] = {};
+  const pooled = new Set<string>();
   for (const test of tests) {
     const plan = (interfaces[interfaceOf(test, byId)] ??= { creates: {}, waitsInARow: 0, tests: 0 });
     addCreated(plan.creates, test.cost.creates);
+    for (const [key, created] of Object.entries(test.cost.shared ?? {})) if (!pooled.has(key) && pooled.add(key)) addCreated(plan.creates, created);
     plan.waitsInARow = Math.max(plan.waitsInARow, waitsOf(test));
     plan.tests += 1;
   }
@@ -86,20 +88,33 @@ export function planOf(tests: PlannedTest[], byId: ReadonlyMap<string, { interfa
 }
 
 /**
- * The tests the budget leaves out. Tests that create no deployment always run; the others are
- * taken in the order of what they buy (MUST requirements judged per deployment and revision
- * spent), as long as both limits hold.
+ * The tests the budget leaves out. Tests that create nothing always run; the others are taken in
+ * the order of what they buy (MUST requirements judged per deployment and revision spent, a
+ * pooled deployment counted by the first test that uses it), as long as both limits hold.
  */
 export function overBudget(tests: PlannedTest[], budget: Budget, levelOf: (id: string) => string | undefined): string[] {
-  const price = (t: PlannedTest) => (t.cost.creates.deployments ?? 0) + (t.cost.creates.revisions ?? 0);
-  const worth = (t: PlannedTest) => t.requirements.filter((id) => levelOf(id) === 'MUST').length / price(t);
+  const pooled = new Set<string>();
+  const costOf = (t: PlannedTest): Created => {
+    const created: Created = { ...t.cost.creates };
+    for (const [key, shared] of Object.entries(t.cost.shared ?? {})) if (!pooled.has(key)) addCreated(created, shared);
+    return created;
+  };
+  const price = (t: PlannedTest) => (costOf(t).deployments ?? 0) + (costOf(t).revisions ?? 0);
+  const worth = (t: PlannedTest) => (price(t) === 0 ? Infinity : t.requirements.filter((id) => levelOf(id) === 'MUST').length / price(t));
   const spent = { deployments: 0, revisions: 0 };
   const left: string[] = [];
-  for (const test of [...tests].filter((t) => price(t) > 0).sort((a, b) => worth(b) - worth(a))) {
-    const d = spent.deployments + (test.cost.creates.deployments ?? 0);
-    const r = spent.revisions + (test.cost.creates.revisions ?? 0);
-    if (d <= (budget.deployments ?? Infinity) && r <= (budget.revisions ?? Infinity)) Object.assign(spent, { deployments: d, revisions: r });
-    else left.push(test.title);
+  const waiting = tests.filter((t) => price(t) > 0);
+  while (waiting.length > 0) {
+    // The best buy now: a pool another test paid for makes the tests on it cheaper.
+    waiting.sort((a, b) => worth(b) - worth(a));
+    const test = waiting.shift()!;
+    const cost = costOf(test);
+    const d = spent.deployments + (cost.deployments ?? 0);
+    const r = spent.revisions + (cost.revisions ?? 0);
+    if (d <= (budget.deployments ?? Infinity) && r <= (budget.revisions ?? Infinity)) {
+      Object.assign(spent, { deployments: d, revisions: r });
+      for (const key of Object.keys(test.cost.shared ?? {})) pooled.add(key);
+    } else left.push(test.title);
   }
   return left;
 }

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { RunContext } from '../conformance/run-context.ts';
 import { DEFAULT_PACT_DIR } from '../pact/pact-files.ts';
 import { addConsumerCounts } from '../pact/reliance.ts';
-import { INTERFACES, redactedProfile, type InterfaceName, type TargetProfile } from '../profile/profile.ts';
+import { defaultSources, INTERFACES, redactedProfile, type InterfaceName, type TargetProfile } from '../profile/profile.ts';
 import { choiceFlags } from '../reference/reference-choice.ts';
 import { assembleReport, type ReportResults } from '../report/assemble.ts';
 import { buildResults, transientOf, universeOf, verdictOf, type ComplianceReport } from '../report/compliance.ts';
@@ -66,12 +66,15 @@ function reproFlags(plan: RunPlan): string {
   return flags.join(' ');
 }
 
-/** After an interrupt: deletes what the run created (as its tests would have), each request bounded. */
-async function deleteRunLeftovers(profile: TargetProfile, runId: string): Promise<string[]> {
+/**
+ * After an interrupt, or a budgeted run (its pooled deployments belong to the run, not a test):
+ * deletes what the run created (as its tests would have), each request bounded.
+ */
+async function deleteRunLeftovers(profile: TargetProfile, runId: string, when: string): Promise<string[]> {
   // An interrupted run waits a little for asynchronous deletions; `apc cleanup` finds what is left.
   const sweep = new LeftoverSweep(profile, Math.min(profile.timeouts.requestMs, 10_000), Math.min(deleteBoundMs(profile), 30_000));
   const { found, problems } = await sweep.scan(runId);
-  return [...problems, ...(await sweep.deleteAll(found))].map((p) => `cleanup after the interrupt: ${p}`);
+  return [...problems, ...(await sweep.deleteAll(found))].map((p) => `cleanup ${when}: ${p}`);
 }
 
 /** Runs the plan; a resumed run's results join those of its earlier part. */
@@ -118,11 +121,15 @@ async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResult
     deadline.cancel();
     rmSync(stateDir, { recursive: true, force: true });
   });
-  const built = buildResults({ catalogue, selected: plan.selected, outcomes, errors, ...(plan.baseline ? { baseline: plan.baseline } : {}) });
+  // A source kind the spec gives the mode that the profile leaves out: its deployments' rules went unjudged, so no certificate.
+  const omittedRequired = defaultSources(profile.controlPlaneMode).filter((s) => !profile.sources.includes(s)).map((s) => `source:${s}`);
+  const built = buildResults({ catalogue, selected: plan.selected, outcomes, errors, omittedRequired, ...(plan.baseline ? { baseline: plan.baseline } : {}) });
   const requirements = stopReason ? markNotRun(built.requirements, stopReason) : built.requirements;
   const runErrors = built.errors;
   addConsumerCounts(requirements, DEFAULT_PACT_DIR);
-  if (stopReason && !profile.keep) runErrors.push(...(await deleteRunLeftovers(profile, runId)));
+  if ((stopReason || profile.budget) && !profile.keep) {
+    runErrors.push(...(await deleteRunLeftovers(profile, runId, stopReason ? 'after the interrupt' : 'of the pooled deployments')));
+  }
   const judged = verdictOf(requirements, runErrors, universeOf(catalogue));
   const resumable = `Resume it (the same run, seed and target; keys given again as flags or APC_* variables): ${resumeCommand(plan.reportDir)}`;
   const { verdict, reason } = stopReason ? { verdict: 'interrupted' as const, reason: `Interrupted: ${stopReason}; the report holds the tests that ended before. ${resumable}` } : judged;

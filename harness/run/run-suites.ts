@@ -87,8 +87,6 @@ export function suiteVitest(options: Pick<SuiteRunOptions, 'context' | 'ids' | '
       testNamePattern: titlePattern(options.ids),
       passWithNoTests: true,
       pool: 'forks',
-      // undici's decompression is marked experimental; its warning is noise in a run's output.
-      execArgv: ['--disable-warning=ExperimentalWarning'],
       maxWorkers: workers,
       fileParallelism: workers > 1,
       // Files share a worker's modules (schemas compiled once, fast-check and undici loaded

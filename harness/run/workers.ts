@@ -4,12 +4,14 @@
 // revisions may take time every file gets a worker, as far as --concurrency allows (each worker
 // gets its share of the requests in flight, at least one), and the waits of the run overlap.
 // Where the harness knows revisions take milliseconds (the reference it starts, without slow
-// builds), the work is CPU: at most two workers, one a core.
+// builds), the work is CPU: at most two workers, one a core. Under a budget tests share deployments
+// (suites/control-plane/support/shared.ts), one test at a time: one worker holds the pool.
 import { availableParallelism } from 'node:os';
 import type { RunPlan } from './plan.ts';
 
 /** Suite workers at most (run-suites.ts starts no more than there are files). `cap`: the caller's own limit (apc selftest's one). */
 export function suiteWorkers(plan: Pick<RunPlan, 'profile' | 'referenceChoice' | 'request' | 'suiteInterfaces'>, cap?: number): number {
+  if (plan.profile.budget) return 1;
   const quickRevisions = plan.referenceChoice !== undefined && !plan.request.referencePlatformLike?.behaviours.includes('slow-builds');
   const waiting = plan.suiteInterfaces.includes('control-plane') && !quickRevisions;
   const limit = waiting ? plan.profile.concurrency : Math.min(2, availableParallelism(), plan.profile.concurrency);

@@ -21,7 +21,7 @@ const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 /** Says when the generated mutants run were a sample of those derived (`--generated all` runs each). */
-const sampleNote = (g: SelftestMeasures['generatedScore']) => (g.total < g.derived ? ` (a seeded sample of the ${g.derived} derived; --generated all runs each)` : '');
+const sampleNote = (g: SelftestMeasures['generatedScore']) => (g.total > 0 && g.total < g.derived ? ` (a seeded sample of the ${g.derived} derived; --generated all runs each)` : '');
 
 /** The lines of the summary: score, false alarms, precision, detection, hostile targets. */
 export function summaryLines(r: SelftestMeasures): string[] {

@@ -2,6 +2,7 @@
 // the requirements that cover it or to an exclusion with its kind and reason; and its rendering as
 // docs/traceability.md, with the mutants (hand-written and generated) that break each requirement.
 import type { Catalogue } from '../catalogue.ts';
+import { explanationOf } from '../selftest/mutants/generated/explained.ts';
 import { selftestSubjects } from '../selftest/subject-list.ts';
 import { isGenerated, type Mutant } from '../selftest/subjects.ts';
 import { readTraceability } from './read-map.ts';
@@ -41,7 +42,8 @@ export function renderTraceability(catalogue: Catalogue, mutants: { handWritten:
     'Each statement of [the spec](spec/interfaces.md) (a table row, numbered rule, bullet or paragraph) has an anchor',
     '(`harness/traceability/spec-statements.ts`) and maps to the requirements that cover it, or to an exclusion with its',
     'reason. Mutants are the selftest subjects declared to break the requirement: hand-written ones',
-    '(`harness/selftest/mutants/`) and ones a program derives from the spec\'s types (`harness/selftest/mutants/generated/`).',
+    '(`harness/selftest/mutants/`) and ones a program derives from the spec\'s types (`harness/selftest/mutants/generated/`),',
+    'less the generated ones reviewed as survivors the spec allows or no request can observe (`explained.ts`).',
     '',
   ];
   const counts = { mapped: 0, excluded: 0 };
@@ -65,12 +67,12 @@ export function renderTraceability(catalogue: Catalogue, mutants: { handWritten:
     }
     if (statements[statements.indexOf(s) + 1]?.section !== section) lines.push('');
   }
-  lines.splice(8, 0, `${statements.length} statements: ${counts.mapped} mapped to requirements, ${counts.excluded} excluded with a reason.`, '');
+  lines.splice(9, 0, `${statements.length} statements: ${counts.mapped} mapped to requirements, ${counts.excluded} excluded with a reason.`, '');
   return `${lines.join('\n').trimEnd()}\n`;
 }
 
-/** The document as `npm run traceability` writes it: the selftest's mutants split by how they were made. */
+/** The document as `npm run traceability` writes it: the selftest's mutants split by how they were made, without the generated survivors explained.ts explains. */
 export function traceabilityDocument(catalogue: Catalogue): string {
   const mutants = selftestSubjects().filter((s): s is Mutant => s.kind === 'mutant');
-  return renderTraceability(catalogue, { handWritten: mutants.filter((m) => !isGenerated(m)), generated: mutants.filter(isGenerated) });
+  return renderTraceability(catalogue, { handWritten: mutants.filter((m) => !isGenerated(m)), generated: mutants.filter((m) => isGenerated(m) && !explanationOf(m.id)) });
 }

@@ -1,4 +1,4 @@
-// The tracing listener of the reference implementation: the experiment upload (spec interface C)
+// The experiment-upload listener of the reference implementation: the experiment upload (spec interface C)
 // with the dataset and session reads around it, and the tracing projects the control plane
 // creates for deployments (set on `ctx.tracingProjects`).
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -18,7 +18,7 @@ import { registerRoutes } from './routes.ts';
 /** Largest accepted request body; a larger one is answered 413. */
 export const BODY_LIMIT_BYTES = 10 * 1024 * 1024;
 
-export async function buildTracingApp(ctx: ReferenceContext): Promise<FastifyInstance> {
+export async function buildExperimentUploadApp(ctx: ReferenceContext): Promise<FastifyInstance> {
   const store = ctx.pool ? await postgresStore(ctx.pool) : memoryStore();
   ctx.tracingProjects = tracingProjects(store);
   const app = Fastify({ ...FRAMEWORK_OPTIONS, logger: ctx.logger, bodyLimit: BODY_LIMIT_BYTES });

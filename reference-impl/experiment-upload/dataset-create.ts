@@ -5,7 +5,7 @@ import { conflict, unprocessable, type ValidationIssue } from '../http-errors.ts
 import { formatMicros, nowMicros } from './datetime.ts';
 import { nameLengthIssue } from '../names.ts';
 import type { DatasetRow } from './records.ts';
-import type { DatasetWithCounts, TracingStore } from './store.ts';
+import type { DatasetWithCounts, UploadStore } from './store.ts';
 
 export interface DatasetCreateInput {
   name: string;
@@ -29,7 +29,7 @@ export function readDatasetCreate(body: unknown): DatasetCreateInput {
   return { name: name as string, description: (description as string | null | undefined) ?? null };
 }
 
-export async function createDataset(store: TracingStore, tenantId: string, input: DatasetCreateInput): Promise<DatasetWithCounts> {
+export async function createDataset(store: UploadStore, tenantId: string, input: DatasetCreateInput): Promise<DatasetWithCounts> {
   const now = formatMicros(nowMicros());
   const row: DatasetRow = {
     id: randomUUID(),

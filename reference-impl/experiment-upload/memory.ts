@@ -1,7 +1,7 @@
-// In-memory tracing store (the default). Transactions run one at a time; their writes are queued
+// In-memory experiment-upload store (the default). Transactions run one at a time; their writes are queued
 // and applied together at commit, so a transaction that throws leaves nothing behind.
 import type { DatasetRow, ExampleRow, RunRow, SessionRow } from './records.ts';
-import type { DatasetFilter, DatasetWithCounts, SessionFilter, TracingStore, TracingTx } from './store.ts';
+import type { DatasetFilter, DatasetWithCounts, SessionFilter, UploadStore, UploadTx } from './store.ts';
 
 interface TenantData {
   /** Maps keep insertion order; listings return the newest first. */
@@ -37,7 +37,7 @@ class NameIndex {
   }
 }
 
-export function memoryStore(): TracingStore {
+export function memoryStore(): UploadStore {
   const tenants = new Map<string, TenantData>();
   let queue: Promise<unknown> = Promise.resolve();
 
@@ -65,7 +65,7 @@ export function memoryStore(): TracingStore {
   const page = <T>(items: T[], filter: { limit: number; offset: number }): T[] =>
     items.reverse().slice(filter.offset, filter.offset + filter.limit);
 
-  const openTx = (d: TenantData, writes: (() => void)[]): TracingTx => ({
+  const openTx = (d: TenantData, writes: (() => void)[]): UploadTx => ({
     datasetById: async (id) => d.datasets.get(id),
     datasetByName: async (name) => d.datasets.get(d.datasetNames.get(name) ?? ''),
     sessionById: async (id) => d.sessions.get(id),
@@ -123,7 +123,7 @@ export function memoryStore(): TracingStore {
   });
 
   return {
-    transaction<T>(tenantId: string, work: (tx: TracingTx) => Promise<T>): Promise<T> {
+    transaction<T>(tenantId: string, work: (tx: UploadTx) => Promise<T>): Promise<T> {
       const run = queue.then(async () => {
         const d = data(tenantId);
         const writes: (() => void)[] = [];

@@ -1,4 +1,4 @@
-// The tracing listener's OpenAPI document. Request and response bodies come from the project's
+// The experiment-upload listener's OpenAPI document. Request and response bodies come from the project's
 // schemas (schemas/index.ts); this file adds the paths, parameters and error responses.
 import { openApiComponents } from '../../schemas/index.ts';
 

@@ -1,4 +1,4 @@
-// Path and query parameters of the tracing API, checked the way the body is: a bad value is a
+// Path and query parameters of the experiment-upload API, checked the way the body is: a bad value is a
 // 422 HTTPValidationError naming it (`["path", "dataset_id"]`, `["query", "limit"]`).
 import { unprocessable, type ValidationIssue } from '../http-errors.ts';
 import { unstorableJson } from './json-limits.ts';

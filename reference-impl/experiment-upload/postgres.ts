@@ -4,9 +4,9 @@
 // and session names. Microsecond times are BIGINT columns; API-shaped parts are JSONB.
 import { withTransaction, type Pool, type PoolClient } from '../db.ts';
 import type { DatasetRow, JsonObject, SessionRow, SessionStats, FeedbackRecord } from './records.ts';
-import type { DatasetFilter, DatasetWithCounts, SessionFilter, TracingStore, TracingTx } from './store.ts';
+import type { DatasetFilter, DatasetWithCounts, SessionFilter, UploadStore, UploadTx } from './store.ts';
 
-/** First key of the two-key advisory lock: the tracing store's namespace ('TRAC'). */
+/** First key of the two-key advisory lock: The experiment-upload store's namespace ('TRAC'). */
 const LOCK_NAMESPACE = 0x54524143;
 
 const SCHEMA = `
@@ -156,7 +156,7 @@ async function insertMany(client: Queryable, insert: string, rows: unknown[][], 
   }
 }
 
-function openTx(client: Queryable, tenantId: string): TracingTx {
+function openTx(client: Queryable, tenantId: string): UploadTx {
   const one = async <R>(sql: string, params: unknown[]): Promise<R | undefined> => (await client.query(sql, params)).rows[0] as R | undefined;
   return {
     async datasetById(id) {
@@ -237,7 +237,7 @@ function openTx(client: Queryable, tenantId: string): TracingTx {
   };
 }
 
-export async function postgresStore(pool: Pool): Promise<TracingStore> {
+export async function postgresStore(pool: Pool): Promise<UploadStore> {
   // Two listeners opening the same fresh database at once must not race on CREATE TABLE.
   await withTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1, 0)', [LOCK_NAMESPACE]);

@@ -6,9 +6,9 @@ import type { TracingProjects } from '../context.ts';
 import { conflict } from '../http-errors.ts';
 import { formatMicros, nowMicros } from './datetime.ts';
 import { sessionStats } from './statistics.ts';
-import type { TracingStore } from './store.ts';
+import type { UploadStore } from './store.ts';
 
-export function tracingProjects(store: TracingStore): TracingProjects {
+export function tracingProjects(store: UploadStore): TracingProjects {
   return {
     async createProject(tenantId, name, within) {
       await store.transaction(tenantId, async (tx) => {

@@ -1,4 +1,4 @@
-// What the tracing store keeps. Times that are ordered or compared are microseconds since the
+// What The experiment-upload store keeps. Times that are ordered or compared are microseconds since the
 // epoch (see datetime.ts); the rest are kept as the strings the API returns.
 import type { Micros } from './datetime.ts';
 

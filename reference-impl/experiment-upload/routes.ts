@@ -1,4 +1,4 @@
-// The tracing API's routes (spec 4.3, plus the reads a client needs to see what an upload made
+// The experiment-upload API's routes (spec 4.3, plus the reads a client needs to see what an upload made
 // and the tracing project of each deployment). Every route needs `x-api-key` (app.ts).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { tenantOf, type AuthConfig } from '../auth.ts';
@@ -7,13 +7,13 @@ import { createDataset, readDatasetCreate } from './dataset-create.ts';
 import { formatMicros, nowMicros } from './datetime.ts';
 import type { FaultCheck } from './faults.ts';
 import { pathUuid, QueryReader, type Query } from './params.ts';
-import type { TracingStore } from './store.ts';
+import type { UploadStore } from './store.ts';
 import { readUpload } from './upload-request.ts';
 import { storeUpload } from './upload.ts';
 import { datasetView, sessionView } from './views.ts';
 
 export interface RouteDeps {
-  store: TracingStore;
+  store: UploadStore;
   auth: AuthConfig;
   faults: FaultCheck;
   statsDelayMs: number;

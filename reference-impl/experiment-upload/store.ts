@@ -1,4 +1,4 @@
-// The tracing store: one interface, two backends (memory.ts, postgres.ts) that behave the same.
+// The experiment-upload store: one interface, two backends (memory.ts, postgres.ts) that behave the same.
 // Everything a request changes happens inside one `transaction`, so a refused request stores
 // nothing; transactions of one tenant run one at a time, so check-then-write is safe.
 import type { PoolClient } from '../db.ts';
@@ -29,7 +29,7 @@ export interface SessionFilter extends Page {
  * Reads and writes of one transaction. Reads see the committed state: do every read and check
  * first, then the writes (the memory backend applies writes at commit).
  */
-export interface TracingTx {
+export interface UploadTx {
   datasetById(id: string): Promise<DatasetRow | undefined>;
   datasetByName(name: string): Promise<DatasetRow | undefined>;
   sessionById(id: string): Promise<SessionRow | undefined>;
@@ -46,9 +46,9 @@ export interface TracingTx {
   deleteDataset(id: string): Promise<void>;
 }
 
-export interface TracingStore {
+export interface UploadStore {
   /** With `within` (PostgreSQL only), the work joins that open transaction instead of its own. */
-  transaction<T>(tenantId: string, work: (tx: TracingTx) => Promise<T>, within?: PoolClient): Promise<T>;
+  transaction<T>(tenantId: string, work: (tx: UploadTx) => Promise<T>, within?: PoolClient): Promise<T>;
   getDataset(tenantId: string, id: string): Promise<DatasetWithCounts | undefined>;
   listDatasets(tenantId: string, filter: DatasetFilter): Promise<DatasetWithCounts[]>;
   getSession(tenantId: string, id: string): Promise<SessionRow | undefined>;

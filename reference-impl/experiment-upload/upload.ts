@@ -8,7 +8,7 @@ import { formatMicros, nowMicros } from './datetime.ts';
 import type { FaultCheck } from './faults.ts';
 import type { DatasetRow, RunRow, SessionRow } from './records.ts';
 import { sessionStats } from './statistics.ts';
-import type { DatasetWithCounts, TracingStore, TracingTx } from './store.ts';
+import type { DatasetWithCounts, UploadStore, UploadTx } from './store.ts';
 import type { UploadInput } from './upload-request.ts';
 
 export interface UploadResult {
@@ -26,7 +26,7 @@ export function refuseInternal(row: DatasetRow, faults: FaultCheck): void {
 }
 
 /** A name for a dataset created from an id alone, unused in the tenant. */
-async function generatedName(tx: TracingTx, id: string): Promise<string> {
+async function generatedName(tx: UploadTx, id: string): Promise<string> {
   for (let n = 1; ; n += 1) {
     const name = n === 1 ? `dataset-${id}` : `dataset-${id}-${n}`;
     if (!(await tx.datasetByName(name))) return name;
@@ -37,7 +37,7 @@ async function generatedName(tx: TracingTx, id: string): Promise<string> {
  * The dataset an upload goes to. An existing dataset_id wins (a differing dataset_name is ignored);
  * an unknown dataset_id with a dataset_name already used by another dataset is a 409.
  */
-async function targetDataset(tx: TracingTx, tenantId: string, input: UploadInput, faults: FaultCheck, now: string): Promise<DatasetRow> {
+async function targetDataset(tx: UploadTx, tenantId: string, input: UploadInput, faults: FaultCheck, now: string): Promise<DatasetRow> {
   const fresh = async (id: string, name: string | null): Promise<DatasetRow> => ({
     id,
     tenantId,
@@ -67,7 +67,7 @@ async function targetDataset(tx: TracingTx, tenantId: string, input: UploadInput
 }
 
 export async function storeUpload(
-  store: TracingStore,
+  store: UploadStore,
   tenantId: string,
   input: UploadInput,
   options: { faults: FaultCheck; statsDelayMs: number },

@@ -3,10 +3,9 @@
 // X-Tenant-Id and is invisible and untouchable from another workspace.
 import fc from 'fast-check';
 import { triggerPatch } from '../../generators/control-plane/patches.ts';
-import { type Auth, requirement, type Check, type Exchange, foreignTenant } from '../../harness/conformance/index.ts';
+import { type Auth, requirement, type Check, type Exchange, foreignTenant, type TargetProfile } from '../../harness/conformance/index.ts';
 import type { Deployment } from '../../schemas/index.ts';
 import {
-  createSimple,
   DEPLOYMENTS,
   deploymentPath,
   expectRefused,
@@ -17,16 +16,16 @@ import {
   registerDeletion,
   revisionCount,
   revisionsPath,
+  pickSource,
   simpleBody,
   statusOf,
-  pickSource,
-  creates,
 } from './support/steps.ts';
+import { firstOffered, sharedCost, sharedSimple, withOwn } from './support/shared.ts';
 
-async function someDeployment(t: Check, hint: string): Promise<Deployment> {
-  const source = pickSource(t, ['internal_container', 'gitforge', 'external_container', 'internal_source']);
-  return createSimple(t, source, hint);
-}
+/** Credentials are tried on a deployment of the first offered of these (pooled under a budget: a test that breaks it fails, and drops it). */
+const SOME = ['internal_container', 'gitforge', 'external_container', 'internal_source'] as const;
+const someDeployment = (t: Check): Promise<Deployment> => sharedSimple(t, SOME);
+const onSomeDeployment = (p: TargetProfile) => sharedCost(p, firstOffered(p, SOME));
 
 /** One request of each kind, all with `auth`; every one must be refused. */
 async function everyKindOfRequest(t: Check, deployment: Deployment, auth: Auth): Promise<Exchange[]> {
@@ -56,18 +55,18 @@ const wrongKey = (t: Check): string => {
 };
 
 requirement('CP-AUTH-001', async (t: Check) => {
-  const deployment = await someDeployment(t, 'auth');
+  const deployment = await someDeployment(t);
   expectAllRefused(t, await everyKindOfRequest(t, deployment, 'none'), 'CP-AUTH-001', 'no X-Api-Key');
-}, { cost: creates(1) });
+}, { cost: onSomeDeployment });
 
 requirement('CP-AUTH-002', async (t: Check) => {
-  const deployment = await someDeployment(t, 'auth');
+  const deployment = await someDeployment(t);
   const auth: Auth = { apiKey: wrongKey(t), ...(t.profile.tenantId ? { tenantId: t.profile.tenantId } : {}) };
   expectAllRefused(t, await everyKindOfRequest(t, deployment, auth), 'CP-AUTH-002', 'an invalid X-Api-Key');
-}, { cost: creates(1) });
+}, { cost: onSomeDeployment });
 
 requirement('CP-AUTH-003', async (t: Check) => {
-  const deployment = await someDeployment(t, 'auth');
+  const deployment = await someDeployment(t);
   const before = await revisionCount(t, deployment.id);
   await everyKindOfRequest(t, deployment, 'none');
   await everyKindOfRequest(t, deployment, { apiKey: wrongKey(t), ...(t.profile.tenantId ? { tenantId: t.profile.tenantId } : {}) });
@@ -79,19 +78,19 @@ requirement('CP-AUTH-003', async (t: Check) => {
   });
   const count = await revisionCount(t, deployment.id);
   t.expect(count === before, { message: 'A PATCH without valid credentials created a revision.', expected: before, seen: count });
-}, { cost: creates(1) });
+}, { cost: onSomeDeployment });
 
 /** The other workspace's credentials (fixture:other-tenant). */
 const other = (t: Check): Auth => t.profile.otherTenant!;
 
 requirement('CP-TEN-001', async (t: Check) => {
-  const deployment = await someDeployment(t, 'ten');
+  const deployment = await someDeployment(t);
   expectRefused(t, await t.cp.get(deploymentPath(deployment.id), { auth: other(t) }), 'CP-TEN-001', "another workspace's credentials");
   expectRefused(t, await t.cp.get(revisionsPath(deployment.id), { auth: other(t) }), 'CP-TEN-001', "another workspace's credentials");
-}, { cost: creates(1) });
+}, { cost: onSomeDeployment });
 
 requirement('CP-TEN-002', async (t: Check) => {
-  const deployment = await someDeployment(t, 'ten');
+  const deployment = await someDeployment(t);
   const [secrets] = fc.sample(triggerPatch(generatorContext(t), 'secrets'), { numRuns: 1, seed: t.testSeed });
   expectRefused(t, await t.cp.patch(deploymentPath(deployment.id), secrets, { auth: other(t) }), 'CP-TEN-002', "another workspace's credentials");
   expectRefused(t, await t.cp.delete(deploymentPath(deployment.id), { auth: other(t) }), 'CP-TEN-002', "another workspace's credentials");
@@ -106,10 +105,10 @@ requirement('CP-TEN-002', async (t: Check) => {
     expected: deployment.latest_revision_id,
     seen: after.latest_revision_id,
   });
-}, { cost: creates(1) });
+}, { cost: onSomeDeployment });
 
 requirement('CP-TEN-003', async (t: Check) => {
-  const deployment = await someDeployment(t, 'ten');
+  const deployment = await someDeployment(t);
   for (const query of [{}, { name_contains: deployment.name }]) {
     const exchange = await t.cp.get(DEPLOYMENTS, { auth: other(t), query });
     t.expectOn(exchange, !exchange.response?.text.includes(deployment.id), {
@@ -117,10 +116,10 @@ requirement('CP-TEN-003', async (t: Check) => {
       expected: `no deployment ${deployment.id}`,
     });
   }
-}, { cost: creates(1) });
+}, { cost: onSomeDeployment });
 
 requirement('CP-TEN-004', async (t: Check) => {
-  const deployment = await someDeployment(t, 'ten');
+  const deployment = await someDeployment(t);
   const tenant = t.profile.tenantId;
   if (!tenant) t.notApplicable('tenant-id', 'the profile gives no tenantId, so no X-Tenant-Id was sent to compare tenant_id with');
   const check = (created: unknown, expected: string, which: string) =>
@@ -134,12 +133,12 @@ requirement('CP-TEN-004', async (t: Check) => {
   // a deployment created in a second workspace must carry that workspace's id.
   const auth = t.profile.otherTenant;
   if (!auth?.tenantId || auth.tenantId.toLowerCase() === tenant.toLowerCase()) return;
-  const exchange = await t.cp.post(DEPLOYMENTS, simpleBody(t, pickSource(t, ['internal_container', 'gitforge', 'external_container', 'internal_source']), 'ten-other'), { auth });
+  const exchange = await t.cp.post(DEPLOYMENTS, simpleBody(t, pickSource(t, SOME), 'ten-other'), { auth });
   const id = field(exchange.response?.json, 'id');
   if (is2xx(exchange) && typeof id === 'string') t.cleanup(`DELETE ${deploymentPath(id)} (the other workspace)`, async () => void (await t.cp.delete(deploymentPath(id), { auth, query: { delete_tracing_project: true } })));
   t.needSuccess(exchange, { requirement: 'CP-CREATE-001', message: `Creating a deployment with the other workspace's credentials answered ${statusOf(exchange) ?? 'nothing'}; this test needs it accepted.` });
   check(exchange.response!.json, auth.tenantId, 'the other');
-}, { cost: (p) => creates(p.otherTenant ? 2 : 1) });
+}, { cost: (p) => withOwn(onSomeDeployment(p), p.otherTenant ? 1 : 0) });
 
 // Judged only with a workspace the main key may not act for (fixture:foreign-tenant): a second
 // workspace the same organization key acts for is no such workspace.

@@ -6,14 +6,18 @@
 // PATCHes it accepted must each make their revision.
 import fc from 'fast-check';
 import { triggerPatch } from '../../generators/control-plane/patches.ts';
-import { requirement, type Check } from '../../harness/conformance/index.ts';
-import { createSimple, field, generatorContext, getDeployment, is4xx, listRevisions, patch, patchAddingRevision, pickSource, statusOf, creates } from './support/steps.ts';
+import { requirement, type Check, type TargetProfile } from '../../harness/conformance/index.ts';
+import { firstOffered, sharedCost, sharedSimple } from './support/shared.ts';
+import { field, generatorContext, getDeployment, is4xx, listRevisions, patch, patchAddingRevision, statusOf } from './support/steps.ts';
 import { untilIdle } from './support/revision-wait.ts';
 
+const CONCURRENT = ['internal_container', 'gitforge', 'external_container', 'internal_source'] as const;
+/** How many PATCHes are sent at once (each a build: under a budget three). */
+const atOnce = (p: TargetProfile) => (p.budget ? 3 : Math.max(3, Math.min(p.concurrency, 8)));
+
 requirement(['CP-CONC-001', 'CP-CONC-002'], async (t: Check) => {
-  const source = pickSource(t, ['internal_container', 'gitforge', 'external_container', 'internal_source']);
-  const deployment = await createSimple(t, source, 'conc');
-  const n = Math.max(3, Math.min(t.profile.concurrency, 8));
+  const deployment = await sharedSimple(t, CONCURRENT);
+  const n = atOnce(t.profile);
   const bodies = fc.sample(triggerPatch(generatorContext(t), 'secrets'), { numRuns: n + 1, seed: t.testSeed });
   // One PATCH alone first: concurrency is judged only on a target whose secrets PATCH adds a revision (CP-REV-006).
   await patchAddingRevision(t, deployment.id, bodies.pop()!);
@@ -61,4 +65,4 @@ requirement(['CP-CONC-001', 'CP-CONC-002'], async (t: Check) => {
     expected: `${String(newest.id)} (created ${String(newest.created_at)}) or another revision of that instant`,
     seen: after.latest_revision_id,
   });
-}, { cost: (p) => creates(1, 2 + Math.max(3, Math.min(p.concurrency, 8))) });
+}, { cost: (p) => sharedCost(p, firstOffered(p, CONCURRENT), 1 + atOnce(p)) });

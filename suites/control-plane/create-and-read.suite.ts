@@ -8,9 +8,9 @@ import { triggerPatch } from '../../generators/control-plane/patches.ts';
 import { requirement, type Check, describeResponse } from '../../harness/conformance/index.ts';
 import type { Deployment } from '../../schemas/index.ts';
 import { configMismatches, sameJson } from './support/compare.ts';
+import { firstOffered, sharedCost, sharedSimple } from './support/shared.ts';
 import {
   createRuns,
-  createSimple,
   DEPLOYMENTS,
   deploymentPath,
   expectRefused,
@@ -22,7 +22,6 @@ import {
   statusOf,
   tryCreate,
   unknownId,
-  pickSource,
   creates,
 } from './support/steps.ts';
 
@@ -98,9 +97,10 @@ requirement(
   { cost: (p) => creates(createRuns({ profile: p })), title: 'Valid create bodies over the space the spec allows are accepted (201) and read back as sent' },
 );
 
+const PATCHED = ['internal_container', 'gitforge', 'external_container', 'internal_source'] as const;
+
 requirement('CP-PATCH-001', async (t: Check) => {
-  const source = pickSource(t, ['internal_container', 'gitforge', 'external_container', 'internal_source']);
-  const created = await createSimple(t, source);
+  const created = await sharedSimple(t, PATCHED);
   const ctx = generatorContext(t);
   const [secretsPatch] = fc.sample(triggerPatch(ctx, 'secrets'), { numRuns: 1, seed: t.testSeed });
   for (const body of [{}, secretsPatch]) {
@@ -109,11 +109,13 @@ requirement('CP-PATCH-001', async (t: Check) => {
     t.expectSchema(exchange, 'Deployment');
     t.expect(field(exchange.response?.json, 'id') === created.id, { message: 'PATCH answered another deployment.', expected: created.id, seen: exchange.response?.json });
   }
-}, { cost: creates(1, 2) });
+}, { cost: (p) => sharedCost(p, firstOffered(p, PATCHED), 1) });
+
+/** Listings are read with a deployment of these (the first offered) in them. */
+const LISTED = ['internal_container', 'internal_source', 'gitforge', 'external_container'] as const;
 
 requirement('CP-READ-002', async (t: Check) => {
-  const source = pickSource(t, ['internal_container', 'internal_source', 'gitforge', 'external_container']);
-  await createSimple(t, source, 'list');
+  await sharedSimple(t, LISTED);
   const exchange = await t.cp.get(DEPLOYMENTS);
   t.expectStatus(exchange, 200);
   const body = exchange.response?.json;
@@ -124,13 +126,12 @@ requirement('CP-READ-002', async (t: Check) => {
     expected: 'an array of Deployments, or an object holding one',
   });
   for (const item of items!) t.expectSchema(item, 'Deployment', { message: 'An item of the deployments listing is not a Deployment.' });
-}, { cost: creates(1) });
+}, { cost: (p) => sharedCost(p, firstOffered(p, LISTED)) });
 
 requirement(
   ['CP-READ-005', 'CP-READ-006'],
   async (t: Check) => {
-    const source = pickSource(t, ['internal_container', 'internal_source', 'gitforge', 'external_container']);
-    const created = await createSimple(t, source, 'list');
+    const created = await sharedSimple(t, LISTED);
     t.expectSchema(await t.cp.get(DEPLOYMENTS), 'DeploymentList', { requirement: 'CP-READ-005' });
     const byName = await t.cp.get(DEPLOYMENTS, { query: { name_contains: created.name } });
     const found = (field(byName.response?.json, 'resources') as Deployment[] | undefined) ?? [];
@@ -147,7 +148,7 @@ requirement(
       expected: 'at most 1 deployment',
     });
   },
-  { cost: creates(1), title: 'The deployments listing as the field notes show it: {resources, offset}, name_contains, limit' },
+  { cost: (p) => sharedCost(p, firstOffered(p, LISTED)), title: 'The deployments listing as the field notes show it: {resources, offset}, name_contains, limit' },
 );
 
 requirement('CP-READ-003', async (t: Check) => {

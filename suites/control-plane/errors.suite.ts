@@ -2,10 +2,11 @@
 // for schema violations, 400 {detail: string}; a refused PATCH changes nothing.
 import { classifyPatch } from '../../generators/control-plane/classify.ts';
 import { invalidPatch } from '../../generators/control-plane/patches.ts';
-import { requirement, type Check, type Exchange } from '../../harness/conformance/index.ts';
+import { requirement, type Check, type Exchange, type TargetProfile } from '../../harness/conformance/index.ts';
 import { validate, type Deployment } from '../../schemas/index.ts';
 import { sameJson } from './support/compare.ts';
-import { createSimple, DEPLOYMENTS, deploymentPath, field, generatorContext, getDeployment, patch, refusalRuns, statusOf, unknownId, pickSource, creates } from './support/steps.ts';
+import { firstOffered, sharedCost, sharedSimple } from './support/shared.ts';
+import { DEPLOYMENTS, deploymentPath, field, generatorContext, getDeployment, patch, refusalRuns, statusOf, unknownId } from './support/steps.ts';
 
 /** The body a refused PATCH must carry for its status (spec 7); `rules` name 400 and 422 shapes. */
 function expectErrorBody(t: Check, exchange: Exchange, rules: { on400: string; on422: string; on404?: string }): void {
@@ -29,11 +30,10 @@ function expectErrorBody(t: Check, exchange: Exchange, rules: { on400: string; o
   });
 }
 
-/** A deployment of an offered source; the refusal checks run against it. */
-async function anyDeployment(t: Check): Promise<Deployment> {
-  const source = pickSource(t, ['internal_container', 'gitforge', 'external_container', 'internal_source']);
-  return createSimple(t, source, 'err');
-}
+/** The refusal checks run against a deployment of the first offered of these. */
+const REFUSING = ['internal_container', 'gitforge', 'external_container', 'internal_source'] as const;
+const anyDeployment = (t: Check): Promise<Deployment> => sharedSimple(t, REFUSING);
+const onAnyDeployment = (p: TargetProfile) => sharedCost(p, firstOffered(p, REFUSING));
 
 requirement(['CP-ERR-001', 'CP-ERR-002'], async (t: Check) => {
   const id = unknownId();
@@ -71,7 +71,7 @@ requirement(['CP-ERR-003', 'CP-ERR-005'], async (t: Check) => {
     },
     { numRuns: Math.max(3, Math.min(t.profile.runs, 8)) },
   );
-}, { cost: creates(1) });
+}, { cost: onAnyDeployment });
 
 requirement(
   ['CP-ERR-004', 'CP-ERR-005', 'CP-ERR-007'],
@@ -101,7 +101,7 @@ requirement(
       { numRuns: refusalRuns(t), stillClassified: ({ patch: body }) => classifyPatch(body, deployment, ctx.mode).breaks.length > 0 },
     );
   },
-  { cost: creates(1), title: 'A refused PATCH answers 400 {detail: string} or 422 HTTPValidationError, and changes nothing' },
+  { cost: onAnyDeployment, title: 'A refused PATCH answers 400 {detail: string} or 422 HTTPValidationError, and changes nothing' },
 );
 
 requirement(['CP-ERR-006', 'CP-ERR-004', 'CP-ERR-005'], async (t: Check) => {
@@ -111,7 +111,7 @@ requirement(['CP-ERR-006', 'CP-ERR-004', 'CP-ERR-005'], async (t: Check) => {
     t.expectStatus(exchange, [400, 422], { requirement: 'CP-ERR-006', message: `A PATCH with ${what} answered ${statusOf(exchange) ?? 'nothing'}; expected 400 or 422.` });
     expectErrorBody(t, exchange, { on400: 'CP-ERR-004', on422: 'CP-ERR-005' });
   }
-}, { cost: creates(1) });
+}, { cost: onAnyDeployment });
 
 requirement(['CP-ERR-008', 'CP-ERR-004', 'CP-ERR-005'], async (t: Check) => {
   const exchange = await patch(t, 'not-a-uuid', {});

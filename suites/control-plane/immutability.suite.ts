@@ -6,7 +6,8 @@ import { IMMUTABLE_FIELDS, valueAt } from '../../generators/control-plane/source
 import { requirement, type Check } from '../../harness/conformance/index.ts';
 import type { Source } from '../../schemas/index.ts';
 import { sameJson } from './support/compare.ts';
-import { createDeployment, generatorContext, getDeployment, patch, pickSource, simpleBody, statusOf, creates } from './support/steps.ts';
+import { firstOffered, sharedCost, sharedSimple } from './support/shared.ts';
+import { generatorContext, getDeployment, patch, pickSource, statusOf } from './support/steps.ts';
 
 /** Runs per field: each case is one PATCH and one GET. */
 const runs = (t: Check) => Math.max(2, Math.min(t.profile.runs, 5));
@@ -16,8 +17,9 @@ const RULES = ['CP-IMM-001', 'CP-IMM-002', 'CP-IMM-003', 'CP-IMM-004', 'CP-IMM-0
 for (const id of RULES) {
   const rule = IMMUTABLE_FIELDS.find((f) => f.requirement === id)!;
   requirement(id, async (t: Check) => {
+    // A pooled deployment (support/shared.ts) as it is now: the field must keep the value read here.
     const source: Source = pickSource(t, rule.sources, `it has ${rule.field}`);
-    const created = await createDeployment(t, simpleBody(t, source, 'imm'));
+    const created = await sharedSimple(t, [source]);
     const original = valueAt(created, rule.path) ?? null;
     const changes = immutableChange(generatorContext(t), source, created).filter((c) => c.field === rule.field);
     await t.property(
@@ -42,5 +44,5 @@ for (const id of RULES) {
       },
       { numRuns: runs(t) },
     );
-  }, { cost: creates(1) });
+  }, { cost: (p) => sharedCost(p, firstOffered(p, rule.sources)) });
 }

@@ -3,16 +3,20 @@
 // model of generators/control-plane/model.ts.
 import fc from 'fast-check';
 import { controlPlaneSequences, CP_SEQUENCES, newSequence } from '../../generators/control-plane/commands.ts';
-import { requirement, type Check } from '../../harness/conformance/index.ts';
+import { requirement, type Check, type TargetProfile } from '../../harness/conformance/index.ts';
 import { creates, deleteWithProject, generatorContext } from './support/steps.ts';
 import { httpControlPlane } from './support/http-api.ts';
+
+/** Sequences and their length: within a budget fewer and shorter, and none creates a second deployment. */
+const sequenceSize = (p: TargetProfile) => (p.budget ? CP_SEQUENCES.budgeted : { runs: CP_SEQUENCES.runs(p.runs), maxCommands: CP_SEQUENCES.maxCommands });
 
 requirement(
   'CP-SEQ-001',
   async (t: Check) => {
     const ctx = generatorContext(t, 'seq');
+    const size = sequenceSize(t.profile);
     await t.property(
-      controlPlaneSequences(ctx, CP_SEQUENCES.maxCommands),
+      controlPlaneSequences(ctx, size.maxCommands, !t.profile.budget),
       async (sequence) => {
         const api = httpControlPlane(t);
         // A mismatch fails the rule it breaks, which blocks CP-SEQ-001: the sequence is how it was found.
@@ -25,16 +29,18 @@ requirement(
         });
       },
       // Each sequence waits for its revisions before PATCHing: the sequences run side by side.
-      { numRuns: CP_SEQUENCES.runs(t.profile.runs), sideBySide: true },
+      { numRuns: size.runs, sideBySide: true },
     );
   },
   {
     title: 'Sequences of create, PATCH, read, revisions listing and delete agree with the model of sections 2 and 3',
     // Each step of a sequence (its first create and up to maxCommands more) makes at most one deployment or one revision.
     // The sequences run side by side; within one, each PATCH waits for the revision before it.
+    // Within a budget one sequence on one deployment: its create, then at most one revision a step.
     cost: (p) => {
-      const steps = CP_SEQUENCES.runs(p.runs) * (1 + CP_SEQUENCES.maxCommands);
-      return creates(steps, steps, 1 + CP_SEQUENCES.maxCommands);
+      const { runs, maxCommands } = sequenceSize(p);
+      const steps = runs * (1 + maxCommands);
+      return creates(p.budget ? runs : steps, steps, 1 + maxCommands);
     },
   },
 );

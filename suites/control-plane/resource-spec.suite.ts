@@ -6,13 +6,13 @@ import { cpuEither, cpuVerdict, isRoundedFrom, BOUNDED_CPU_FIELDS, type BoundedC
 import { invalidCreate, type CreateBody } from '../../generators/control-plane/create-payloads.ts';
 import { invalidPatch } from '../../generators/control-plane/patches.ts';
 import { DEFAULTS_PROBE, defaultHolds, defaultsExercised, RESOURCE_DEFAULTS, validResourceSpec } from '../../generators/control-plane/resource-spec.ts';
-import { requirement, type Check } from '../../harness/conformance/index.ts';
+import { requirement, type Check, type TargetProfile } from '../../harness/conformance/index.ts';
 import type { Deployment, ResourceSpec } from '../../schemas/index.ts';
 import { resourceSpecMismatches, sameJson } from './support/compare.ts';
+import { firstOffered, sharedCost, sharedCreated, sharedSimple } from './support/shared.ts';
 import {
   createDeployment,
   createRuns,
-  createSimple,
   deploymentPath,
   expectPatchRefused,
   expectRefused,
@@ -55,10 +55,15 @@ requirement('CP-RES-004', async (t: Check) => {
     { cpu: 0.1, cpu_limit: 0.1, queue_cpu: 8, queue_cpu_limit: 16, cache_cpu: 8, cache_cpu_limit: 8 },
   ];
   for (const spec of onBounds) expectAccepted(t, await tryCreate(t, withSpec(t, spec)), 'CP-RES-004', `a resource_spec on its bounds ${JSON.stringify(spec)}`);
+  // Under a budget the bounds alone: each case is a deployment.
+  if (t.profile.budget) return;
   await t.property(validResourceSpec, async (spec) => {
     expectAccepted(t, await tryCreate(t, withSpec(t, spec)), 'CP-RES-004', `a valid resource_spec ${JSON.stringify(spec)}`);
   }, { numRuns: createRuns(t) });
-}, { cost: (p) => creates(2 + createRuns({ profile: p })) });
+}, { cost: (p) => creates(2 + (p.budget ? 0 : createRuns({ profile: p }))) });
+
+/** CPU values on and around the rounding edges: an accepted one is a deployment, so under a budget one. */
+const edgeRuns = (p: TargetProfile) => (p.budget ? 1 : Math.max(3, Math.min(p.runs, 8)));
 
 requirement('CP-RES-005', async (t: Check) => {
   const sent: ResourceSpec = { cpu: 1.26, cpu_limit: 2.04, queue_cpu: 0.15, queue_cpu_limit: 7.96, cache_cpu: 3.14159, cache_cpu_limit: 12.349, db_cpu: 0.77, db_cpu_limit: 1.55 };
@@ -83,13 +88,15 @@ requirement('CP-RES-005', async (t: Check) => {
       });
       await t.cp.delete(deploymentPath((exchange.response!.json as Deployment).id), { query: { delete_tracing_project: true } });
     },
-    { numRuns: Math.max(3, Math.min(t.profile.runs, 8)) },
+    { numRuns: edgeRuns(t.profile) },
   );
-}, { cost: (p) => creates(1 + Math.max(3, Math.min(p.runs, 8))) });
+}, { cost: (p) => creates(1 + edgeRuns(p)) });
+
+const SPECIFIED = ['external_container'] as const;
 
 requirement('CP-RES-006', async (t: Check) => {
   const ctx = generatorContext(t, 'res');
-  const created = await createSimple(t, 'external_container', 'res');
+  const created = await sharedSimple(t, SPECIFIED);
   const before = await revisionCount(t, created.id);
   await t.property(
     invalidPatch(ctx, 'external_container').filter((c) => c.breaks === 'CP-RES-006'),
@@ -97,11 +104,14 @@ requirement('CP-RES-006', async (t: Check) => {
     { numRuns: refusalRuns(t) },
   );
   t.expect((await revisionCount(t, created.id)) === before, { message: 'A refused PATCH with an out-of-bounds CPU value created a revision.', expected: before });
-}, { cost: creates(1) });
+}, { cost: (p) => sharedCost(p, firstOffered(p, SPECIFIED)) });
 
 requirement('CP-RES-007', async (t: Check) => {
   const old: ResourceSpec = { cpu: 1, memory_mb: 1234, db_storage_gi: 37, labels: { 'apc-old': 'kept' } };
-  const created = await createDeployment(t, withSpec(t, old));
+  // Under a budget the old spec is PATCHed onto a pooled deployment (a revision, not a deployment).
+  const created = t.profile.budget
+    ? await patchOk(t, (await sharedSimple(t, SPECIFIED)).id, { source_config: { resource_spec: old } })
+    : await createDeployment(t, withSpec(t, old));
   const patched = await patchOk(t, created.id, { source_config: { resource_spec: { cpu: 2 } } });
   for (const deployment of [patched, await getDeployment(t, created.id)]) {
     const spec = specOf(deployment);
@@ -112,16 +122,21 @@ requirement('CP-RES-007', async (t: Check) => {
       seen: spec,
     });
   }
-}, { cost: creates(1, 2) });
+}, { cost: (p) => sharedCost(p, firstOffered(p, SPECIFIED), p.budget ? 2 : 1) });
+
+const UNSPECIFIED = ['internal_container', 'gitforge', 'internal_source'] as const;
 
 requirement('CP-RES-008', async (t: Check) => {
-  const source = pickSource(t, ['internal_container', 'gitforge', 'internal_source'], 'resource_spec does not apply to it');
-  const created = await createSimple(t, source, 'res');
+  const source = pickSource(t, UNSPECIFIED, 'resource_spec does not apply to it');
+  const created = await sharedSimple(t, [source]);
   const [spec] = fc.sample(validResourceSpec.filter((s) => Object.keys(s).length > 0), { numRuns: 1, seed: t.testSeed });
   expectPatchRefused(t, await patch(t, created.id, { source_config: { resource_spec: spec } }), 'CP-RES-008', `sets resource_spec on a ${source} deployment`);
-}, { cost: creates(1) });
+}, { cost: (p) => sharedCost(p, firstOffered(p, UNSPECIFIED)) });
 
 // One test per default, so a target missing one default fails that rule alone.
+/** The index of the probe that exercises a default rule. */
+const probeOf = (rule: (typeof RESOURCE_DEFAULTS)[number]): number => DEFAULTS_PROBE.findIndex((spec) => defaultsExercised(spec).includes(rule));
+
 const DEFAULT_RULES = [
   'CP-RES-DEF-001', 'CP-RES-DEF-002', 'CP-RES-DEF-003', 'CP-RES-DEF-004', 'CP-RES-DEF-005', 'CP-RES-DEF-006',
   'CP-RES-DEF-007', 'CP-RES-DEF-008', 'CP-RES-DEF-009', 'CP-RES-DEF-010', 'CP-RES-DEF-011', 'CP-RES-DEF-012',
@@ -130,13 +145,14 @@ const DEFAULT_RULES = [
 for (const id of DEFAULT_RULES) {
   const rule = RESOURCE_DEFAULTS.find((d) => d.requirement === id)!;
   requirement(id, async (t: Check) => {
-    const sent = DEFAULTS_PROBE.find((spec) => defaultsExercised(spec).includes(rule))!;
-    const returned = specOf(await createDeployment(t, withSpec(t, sent, 'def')));
+    // The rules a probe exercises share its deployment (under a budget: one per probe for the run).
+    const probe = probeOf(rule);
+    const returned = specOf(await sharedCreated(t, `defaults-${probe}`, () => withSpec(t, DEFAULTS_PROBE[probe]!, 'def')));
     const { ok, expected, seen } = defaultHolds(returned, rule);
     t.expect(ok, {
       message: `${rule.field} was left out, so it should default to ${rule.factor === 1 ? '' : `${rule.factor}x `}${rule.from} (${String(expected)}); the deployment reports ${seen === undefined ? 'nothing' : JSON.stringify(seen)}.`,
       expected: { [rule.field]: expected },
       seen: returned,
     });
-  }, { cost: creates(1) });
+  }, { cost: (p) => sharedCost(p, `defaults-${probeOf(rule)}`) });
 }

@@ -5,8 +5,9 @@
 import fc from 'fast-check';
 import { triggerPatch } from '../../generators/control-plane/patches.ts';
 import { CONTAINER } from '../../generators/control-plane/source-rules.ts';
-import { requirement, type Check } from '../../harness/conformance/index.ts';
+import { requirement, type Check, type TargetProfile } from '../../harness/conformance/index.ts';
 import type { Deployment, Source } from '../../schemas/index.ts';
+import { firstOffered, sharedCost, sharedDeployment } from './support/shared.ts';
 import {
   createDeployment,
   deployTimeout,
@@ -23,6 +24,20 @@ import {
 
 /** Sources whose first revision deploys with the profile's fixtures alone (internal_source needs an upload). */
 const DEPLOYABLE: Source[] = ['gitforge', 'external_container', 'internal_container'];
+
+/**
+ * A deployment whose newest revision deploys from the fixtures: under a budget one for the run,
+ * apart from the pool other tests PATCH with generated values (which need not build). Read as
+ * it is now: its newest revision is the one to wait for.
+ */
+const deployableKey = (p: TargetProfile): string | undefined => {
+  const source = firstOffered(p, DEPLOYABLE);
+  return source && `deployable-${source}`;
+};
+function deployable(t: Check): Promise<Deployment> {
+  const source = pickSource(t, DEPLOYABLE, 'its first revision can deploy from the profile fixtures');
+  return sharedDeployment(t, `deployable-${source}`, () => simpleBody(t, source, 'life'));
+}
 
 /** Waits for the revision `revisionId` to be DEPLOYED; returns its id. */
 async function deploy(t: Check, deployment: Deployment, revisionId: string, rule: string): Promise<string> {
@@ -57,19 +72,17 @@ async function expectActive(t: Check, deployment: Deployment, revisionId: string
 requirement(
   ['CP-LIFE-001', 'CP-LIFE-002'],
   async (t: Check) => {
-    const source = pickSource(t, DEPLOYABLE, 'its first revision can deploy from the profile fixtures');
-    const deployment = await createDeployment(t, simpleBody(t, source, 'life'));
+    const deployment = await deployable(t);
     const revisionId = await deploy(t, deployment, deployment.latest_revision_id!, 'CP-LIFE-001');
     await expectActive(t, deployment, revisionId, 'CP-LIFE-002');
   },
-  { cost: creates(1, 1, 1), timeout: 'deploy', title: 'The newest revision of a new deployment reaches DEPLOYED and becomes active_revision_id' },
+  { cost: (p) => ({ ...sharedCost(p, deployableKey(p)), waits: 1 }), timeout: 'deploy', title: 'The newest revision of a new deployment reaches DEPLOYED and becomes active_revision_id' },
 );
 
 requirement(
   'CP-LIFE-004',
   async (t: Check) => {
-    const source = pickSource(t, DEPLOYABLE, 'its first revision can deploy from the profile fixtures');
-    const deployment = await createDeployment(t, simpleBody(t, source, 'life'));
+    const deployment = await deployable(t);
     const first = await deploy(t, deployment, deployment.latest_revision_id!, 'CP-LIFE-001');
     const [body] = fc.sample(triggerPatch(generatorContext(t), 'secrets'), { numRuns: 1, seed: t.testSeed });
     const { added } = await patchAddingRevision(t, deployment.id, body!);
@@ -77,7 +90,7 @@ requirement(
     t.expect(second !== first, { message: 'The PATCH created no new revision to deploy.', expected: `a revision other than ${first}`, seen: second });
     await expectActive(t, deployment, second, 'CP-LIFE-004');
   },
-  { cost: creates(1, 2, 2), timeout: deployTimeout(2) },
+  { cost: (p) => ({ ...sharedCost(p, deployableKey(p), 1), waits: 2 }), timeout: deployTimeout(2) },
 );
 
 requirement(

@@ -6,8 +6,9 @@
 import fc from 'fast-check';
 import { changedValuePatch, combinedTriggerPatch, nonTriggerPatch, triggerPatch, triggersFor, type GeneratedTrigger, type PatchBody } from '../../generators/control-plane/patches.ts';
 import { BUILDABLE, CONTAINER } from '../../generators/control-plane/source-rules.ts';
-import { requirement, type Check } from '../../harness/conformance/index.ts';
+import { requirement, type Check, type TargetProfile } from '../../harness/conformance/index.ts';
 import type { Deployment, Source } from '../../schemas/index.ts';
+import { firstOffered, sharedCost, sharedSimple } from './support/shared.ts';
 import {
   ANY_SOURCE,
   createSimple,
@@ -66,17 +67,16 @@ requirement('CP-REV-001', async (t: Check) => {
 /** One test per trigger row: a deployment of a source it applies to, one PATCH with that trigger alone. */
 function triggerRow(rule: string, trigger: GeneratedTrigger, sources: readonly Source[]): void {
   requirement(rule, async (t: Check) => {
-    const source = pickSource(t, sources, `${trigger} applies to it`);
-    const created = await createSimple(t, source, 'trig');
+    const created = await sharedSimple(t, sources, `${trigger} applies to it`);
     const body = one(t, triggerPatch(generatorContext(t), trigger));
     const patched = await patchCounting(t, created, body, 1, rule);
-    // The simplest deployment has no secrets, so a PATCH's secrets show only if it took them.
+    // The PATCH's secret names are new to the deployment (a pooled one's included), so they show only if it took them.
     if (trigger === 'secrets') {
       const listed = Array.isArray(patched.secrets) ? patched.secrets.map((s) => s.name) : [];
       const missing = (body.secrets ?? []).map((s) => s.name).filter((n) => !listed.includes(n));
       t.expect(missing.length === 0, { requirement: rule, message: `The PATCH created a revision but the deployment it answered with does not list the secret(s) ${missing.join(', ')} it sent.`, expected: (body.secrets ?? []).map((s) => s.name), seen: listed });
     }
-  }, { cost: creates(1, 2) });
+  }, { cost: (p) => sharedCost(p, firstOffered(p, sources), 1) });
 }
 
 triggerRow('CP-REV-002', 'repo_ref', ['gitforge']);
@@ -85,24 +85,30 @@ triggerRow('CP-REV-004', 'image_uri', CONTAINER);
 triggerRow('CP-REV-006', 'secrets', ['internal_container', 'gitforge', 'external_container', 'internal_source']);
 triggerRow('CP-REV-007', 'resource_spec', ['external_container']);
 
+const COMBINED = ['external_container', 'gitforge', 'internal_container', 'internal_source'] as const;
+/** Combined-trigger PATCHes: under a budget two, each a build. */
+const combinedRuns = (p: TargetProfile) => (p.budget ? 2 : Math.max(2, Math.min(p.runs, 4)));
+
 requirement('CP-REV-008', async (t: Check) => {
   const ctx = generatorContext(t);
-  const source = pickSource(t, ['external_container', 'gitforge', 'internal_container', 'internal_source']);
-  const created = await createSimple(t, source, 'comb');
+  const source = pickSource(t, COMBINED);
+  const created = await sharedSimple(t, [source]);
   await t.property(
     combinedTriggerPatch(ctx, source),
     async ({ patch: body }) => {
       await patchCounting(t, created, body, 1, 'CP-REV-008');
     },
-    { numRuns: Math.max(2, Math.min(t.profile.runs, 4)) },
+    { numRuns: combinedRuns(t.profile) },
   );
-}, { cost: (p) => creates(1, 1 + Math.max(2, Math.min(p.runs, 4))) });
+}, { cost: (p) => sharedCost(p, firstOffered(p, COMBINED), combinedRuns(p)) });
+
+const UNTRIGGERED = ['gitforge', 'external_container', 'internal_container', 'internal_source'] as const;
 
 requirement(
   ['CP-REV-009', 'CP-REV-010', 'CP-REV-011'],
   async (t: Check) => {
-    const source = pickSource(t, ['gitforge', 'external_container', 'internal_container', 'internal_source']);
-    const created = await createSimple(t, source, 'none');
+    const source = pickSource(t, UNTRIGGERED);
+    const created = await sharedSimple(t, [source]);
     await patchCounting(t, created, {}, 0, 'CP-REV-010');
     await patchCounting(t, created, { source_revision_config: null, secrets: null, source_config: null }, 0, 'CP-REV-011');
     await patchCounting(t, created, { source_revision_config: { repo_ref: null, graph_config_path: null, image_uri: null, source_tarball_path: null } }, 0, 'CP-REV-011');
@@ -117,13 +123,15 @@ requirement(
       { numRuns: Math.max(2, Math.min(t.profile.runs, 6)) },
     );
   },
-  { cost: creates(1), title: 'PATCHes without revision triggers (source_config only, empty, null members) create no revision' },
+  { cost: (p) => sharedCost(p, firstOffered(p, UNTRIGGERED)), title: 'PATCHes without revision triggers (source_config only, empty, null members) create no revision' },
 );
+
+const LATEST = ['internal_container', 'external_container', 'gitforge', 'internal_source'] as const;
 
 requirement('CP-REV-013', async (t: Check) => {
   const ctx = generatorContext(t);
-  const source = pickSource(t, ['internal_container', 'external_container', 'gitforge', 'internal_source']);
-  const created = await createSimple(t, source, 'latest');
+  const source = pickSource(t, LATEST);
+  const created = await sharedSimple(t, [source]);
   const trigger = triggersFor(source).find((tr) => tr !== 'secrets' && tr !== 'resource_spec') ?? 'secrets';
   for (const body of [one(t, triggerPatch(ctx, 'secrets')), one(t, triggerPatch(ctx, trigger))]) {
     // The added revision is found by id: the listing's order is CP-REVL-002's rule.
@@ -134,7 +142,7 @@ requirement('CP-REV-013', async (t: Check) => {
       seen: patched.latest_revision_id,
     });
   }
-}, { cost: creates(1, 3) });
+}, { cost: (p) => sharedCost(p, firstOffered(p, LATEST), 2) });
 
 /**
  * The upload flow's PATCH for an internal_source deployment: a fresh object path is a value the
@@ -153,15 +161,19 @@ async function uploadedTarballPatch(t: Check, deploymentId: string): Promise<Pat
  * differs from its latest revision only when the values differ. Both the PATCH's answer and a
  * later read are judged.
  */
+/** The source whose revision-relevant value a PATCH can change: one with a second fixture value, else internal_source (an upload). */
+function changeableSource(profile: TargetProfile): { fixed?: Source; source?: Source } {
+  const sources = offered({ profile }, ANY_SOURCE);
+  const fixed = sources.find((s) => changedValuePatch(profile.fixtures, s) !== undefined);
+  return { ...(fixed ? { fixed, source: fixed } : sources.includes('internal_source') ? { source: 'internal_source' } : {}) };
+}
+
 requirement('CP-REV-014', async (t: Check) => {
   const fixtures = generatorContext(t).fixtures;
-  const sources = offered(t, ANY_SOURCE);
-  const fixed = sources.find((s) => changedValuePatch(fixtures, s) !== undefined);
-  const upload = sources.includes('internal_source');
+  const { fixed, source: changeable } = changeableSource(t.profile);
   const noChange = `no revision-relevant value can change on this target: add fixtures.otherImageUri (a second image that deploys, for ${CONTAINER.join(' or ')}) or fixtures.gitforge.otherRepoRef (a second branch, for gitforge), or offer internal_source`;
-  if (!fixed && !upload) t.notApplicable('fixture:other-revision-value', noChange);
-  const source = fixed ?? 'internal_source';
-  const created = await createSimple(t, source, 'values');
+  if (!changeable) t.notApplicable('fixture:other-revision-value', noChange);
+  const created = await sharedSimple(t, [changeable]);
   const body = fixed ? changedValuePatch(fixtures, fixed) : await uploadedTarballPatch(t, created.id);
   if (!body) t.notApplicable('fixture:other-revision-value', `the upload flow handed out no tarball path this test could use, and ${noChange.replace(/^no/, 'no other')}`);
   const { patched, added: newest } = await patchAddingRevision(t, created.id, body);
@@ -177,4 +189,4 @@ requirement('CP-REV-014', async (t: Check) => {
       seen,
     });
   }
-}, { cost: creates(1, 2) });
+}, { cost: (p) => sharedCost(p, changeableSource(p).source, 1) });

@@ -8,6 +8,7 @@ import { invalidPatch } from '../../generators/control-plane/patches.ts';
 import { tagRef } from '../../generators/control-plane/values.ts';
 import { requirement, type Check } from '../../harness/conformance/index.ts';
 import type { Source } from '../../schemas/index.ts';
+import { sharedCost, sharedCreate, sharedDeployment, sharedSimple } from './support/shared.ts';
 import {
   createDeployment,
   expectPatchRefused,
@@ -23,11 +24,15 @@ import {
   creates,
 } from './support/steps.ts';
 
-/** A create of the simplest valid body of `source` is accepted. */
+/**
+ * A create of the simplest valid body of `source` is accepted. Under a budget it is the create of
+ * the run's pooled deployment of that source (support/shared.ts), made by whichever test needed
+ * it first: the same body, sent once.
+ */
 function accepts(id: string, source: Source): void {
   requirement(id, async (t: Check) => {
-    expectAccepted(t, await tryCreate(t, simpleBody(t, source)), id, `the simplest valid ${source} body`);
-  }, { cost: creates(1) });
+    expectAccepted(t, await sharedCreate(t, source, () => simpleBody(t, source, 'pool')), id, `the simplest valid ${source} body`);
+  }, { cost: (p) => sharedCost(p, source) });
 }
 
 accepts('CP-SRC-001', 'gitforge');
@@ -82,9 +87,12 @@ function taggedBody(t: Check, buildOnPush: boolean): CreateBody {
   };
 }
 
+/** CP-TAG-002's create serves CP-TAG-004 too (pooled under a budget). */
+const TAGGED = 'gitforge-tagged';
+
 requirement('CP-TAG-002', async (t: Check) => {
-  expectAccepted(t, await tryCreate(t, taggedBody(t, false)), 'CP-TAG-002', 'a gitforge body whose repo_ref is a tag, with build_on_push false');
-}, { cost: creates(1) });
+  expectAccepted(t, await sharedCreate(t, TAGGED, () => taggedBody(t, false)), 'CP-TAG-002', 'a gitforge body whose repo_ref is a tag, with build_on_push false');
+}, { cost: (p) => sharedCost(p, TAGGED) });
 
 requirement('CP-TAG-003', async (t: Check) => {
   const body = simpleBody(t, 'gitforge', 'tag');
@@ -96,15 +104,17 @@ requirement('CP-TAG-003', async (t: Check) => {
 }, { cost: creates(1) });
 
 requirement('CP-TAG-004', async (t: Check) => {
-  const created = await createDeployment(t, taggedBody(t, false));
+  const created = await sharedDeployment(t, TAGGED, () => taggedBody(t, false));
   expectPatchRefused(t, await patch(t, created.id, { source_config: { build_on_push: true } }), 'CP-TAG-004', `enables build_on_push while repo_ref is the tag ${String(created.source_revision_config.repo_ref)}`);
-}, { cost: creates(1) });
+}, { cost: (p) => sharedCost(p, TAGGED) });
+
+const APPLYING = ['gitforge', 'external_container', 'internal_container', 'internal_source'] as const;
 
 requirement('CP-APPL-007', async (t: Check) => {
   const ctx = generatorContext(t, 'appl');
   // One deployment of each offered source, each sent the fields that do not apply to it.
-  for (const source of offered(t, ['gitforge', 'external_container', 'internal_container', 'internal_source'])) {
-    const created = await createDeployment(t, simpleBody(t, source, 'appl'));
+  for (const source of offered(t, APPLYING)) {
+    const created = await sharedSimple(t, [source]);
     const invalid = invalidPatch(ctx, source).filter((c) => c.breaks === 'CP-APPL-007');
     await t.property(
       invalid,
@@ -115,4 +125,4 @@ requirement('CP-APPL-007', async (t: Check) => {
       },
     );
   }
-}, { cost: creates(4) });
+}, { cost: (p) => sharedCost(p, offered({ profile: p }, APPLYING)) });

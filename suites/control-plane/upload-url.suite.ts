@@ -4,10 +4,9 @@
 import { classifyCreate } from '../../generators/control-plane/classify.ts';
 import { invalidCreate } from '../../generators/control-plane/create-payloads.ts';
 import { arbitraryTarballPath } from '../../generators/control-plane/values.ts';
-import { requirement, type Check, describeResponse } from '../../harness/conformance/index.ts';
+import { requirement, type Check, describeResponse, type TargetProfile } from '../../harness/conformance/index.ts';
 import type { Deployment } from '../../schemas/index.ts';
 import {
-  createSimple,
   expectPatchRefused,
   expectRefused,
   field,
@@ -20,14 +19,14 @@ import {
   revisionCount,
   statusOf,
   tryCreate,
-  creates,
   revisionsShown,
 } from './support/steps.ts';
+import { firstOffered, sharedCost, sharedSimple } from './support/shared.ts';
 import { putTarball, requestUpload, sourceTarball, type UploadGrant } from './support/upload.ts';
 
-async function internalSource(t: Check): Promise<Deployment> {
-  return createSimple(t, 'internal_source', 'upl');
-}
+const UPLOADING = ['internal_source'] as const;
+const internalSource = (t: Check): Promise<Deployment> => sharedSimple(t, UPLOADING, 'it takes uploads');
+const onInternalSource = (revisions: number) => (p: TargetProfile) => sharedCost(p, firstOffered(p, UPLOADING), revisions);
 
 /** An upload grant that has both a location and an object path, or a failure naming `rule`. */
 async function grantFor(t: Check, deployment: Deployment, rule: string): Promise<Required<UploadGrant>> {
@@ -69,7 +68,7 @@ requirement(
       seen: created ?? revisions,
     });
   },
-  { cost: creates(1, 2), title: 'The upload flow: upload-url, PUT the tarball, PATCH with the object path creates one revision carrying it' },
+  { cost: onInternalSource(1), title: 'The upload flow: upload-url, PUT the tarball, PATCH with the object path creates one revision carrying it' },
 );
 
 requirement(['CP-UPL-003', 'CP-UPL-004'], async (t: Check) => {
@@ -80,7 +79,7 @@ requirement(['CP-UPL-003', 'CP-UPL-004'], async (t: Check) => {
   const uploadUrl = field(exchange.response?.json, 'upload_url') as string;
   const put = await putTarball(t, uploadUrl, sourceTarball(t.profile.fixtures.gitforge.graphConfigPath, t.profile.fixtures.graphId));
   t.expectOn(put, is2xx(put), { requirement: 'CP-UPL-004', message: 'PUT of a gzip tarball to upload_url was not accepted.', expected: 'HTTP 2xx' });
-}, { cost: creates(1) });
+}, { cost: onInternalSource(0) });
 
 requirement('CP-TAR-001', async (t: Check) => {
   const ctx = generatorContext(t, 'tar');
@@ -104,4 +103,4 @@ requirement('CP-TAR-002', async (t: Check) => {
   );
   const after = await revisionCount(t, deployment.id);
   t.expect(after === before, { message: 'A refused PATCH with a source_tarball_path created a revision.', expected: before, seen: after });
-}, { cost: creates(1) });
+}, { cost: onInternalSource(0) });

@@ -16,7 +16,7 @@ requirement('EU-RESP-002', async (t: Check) => {
 
 requirement('EU-DS-006', async (t: Check) => {
   const name = t.name('platform-dataset');
-  const created = await t.tracing.post('/api/v1/datasets', { name, description: 'made on the platform by the conformance harness' });
+  const created = await t.eu.post('/api/v1/datasets', { name, description: 'made on the platform by the conformance harness' });
   const platform = created.response?.json as JsonObject | undefined;
   const status = created.response?.status ?? 0;
   if (status < 200 || status >= 300 || typeof platform?.id !== 'string') {

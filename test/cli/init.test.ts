@@ -33,7 +33,7 @@ describe('apc init', () => {
     try {
       const out = join(mkdtempSync(join(tmpdir(), 'apc-init-')), 'target.yaml');
       const init = await apc(
-        ['init', '--control-plane-url', server.urls.controlPlane, '--agent-server-url', server.urls.agentServer, '--tracing-url', server.urls.tracing, '--tenant-id', keys[0]!.tenants[0]!, '--other-tenant-id', keys[1]!.tenants[0]!, '--out', out],
+        ['init', '--control-plane-url', server.urls.controlPlane, '--agent-server-url', server.urls.agentServer, '--tracing-url', server.urls.experimentUpload, '--tenant-id', keys[0]!.tenants[0]!, '--other-tenant-id', keys[1]!.tenants[0]!, '--out', out],
         { APC_API_KEY: keys[0]!.key, APC_OTHER_API_KEY: keys[1]!.key },
       );
       expect(init.code, init.stderr).toBe(0);

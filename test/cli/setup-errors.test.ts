@@ -121,7 +121,7 @@ describe('a wrong setup is exit 2 with what to fix', { timeout: 180_000 }, () =>
   test('an undeclared capability is reported as "not declared in the profile"', async () => {
     const run = await certify({
       profile: { tenantId: tenant, endpoints: [], timeouts: { requestMs: 10_000, streamMs: 10_000 }, runs: 3, seed: 1 },
-      args: ['--tracing-url', server.urls.tracing, '--requirements', 'EU-DS-006,EU-REQ-001'],
+      args: ['--tracing-url', server.urls.experimentUpload, '--requirements', 'EU-DS-006,EU-REQ-001'],
       env: { APC_API_KEY: 'k-setup' },
     });
     // An optional endpoint (upload-url, integrations and /docs are always judged).

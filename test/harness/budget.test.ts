@@ -40,4 +40,17 @@ describe('--budget', () => {
     for (const r of skipped) expect(r.reason).toMatch(/^budget: /);
     expect(report.requirements.filter((r) => r.status === 'passed').length).toBeGreaterThan(0);
   }, 120_000);
+
+  test('a full control-plane certification of the reference within 12 deployments and 40 revisions judges every MUST: tests share deployments', async () => {
+    const run = await certify({ args: ['--interfaces', 'control-plane', '--budget', 'deployments=12,revisions=40', '--seed', '5'] });
+    const report = run.report!;
+    const created = report.cost!.created['control-plane']!;
+    expect(created.deployments).toBeLessThanOrEqual(12);
+    expect(created.revisions).toBeLessThanOrEqual(40);
+    // What the budget left out is MAY at most; the pooled deployments were deleted without a problem.
+    const left = report.requirements.filter((r) => r.status === 'skipped' && r.reason?.startsWith('budget: '));
+    expect(left.filter((r) => r.level === 'MUST').map((r) => r.id)).toEqual([]);
+    expect(report.errors).toEqual([]);
+    expect(report.verdict).toBe('certified');
+  }, 300_000);
 });

@@ -21,7 +21,7 @@ const profileFor = (urls: Record<string, string>, apiKey?: string) => {
 
 describe('preflight', () => {
   test('ready: each interface answers its spec request with the key', async () => {
-    const p = profileFor({ 'control-plane': server.urls.controlPlane, 'agent-server': server.urls.agentServer, 'experiment-upload': server.urls.tracing }, 'k-preflight');
+    const p = profileFor({ 'control-plane': server.urls.controlPlane, 'agent-server': server.urls.agentServer, 'experiment-upload': server.urls.experimentUpload }, 'k-preflight');
     const results = await preflight(p, ['control-plane', 'agent-server', 'experiment-upload']);
     expect(results.map((r) => r.state)).toEqual(['ready', 'ready', 'ready']);
   });
@@ -43,7 +43,7 @@ describe('preflight', () => {
     const [wrong] = await preflight(profileFor({ 'control-plane': server.urls.controlPlane }, 'not-the-key'), ['control-plane']);
     expect(wrong!.state).toBe('refused');
     expect(wrong!.advice).toMatch(/check that the given key is valid/);
-    const [none] = await preflight(profileFor({ 'experiment-upload': server.urls.tracing }), ['experiment-upload']);
+    const [none] = await preflight(profileFor({ 'experiment-upload': server.urls.experimentUpload }), ['experiment-upload']);
     expect(none!.state).toBe('refused');
     expect(none!.advice).toContain('no API key was given: set APC_API_KEY');
   });

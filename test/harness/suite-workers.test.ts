@@ -33,3 +33,9 @@ test("the caller's cap (apc selftest's one worker) holds either way", () => {
   expect(suiteWorkers(plan({}), 1)).toBe(1);
   expect(suiteWorkers(plan({ reference: true }), 1)).toBe(1);
 });
+
+test('under a budget one worker: it holds the pool of shared deployments, used by one test at a time', () => {
+  const budgeted = plan({ concurrency: 16 });
+  budgeted.profile.budget = { deployments: 12, revisions: 40 };
+  expect(suiteWorkers(budgeted)).toBe(1);
+});

@@ -29,7 +29,7 @@ export function generatorContext(t: Check, hint = 'g'): GeneratorContext {
 }
 
 /** The sources among `candidates` the target offers and its mode allows, in the candidates' order. */
-export function offered(t: Check, candidates: readonly Source[]): Source[] {
+export function offered(t: { profile: TargetProfile }, candidates: readonly Source[]): Source[] {
   return candidates.filter((s) => t.profile.sources.includes(s) && sourceAllowed(t.profile.controlPlaneMode, s));
 }
 
@@ -55,20 +55,23 @@ export function simpleBody(t: Check, source: Source, hint = 'd'): CreateBody {
  * Whether a create answered 503 took effect after all: a deployment of that run-unique name is
  * listed. Its deletion is registered then, so the run leaves nothing behind.
  */
-async function createdNamed(t: Check, name: string): Promise<boolean> {
+async function createdNamed(t: Check, name: string, owner: Owner): Promise<boolean> {
   const listing = await t.cp.get(DEPLOYMENTS, { query: { name_contains: name } });
   const resources = field(listing.response?.json, 'resources');
   const found = (Array.isArray(resources) ? resources : []).find((d) => field(d, 'name') === name);
-  if (typeof field(found, 'id') === 'string') registerDeletion(t, field(found, 'id') as string);
+  if (owner === 'test' && typeof field(found, 'id') === 'string') registerDeletion(t, field(found, 'id') as string);
   return found !== undefined || !is2xx(listing);
 }
 
-/** POST /v2/deployments; whatever is created gets its deletion registered. */
-export async function tryCreate(t: Check, body: unknown): Promise<Exchange> {
+/** Who deletes a created deployment: the test when it ends, or the run when it ends (a pooled one, shared.ts). */
+type Owner = 'test' | 'run';
+
+/** POST /v2/deployments; whatever is created gets its deletion registered (by the test, unless the run owns it). */
+export async function tryCreate(t: Check, body: unknown, owner: Owner = 'test'): Promise<Exchange> {
   const name = field(body, 'name');
-  const exchange = await t.cp.post(DEPLOYMENTS, body, typeof name === 'string' ? { tookEffect: () => createdNamed(t, name) } : {});
+  const exchange = await t.cp.post(DEPLOYMENTS, body, typeof name === 'string' ? { tookEffect: () => createdNamed(t, name, owner) } : {});
   const id = field(exchange.response?.json, 'id');
-  if (is2xx(exchange) && typeof id === 'string') registerDeletion(t, id);
+  if (owner === 'test' && is2xx(exchange) && typeof id === 'string') registerDeletion(t, id);
   return exchange;
 }
 
@@ -107,24 +110,38 @@ export async function getDeployment(t: Check, id: string): Promise<Deployment> {
   return exchange.response!.json as Deployment;
 }
 
-/**
- * The revisions of a deployment, as its listing gives them (a step on CP-REVL-001: any 2xx with a
- * `resources` array). Callers look revisions up by id: their order is CP-REVL-002's to judge.
- */
 /** Revisions as a failure shows them: each id with the fields a listing rule compares (docs/reports.md, "Evidence"). */
 export const revisionsShown = (revisions: unknown[]): Json[] =>
   revisions.map((r) => ({ id: field(r, 'id'), created_at: field(r, 'created_at'), status: field(r, 'status') }));
 
+/**
+ * A page this long may have more after it: the field notes' default page is 20, a platform's may
+ * be 10. A deployment shared by many tests (shared.ts) gathers more revisions than one page holds.
+ */
+const MAYBE_MORE = 10;
+
+/**
+ * The revisions of a deployment, as its listing gives them (a step on CP-REVL-001: any 2xx with a
+ * `resources` array), page after page (`offset`) while a page may have more. A page that repeats
+ * revisions already seen ends it: the target does not page (CP-REVL-008's rule). Callers look
+ * revisions up by id: their order is CP-REVL-002's to judge.
+ */
 export async function listRevisions(t: Check, id: string): Promise<Json[]> {
-  const exchange = await t.cp.get(revisionsPath(id));
-  t.needSuccess(exchange, { requirement: 'CP-REVL-001' });
-  const resources = field(exchange.response?.json, 'resources');
-  t.needOn(exchange, Array.isArray(resources) && resources.every(isObject), {
-    requirement: 'CP-REVL-001',
-    message: 'The revisions listing is not an object with a `resources` array of revisions.',
-    expected: '{"resources": [{"id": ..., "status": ...}, ...]}',
-  });
-  return resources as Json[];
+  const all: Json[] = [];
+  for (;;) {
+    const exchange = await t.cp.get(revisionsPath(id), all.length > 0 ? { query: { offset: all.length } } : {});
+    t.needSuccess(exchange, { requirement: 'CP-REVL-001' });
+    const resources = field(exchange.response?.json, 'resources');
+    t.needOn(exchange, Array.isArray(resources) && resources.every(isObject), {
+      requirement: 'CP-REVL-001',
+      message: 'The revisions listing is not an object with a `resources` array of revisions.',
+      expected: '{"resources": [{"id": ..., "status": ...}, ...]}',
+    });
+    const page = resources as Json[];
+    if (page.some((r) => all.some((seen) => seen.id === r.id))) return all;
+    all.push(...page);
+    if (page.length < MAYBE_MORE) return all;
+  }
 }
 
 export async function revisionCount(t: Check, id: string): Promise<number> {
@@ -210,8 +227,11 @@ export function deployTimeout(waits: number): number | 'deploy' {
   return waits * deployMs + Math.max(60_000, requestMs * 8);
 }
 
-/** Runs for a property whose every case creates a deployment (each costs the target a build). */
-export const createRuns = (t: { profile: TargetProfile }): number => Math.max(2, Math.min(t.profile.runs, 5));
+/**
+ * Runs for a property whose every case creates a deployment (each costs the target a build):
+ * under a budget one case, so the budget buys more rules (harness/run/cost.ts).
+ */
+export const createRuns = (t: { profile: TargetProfile }): number => (t.profile.budget ? 1 : Math.max(2, Math.min(t.profile.runs, 5)));
 /** Runs for a property whose cases are refused requests. */
 export const refusalRuns = (t: { profile: TargetProfile }): number => Math.max(3, Math.min(t.profile.runs, 15));
 

@@ -26,7 +26,7 @@ export function bodyOf(t: Check, c: UploadCase, ids: Partial<UploadIds> = {}): J
 }
 
 export function upload(t: Check, body: JsonObject, auth: Auth = 'default'): Promise<Exchange> {
-  return t.tracing.post(UPLOAD_PATH, body, { auth });
+  return t.eu.post(UPLOAD_PATH, body, { auth });
 }
 
 export interface Uploaded {
@@ -70,7 +70,7 @@ export async function uploadRefused(t: Check, body: JsonObject, requirement: str
  * A read that fails is a failure of the rule the test judges through it.
  */
 export async function readExperiment(t: Check, id: string, requirement: string): Promise<JsonObject> {
-  const exchange = await t.tracing.get(`/api/v1/sessions/${id}`);
+  const exchange = await t.eu.get(`/api/v1/sessions/${id}`);
   const json = exchange.response?.json;
   t.expectOn(exchange, status(exchange) === 200 && isObject(json), { requirement, message: `Reading experiment ${id} back failed.`, expected: 'HTTP 200 with the experiment' });
   return json as JsonObject;

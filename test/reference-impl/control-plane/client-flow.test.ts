@@ -1,7 +1,7 @@
 // The documented client flow (spec 4.1) against the whole reference implementation, as the
 // example client runs it: POST a deployment, read the latest revision id as `resources[0].id` of
 // the revisions listing, poll it until DEPLOYED, PATCH, DELETE. The tracing project of the same
-// name lives on the tracing listener.
+// name lives on the experiment-upload listener.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type ReferenceServer } from '../../../reference-impl/index.ts';
 import { BACKENDS, databaseFor } from '../../support/reference-listener.ts';
@@ -28,7 +28,7 @@ describe.each(BACKENDS)('documented client flow on %s', (backend) => {
     return { status: response.status, body: text ? JSON.parse(text) : undefined };
   };
   const controlPlane = (path: string) => `${reference.urls.controlPlane}${path}`;
-  const projectsNamed = async (name: string) => (await call('GET', `${reference.urls.tracing}/api/v1/sessions?name=${encodeURIComponent(name)}`)).body as unknown[];
+  const projectsNamed = async (name: string) => (await call('GET', `${reference.urls.experimentUpload}/api/v1/sessions?name=${encodeURIComponent(name)}`)).body as unknown[];
 
   async function waitUntilDeployed(deploymentId: string, revisionId: string): Promise<void> {
     const deadline = Date.now() + 10_000;

@@ -1,6 +1,6 @@
 // Starts the control-plane listener over real HTTP for the tests, on the in-memory store or on a
 // fresh PostgreSQL database of the test run's server, with a recording stand-in for the tracing
-// projects the tracing listener would provide, and sends requests to it.
+// projects the experiment-upload listener would provide, and sends requests to it.
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { expect } from 'vitest';
@@ -11,7 +11,7 @@ import { startListener, startOnBackend, type Backend, type ListenerServer } from
 
 export { BACKENDS, databaseFor, sendRequest } from '../../support/reference-listener.ts';
 
-/** Tracing projects per tenant, as the tracing listener keeps them. */
+/** Tracing projects per tenant, as the experiment-upload listener keeps them. */
 export class RecordingTracingProjects {
   readonly projects = new Set<string>();
   async createProject(tenantId: string, name: string): Promise<void> {

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { row, upload } from './bodies.ts';
-import { BACKENDS, sendRequest, startOn, type TracingServer } from './tracing-server.ts';
+import { BACKENDS, sendRequest, startOn, type ExperimentUploadServer } from './experiment-upload-server.ts';
 
 const UPLOAD = '/api/v1/datasets/upload-experiment';
 const DATASET_POOL = ['pool-a', 'pool-b', 'pool-c'];
@@ -76,7 +76,7 @@ const mutation = fc.oneof(
 );
 
 describe.each(BACKENDS)('bad input (%s store)', (backend) => {
-  let server: TracingServer;
+  let server: ExperimentUploadServer;
   beforeAll(async () => {
     server = await startOn(backend);
   });

@@ -4,13 +4,13 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EXPERIMENT_UPLOAD_FAULTS, type ExperimentUploadFault } from '../../../reference-impl/experiment-upload/faults.ts';
 import { row, uniqueName, upload, without } from './bodies.ts';
-import { startOn, type TracingServer } from './tracing-server.ts';
+import { startOn, type ExperimentUploadServer } from './experiment-upload-server.ts';
 
 const UPLOAD = '/api/v1/datasets/upload-experiment';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('tracing fault switches', () => {
-  let server: TracingServer | undefined;
+  let server: ExperimentUploadServer | undefined;
   afterEach(async () => {
     await server?.close();
     server = undefined;

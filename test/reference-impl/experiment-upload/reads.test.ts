@@ -4,12 +4,12 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validate } from '../../../schemas/index.ts';
 import { uniqueName, upload } from './bodies.ts';
-import { BACKENDS, sendRequest, startOn, type TracingServer } from './tracing-server.ts';
+import { BACKENDS, sendRequest, startOn, type ExperimentUploadServer } from './experiment-upload-server.ts';
 
 const UPLOAD = '/api/v1/datasets/upload-experiment';
 
 describe.each(BACKENDS)('tracing reads (%s store)', (backend) => {
-  let server: TracingServer;
+  let server: ExperimentUploadServer;
   let otherTenant: string;
   beforeAll(async () => {
     otherTenant = randomUUID();

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validate } from '../../../schemas/index.ts';
 import { row, upload } from './bodies.ts';
-import { BACKENDS, databaseFor, startOn, startTracing, testOptions, type TracingServer } from './tracing-server.ts';
+import { BACKENDS, databaseFor, startOn, startExperimentUpload, testOptions, type ExperimentUploadServer } from './experiment-upload-server.ts';
 
 const UPLOAD = '/api/v1/datasets/upload-experiment';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -19,7 +19,7 @@ const measuredUpload = () =>
     summary_experiment_scores: [{ key: 'overall', score: 0.75 }],
   });
 
-async function pollFilled(server: TracingServer, id: string, timeoutMs = 5000): Promise<Record<string, any>> {
+async function pollFilled(server: ExperimentUploadServer, id: string, timeoutMs = 5000): Promise<Record<string, any>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const reply = await server.request('GET', `/api/v1/sessions/${id}`);
@@ -48,7 +48,7 @@ function expectFilled(experiment: Record<string, any>): void {
 const STATS_DELAY_MS = 800;
 
 describe.each(BACKENDS)('statistics (%s store)', (backend) => {
-  let server: TracingServer;
+  let server: ExperimentUploadServer;
   beforeAll(async () => {
     server = await startOn(backend, { statsDelayMs: STATS_DELAY_MS });
   });
@@ -88,12 +88,12 @@ describe('statistics on PostgreSQL across restarts and processes', () => {
 
   it('fill after a restart, and keep datasets and experiments', async () => {
     const options = testOptions({ databaseUrl: database.url, statsDelayMs: 300 });
-    const first = await startTracing(options);
+    const first = await startExperimentUpload(options);
     const reply = await first.request('POST', UPLOAD, measuredUpload());
     await first.close();
     expect(reply.status).toBe(200);
 
-    const second = await startTracing(options);
+    const second = await startExperimentUpload(options);
     try {
       const dataset = await second.request('GET', `/api/v1/datasets/${reply.body.dataset.id}`);
       expect(dataset.body).toMatchObject({ id: reply.body.dataset.id, example_count: 3, session_count: 1 });
@@ -107,7 +107,7 @@ describe('statistics on PostgreSQL across restarts and processes', () => {
 
   it('are seen alike by two processes sharing the database, which group each other uploads', async () => {
     const options = testOptions({ databaseUrl: database.url });
-    const [a, b] = [await startTracing(options), await startTracing(options)];
+    const [a, b] = [await startExperimentUpload(options), await startExperimentUpload(options)];
     try {
       const body = measuredUpload();
       const results = await Promise.all([

@@ -2,12 +2,12 @@
 // experiment_end_time], edges included, compared as instants (naive datetimes are UTC).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { row, upload } from './bodies.ts';
-import { BACKENDS, startOn, type TracingServer } from './tracing-server.ts';
+import { BACKENDS, startOn, type ExperimentUploadServer } from './experiment-upload-server.ts';
 
 const UPLOAD = '/api/v1/datasets/upload-experiment';
 
 describe.each(BACKENDS)('time window (%s store)', (backend) => {
-  let server: TracingServer;
+  let server: ExperimentUploadServer;
   beforeAll(async () => {
     server = await startOn(backend);
   });

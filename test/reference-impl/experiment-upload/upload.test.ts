@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validate } from '../../../schemas/index.ts';
 import { row, uniqueName, upload, without } from './bodies.ts';
-import { BACKENDS, startOn, type TracingServer } from './tracing-server.ts';
+import { BACKENDS, startOn, type ExperimentUploadServer } from './experiment-upload-server.ts';
 
 const UPLOAD = '/api/v1/datasets/upload-experiment';
 
@@ -22,7 +22,7 @@ const STATISTICS = ['run_count', 'latency_p50', 'latency_p99', 'feedback_stats',
 const USAGE = ['first_token_p50', 'first_token_p99', 'total_tokens', 'prompt_tokens', 'completion_tokens', 'total_cost', 'prompt_cost', 'completion_cost'];
 
 describe.each(BACKENDS)('experiment upload (%s store)', (backend) => {
-  let server: TracingServer;
+  let server: ExperimentUploadServer;
   beforeAll(async () => {
     server = await startOn(backend);
   });

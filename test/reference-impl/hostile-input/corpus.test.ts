@@ -48,14 +48,14 @@ const ENDPOINTS: Endpoint[] = [
   { listener: 'agentServer', method: 'POST', path: '/threads/search', valid: () => ({ limit: 5 }) },
   { listener: 'agentServer', method: 'POST', path: '/threads/{thread}/runs/stream', valid: () => ({ assistant_id: 'echo', input: { messages: [{ role: 'user', content: 'hi' }] } }) },
   { listener: 'agentServer', method: 'POST', path: '/runs/stream', valid: () => ({ assistant_id: 'echo', input: { messages: [{ role: 'user', content: 'hi' }] } }) },
-  { listener: 'tracing', method: 'POST', path: '/api/v1/datasets/upload-experiment', valid: () => upload({ results: [row()] }) },
-  { listener: 'tracing', method: 'POST', path: '/api/v1/datasets', valid: () => ({ name: uniqueName('ds') }) },
-  { listener: 'tracing', method: 'GET', path: '/api/v1/datasets' },
-  { listener: 'tracing', method: 'GET', path: '/api/v1/datasets/{dataset}' },
-  { listener: 'tracing', method: 'DELETE', path: '/api/v1/datasets/{id}' },
-  { listener: 'tracing', method: 'GET', path: '/api/v1/sessions' },
-  { listener: 'tracing', method: 'GET', path: '/api/v1/sessions/{session}' },
-  { listener: 'tracing', method: 'DELETE', path: '/api/v1/sessions/{id}' },
+  { listener: 'experimentUpload', method: 'POST', path: '/api/v1/datasets/upload-experiment', valid: () => upload({ results: [row()] }) },
+  { listener: 'experimentUpload', method: 'POST', path: '/api/v1/datasets', valid: () => ({ name: uniqueName('ds') }) },
+  { listener: 'experimentUpload', method: 'GET', path: '/api/v1/datasets' },
+  { listener: 'experimentUpload', method: 'GET', path: '/api/v1/datasets/{dataset}' },
+  { listener: 'experimentUpload', method: 'DELETE', path: '/api/v1/datasets/{id}' },
+  { listener: 'experimentUpload', method: 'GET', path: '/api/v1/sessions' },
+  { listener: 'experimentUpload', method: 'GET', path: '/api/v1/sessions/{session}' },
+  { listener: 'experimentUpload', method: 'DELETE', path: '/api/v1/sessions/{id}' },
 ];
 
 const WITH_BODY = ENDPOINTS.filter((e) => e.method !== 'GET' && e.method !== 'DELETE');
@@ -82,7 +82,7 @@ const REFUSED_WHILE_READ: [string, Buffer, Record<string, string>?][] = [
 const OVER_LIMIT: Record<Listener, Buffer> = {
   controlPlane: Buffer.alloc(1024 * 1024 + 1, 0x20),
   agentServer: Buffer.alloc(1024 * 1024 + 1, 0x20),
-  tracing: Buffer.alloc(10 * 1024 * 1024 + 1, 0x20),
+  experimentUpload: Buffer.alloc(10 * 1024 * 1024 + 1, 0x20),
 };
 
 /** Bodies that are valid JSON but out of range for most fields: each endpoint decides. */
@@ -106,7 +106,7 @@ async function fixtureOn(ref: RunningReference): Promise<Fixture> {
   const deployment = (await ref.call('controlPlane', 'POST', '/v2/deployments', createBodies.internal_source('corpus-fixture'))).body;
   const assistant = (await ref.call('agentServer', 'POST', '/assistants', { graph_id: 'echo', name: 'fixture' })).body;
   const thread = (await ref.call('agentServer', 'POST', '/threads', {})).body;
-  const uploaded = (await ref.call('tracing', 'POST', '/api/v1/datasets/upload-experiment', upload({ experiment_name: 'corpus-fixture-experiment', dataset_name: 'corpus-fixture-dataset' }))).body;
+  const uploaded = (await ref.call('experimentUpload', 'POST', '/api/v1/datasets/upload-experiment', upload({ experiment_name: 'corpus-fixture-experiment', dataset_name: 'corpus-fixture-dataset' }))).body;
   return {
     deployment: deployment.id,
     revision: deployment.latest_revision_id,
@@ -206,7 +206,7 @@ describe('the bad-input corpus on the memory store and on PostgreSQL', () => {
   });
 
   it('answers oversized headers with 431 in the spec shape on every listener', async () => {
-    for (const listener of ['controlPlane', 'agentServer', 'tracing'] as const) {
+    for (const listener of ['controlPlane', 'agentServer', 'experimentUpload'] as const) {
       for (const { ref } of sides) {
         const reply = await getWithOversizedHeaders(ref.server.urls[listener]);
         expect(reply.status).toBe(431);

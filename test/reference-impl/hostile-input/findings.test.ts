@@ -94,7 +94,7 @@ describe.each(BACKENDS)('findings 1–5 over HTTP on %s', (backend) => {
   });
 
   it('2: oversized arrays in an upload and in secrets get short 422s', async () => {
-    const results = await ref.call('tracing', 'POST', UPLOAD, upload({ results: Array.from({ length: 100_000 }, (_, i) => i) }));
+    const results = await ref.call('experimentUpload', 'POST', UPLOAD, upload({ results: Array.from({ length: 100_000 }, (_, i) => i) }));
     expectSpecError(results, 422);
     expect(results.text.length).toBeLessThan(10_000);
     const secrets = await ref.call('controlPlane', 'POST', '/v2/deployments', { ...createBodies.internal_source(), secrets: Array.from({ length: 300_000 }, () => 1) });
@@ -132,13 +132,13 @@ describe.each(BACKENDS)('findings 1–5 over HTTP on %s', (backend) => {
     const nameReply = await ref.call('controlPlane', 'POST', '/v2/deployments', createBodies.internal_source(long));
     expectSpecError(nameReply, 422);
     expect(nameReply.body.detail[0]).toMatchObject({ loc: ['body', 'name'], type: 'string_too_long' });
-    expectSpecError(await ref.call('tracing', 'POST', UPLOAD, upload({ experiment_name: long })), 422);
-    expectSpecError(await ref.call('tracing', 'POST', UPLOAD, upload({ dataset_name: long })), 422);
-    expectSpecError(await ref.call('tracing', 'POST', '/api/v1/datasets', { name: long }), 422);
+    expectSpecError(await ref.call('experimentUpload', 'POST', UPLOAD, upload({ experiment_name: long })), 422);
+    expectSpecError(await ref.call('experimentUpload', 'POST', UPLOAD, upload({ dataset_name: long })), 422);
+    expectSpecError(await ref.call('experimentUpload', 'POST', '/api/v1/datasets', { name: long }), 422);
     const atLimit = await ref.call('controlPlane', 'POST', '/v2/deployments', createBodies.internal_source('é'.repeat(MAX_NAME_CHARS)));
     expect(atLimit.status, atLimit.text).toBe(201);
     expectSpecError(await ref.call('controlPlane', 'POST', '/v2/deployments', createBodies.internal_source(`nul\u0000name`)), 422);
-    expectSpecError(await ref.call('tracing', 'POST', UPLOAD, upload({ experiment_name: 'nul\u0000' })), 422);
+    expectSpecError(await ref.call('experimentUpload', 'POST', UPLOAD, upload({ experiment_name: 'nul\u0000' })), 422);
     const assistant = await ref.call('agentServer', 'POST', '/assistants', { graph_id: 'echo' });
     for (const version of ['2147483648', '1e308']) {
       const reply = await ref.call('agentServer', 'POST', `/assistants/${assistant.body.assistant_id}/latest`, `{"version":${version}}`);
@@ -147,7 +147,7 @@ describe.each(BACKENDS)('findings 1–5 over HTTP on %s', (backend) => {
   });
 
   it('5: errors raised before any route runs have the spec shape on every listener', async () => {
-    const jsonRoute = { controlPlane: '/v2/deployments', agentServer: '/assistants', tracing: UPLOAD } as const;
+    const jsonRoute = { controlPlane: '/v2/deployments', agentServer: '/assistants', experimentUpload: UPLOAD } as const;
     for (const listener of LISTENERS) {
       expectSpecError(await ref.call(listener, 'PATCH', '/v2/deployments/%ff', {}), 400);
       const longId = await ref.call(listener, 'GET', `/v2/deployments/${'a'.repeat(101)}`);

@@ -1,4 +1,4 @@
-// No request stalls the others: while the tracing listener reads and validates 10 MB hostile
+// No request stalls the others: while the experiment-upload listener reads and validates 10 MB hostile
 // bodies one after another, GET /ok on each of the three listeners keeps answering. Compared as a
 // ratio to the same sampling on an idle server in the same run, never against a clock bound.
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -46,7 +46,7 @@ it('keeps GET /ok answering on every listener while 10 MB hostile bodies are val
   let hostileAnswers = 0;
   const hostile = (async () => {
     while (sending) {
-      const reply = await ref.call('tracing', 'POST', '/api/v1/datasets/upload-experiment', body);
+      const reply = await ref.call('experimentUpload', 'POST', '/api/v1/datasets/upload-experiment', body);
       expect(reply.status, reply.text.slice(0, 200)).toBe(422);
       hostileAnswers += 1;
     }

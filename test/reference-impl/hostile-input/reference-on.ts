@@ -7,8 +7,8 @@ import { databaseFor, sendRequest, type Backend, type Reply } from '../../suppor
 
 export { BACKENDS, type Backend, type Reply } from '../../support/reference-listener.ts';
 
-export type Listener = 'controlPlane' | 'agentServer' | 'tracing';
-export const LISTENERS: Listener[] = ['controlPlane', 'agentServer', 'tracing'];
+export type Listener = 'controlPlane' | 'agentServer' | 'experimentUpload';
+export const LISTENERS: Listener[] = ['controlPlane', 'agentServer', 'experimentUpload'];
 
 export interface RunningReference {
   server: ReferenceServer;
@@ -47,8 +47,8 @@ export async function referenceOn(backend: Backend, overrides: Partial<Reference
         revisions,
         assistants: (await call('agentServer', 'POST', '/assistants/search', { limit: 1000 })).body,
         threads: (await call('agentServer', 'POST', '/threads/search', { limit: 1000 })).body,
-        datasets: (await call('tracing', 'GET', '/api/v1/datasets?limit=100')).body,
-        sessions: (await call('tracing', 'GET', '/api/v1/sessions?limit=100')).body,
+        datasets: (await call('experimentUpload', 'GET', '/api/v1/datasets?limit=100')).body,
+        sessions: (await call('experimentUpload', 'GET', '/api/v1/sessions?limit=100')).body,
       };
     },
     async close() {
