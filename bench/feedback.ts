@@ -22,7 +22,7 @@ export interface FeedbackFigures {
 }
 
 /** The last lines of `apc selftest`: one per measure, then one per subject that missed a target. */
-const MEASURE = /^(mutation score|generated mutants|false alarms|diagnosis precision|detection rate|hostile targets|  missed:) /;
+const MEASURE = /^(mutation score|generated mutants|false alarms|diagnosis precision|detection rate|hostile targets| {2}missed:) /;
 /** A subject's progress line: `[3/204] ✓ mutant cp.x: caught by … (12.3 s)`. */
 const SUBJECT = /^\[\d+\/\d+\] . (\S+ \S+?):.*\((\d+(?:\.\d+)?) s\)$/;
 
