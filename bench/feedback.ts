@@ -15,14 +15,14 @@ export interface FeedbackFigures {
   /** The 1-minute load average when it started (2 means two busy cores on a 2-core machine). */
   loadBefore: number;
   passed: boolean;
-  /** apc selftest: its measures, as it printed them (each target met or not). */
+  /** apc selftest: its measures and what each missed, as it printed them. */
   measures?: string[];
   /** apc selftest: the subjects that took longest, with their time (where its minutes go). */
   slowest?: string[];
 }
 
-/** The last lines of `apc selftest`: one per measure, up to the report's path. */
-const MEASURE = /^(mutation score|generated mutants|false alarms|diagnosis precision|detection rate|hostile targets) /;
+/** The last lines of `apc selftest`: one per measure, then one per subject that missed a target. */
+const MEASURE = /^(mutation score|generated mutants|false alarms|diagnosis precision|detection rate|hostile targets| {2}missed:) /;
 /** A subject's progress line: `[3/204] ✓ mutant cp.x: caught by … (12.3 s)`. */
 const SUBJECT = /^\[\d+\/\d+\] . (\S+ \S+?):.*\((\d+(?:\.\d+)?) s\)$/;
 

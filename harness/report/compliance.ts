@@ -140,6 +140,12 @@ export interface BuildInput {
   outcomes: TestOutcome[];
   baseline?: Baseline;
   errors: string[];
+  /**
+   * Capabilities the spec gives every such target but the profile left out (a source kind of the
+   * control plane's mode): a rule gated on one of them that was not applicable keeps the run from a
+   * certificate, as `certificate: required` does.
+   */
+  omittedRequired?: string[];
 }
 
 export interface BuiltResults {
@@ -167,7 +173,7 @@ function withBaseline(result: RequirementResult, baseline: Baseline, runErrors: 
 }
 
 /** Requirement results from test outcomes, with the expected-failures baseline applied. */
-export function buildResults({ catalogue, selected, outcomes, baseline, errors }: BuildInput): BuiltResults {
+export function buildResults({ catalogue, selected, outcomes, baseline, errors, omittedRequired = [] }: BuildInput): BuiltResults {
   const byId = new Map<string, TestOutcome[]>();
   for (const o of outcomes) for (const id of o.requirements) byId.set(id, [...(byId.get(id) ?? []), o]);
   const excluded = new Map(catalogue.exclusions.filter((e) => e.id).map((e) => [e.id!, e.reason]));
@@ -185,7 +191,7 @@ export function buildResults({ catalogue, selected, outcomes, baseline, errors }
       checks: checksOf(r.id, tests),
       ...(casesOf(tests) ? { cases: casesOf(tests)! } : {}),
       ...(seedsOf(tests) ? { seeds: seedsOf(tests)! } : {}),
-      ...(r.certificate === 'required' ? { certificateRequired: true } : {}),
+      ...(r.certificate === 'required' || r.needs.some((n) => omittedRequired.includes(n)) ? { certificateRequired: true } : {}),
     };
     if (result.status === 'skipped' && tests.some((t) => t.keptRefusing)) result.keptRefusing = true;
     return baseline ? withBaseline(result, baseline, runErrors) : result;
@@ -274,7 +280,7 @@ export function verdictOf(results: RequirementResult[], errors: string[], univer
     const needs = [...new Set(required.flatMap((r) => r.needs ?? []))];
     return {
       verdict: 'incomplete',
-      reason: `A certificate needs ${ids(required)} judged, and they were not applicable (needs ${needs.join(', ')}).${needs.includes('fixture:other-tenant') ? ' Add `otherTenant:` (a second workspace key and tenant id) to the profile, or --other-api-key and --other-tenant-id.' : ''}${needs.includes('fixture:foreign-tenant') ? ' Add `foreignTenantId:` (a workspace the main key may not act for) to the profile.' : ''}`,
+      reason: `A certificate needs ${ids(required)} judged, and they were not applicable (needs ${needs.join(', ')}).${needs.includes('fixture:other-tenant') ? ' Add `otherTenant:` (a second workspace key and tenant id) to the profile, or --other-api-key and --other-tenant-id.' : ''}${needs.includes('fixture:foreign-tenant') ? ' Add `foreignTenantId:` (a workspace the main key may not act for) to the profile.' : ''}${needs.some((n) => n.startsWith('source:')) ? " The spec gives every source kind of the control plane's mode to every such target (1.A, 2.1): list each in the profile's `sources:`." : ''}`,
       mustScore,
     };
   }

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { RunContext } from '../conformance/run-context.ts';
 import { DEFAULT_PACT_DIR } from '../pact/pact-files.ts';
 import { addConsumerCounts } from '../pact/reliance.ts';
-import { budgeted, INTERFACES, redactedProfile, type InterfaceName, type TargetProfile } from '../profile/profile.ts';
+import { budgeted, defaultSources, INTERFACES, redactedProfile, type InterfaceName, type TargetProfile } from '../profile/profile.ts';
 import { choiceFlags } from '../reference/reference-choice.ts';
 import { assembleReport, type ReportResults } from '../report/assemble.ts';
 import { buildResults, transientOf, universeOf, verdictOf, type ComplianceReport } from '../report/compliance.ts';
@@ -121,7 +121,9 @@ async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResult
     deadline.cancel();
     rmSync(stateDir, { recursive: true, force: true });
   });
-  const built = buildResults({ catalogue, selected: plan.selected, outcomes, errors, ...(plan.baseline ? { baseline: plan.baseline } : {}) });
+  // A source kind the spec gives the mode that the profile leaves out: its deployments' rules went unjudged, so no certificate.
+  const omittedRequired = defaultSources(profile.controlPlaneMode).filter((s) => !profile.sources.includes(s)).map((s) => `source:${s}`);
+  const built = buildResults({ catalogue, selected: plan.selected, outcomes, errors, omittedRequired, ...(plan.baseline ? { baseline: plan.baseline } : {}) });
   const requirements = stopReason ? markNotRun(built.requirements, stopReason) : built.requirements;
   const runErrors = built.errors;
   addConsumerCounts(requirements, DEFAULT_PACT_DIR);

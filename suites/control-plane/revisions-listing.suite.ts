@@ -190,7 +190,7 @@ requirement('CP-REVL-009', async (t: Check) => {
   const known = (s: unknown) => typeof s === 'string' && REVISION_STATUSES.includes(s);
   const unknown = [...new Set([...listed, ...read].filter((s) => !known(s)))];
   t.expect(unknown.length === 0, {
-    message: `A revision has status ${unknown.map((s) => JSON.stringify(s)).join(', ')}, outside the revision statuses the field notes list.`,
+    message: `A revision has status ${unknown.map((s) => (s === undefined ? '(none)' : JSON.stringify(s))).join(', ')}, outside the revision statuses the field notes list.`,
     expected: REVISION_STATUSES,
     seen: { listed, read },
   });

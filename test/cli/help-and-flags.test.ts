@@ -30,6 +30,15 @@ describe('every option a command accepts is in its help', () => {
     const missing = Object.keys(options).filter((o) => o !== 'help' && !new RegExp(`--${o}(?![\\w-])`).test(usage));
     expect(missing).toEqual([]);
   });
+
+  test('apc help init: a URL is required only as one of the three, and every other option is under Optional', () => {
+    const [required, optional] = INIT_USAGE.split('\nOptional:\n') as [string, string];
+    expect(required).toContain('Required: at least one URL');
+    const urls = ['control-plane-url', 'agent-server-url', 'tracing-url'];
+    for (const url of urls) expect(required).toContain(`--${url} URL`);
+    const others = Object.keys(INIT).filter((o) => o !== 'help' && !urls.includes(o));
+    expect(others.filter((o) => !new RegExp(`--${o}(?![\\w-])`).test(optional))).toEqual([]);
+  });
 });
 
 describe('a mistyped option gets the closest one', () => {

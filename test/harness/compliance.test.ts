@@ -179,6 +179,19 @@ describe('verdict', () => {
     expect(exitCodeOf(v.verdict)).toBe(1);
   });
 
+  test('a MUST not applicable because the profile left out a source kind the mode has makes the run incomplete; a kind the mode lacks does not', () => {
+    const kind = { ...req('CP-K-001'), needs: ['source:internal_source'] };
+    const withKind = catalogue([...reqs, kind], ['CP-X-001']);
+    const judged = (omittedRequired: string[]) => {
+      const built = buildResults({ catalogue: withKind, selected: [...reqs, kind], errors: [], outcomes: [...all, outcome(['CP-K-001'], 'skipped', { notApplicable: ['source:internal_source'] })], omittedRequired });
+      return verdictOf(built.requirements, built.errors, universeOf(withKind));
+    };
+    const v = judged(['source:internal_source']);
+    expect(v.verdict).toBe('incomplete');
+    expect(v.reason).toMatch(/CP-K-001.*list each in the profile's `sources:`/s);
+    expect(judged([]).verdict).toBe('certified');
+  });
+
   test('a MUST its tests did not judge makes the run incomplete', () => {
     const v = verdict([all[0]!, outcome(['CP-A-002'], 'skipped', { notJudged: 'no experiment reads' }), ...all.slice(2)]);
     expect(v).toMatchObject({ verdict: 'incomplete' });
