@@ -359,7 +359,21 @@ export class Check {
       // A case waited out the deploy timeout: no case runs again. Another case's own failure is the finding, if there is one.
       if (waitedOutOn) return this.stopAtTimeout(sideBySide.failed ?? waitedOutOn, seed, mark, sideBySide.ran, planned);
     }
-    const details = await fc.check(fc.asyncProperty(arbitrary, check), {
+    // Shrinking has a time of its own: against a target that fails at random (or answers slowly)
+    // it could spend the property's whole time limit. Past it, the remaining shrink candidates are
+    // not run (taken as holding), so the smallest case found so far, which did fail, is reported.
+    const shrinkMs = Math.max(this.profile.timeouts.requestMs * 2, 20_000);
+    let firstFailedAt: number | undefined;
+    const shrinkingCapped = async (input: T) => {
+      if (firstFailedAt !== undefined && Date.now() - firstFailedAt > shrinkMs) return;
+      try {
+        await check(input);
+      } catch (error) {
+        if (!fc.PreconditionFailure.isFailure(error)) firstFailedAt ??= Date.now();
+        throw error;
+      }
+    };
+    const details = await fc.check(fc.asyncProperty(arbitrary, shrinkingCapped), {
       seed,
       numRuns: planned,
       // Time is measured by the HTTP client's own deadlines; a property never waits forever.
