@@ -123,6 +123,9 @@ async function runHostile(subject: HostileTarget, signal: AbortSignal | undefine
         '--interfaces', subject.interface,
         ...(target.tenantId ? ['--tenant-id', target.tenantId] : []),
         ...(subject.scope ? ['--requirements', subject.scope.join(',')] : []),
+        // The bounds are those of an unbudgeted run: a budget (the default for a URL) runs the
+        // control plane on one worker, so its failing properties shrink one after another.
+        '--budget', 'none',
       ],
       profile: { fixtures: { graphId: 'echo', failingGraphId: 'fail' } },
       env: { APC_API_KEY: target.apiKey ?? 'apc-selftest-hostile' },
