@@ -14,6 +14,7 @@ import type { InterfaceName, TargetProfile } from '../profile/profile.ts';
 import { readSse, type SseEvent, type SseResult } from '../sse/reader.ts';
 import { ConformanceFailure, describeValue, NotJudged, WaitTimedOut, type FailureSpec } from './failure.ts';
 import type { RunContext } from './run-context.ts';
+import type { Cleanup } from './cleanups.ts';
 
 /** Details of a failed property, kept for the report. */
 export interface PropertyFailure {
@@ -78,7 +79,7 @@ let nameCounter = 0;
 export class Check {
   readonly profile: TargetProfile;
   readonly recorder = new Recorder();
-  readonly cleanups: { label: string; run: () => Promise<unknown> }[] = [];
+  readonly cleanups: Cleanup[] = [];
   propertyFailure: PropertyFailure | undefined;
   /** Requirement id → checks of it that ran in this test. Only checks count: a step never does. */
   readonly tallies = new Map<string, CheckTally>();
@@ -140,9 +141,12 @@ export class Check {
     return `${this.run.runId}-${hint}-${suffix}`.toLowerCase().replace(/[^a-z0-9-]/g, '-').slice(0, 60);
   }
 
-  /** Registers a deletion to run when the test ends (unless the run keeps its resources). */
-  cleanup(label: string, run: () => Promise<unknown>): void {
-    this.cleanups.push({ label, run });
+  /**
+   * Registers a deletion to run when the test ends (unless the run keeps its resources); one that
+   * is `alongside` may run beside its neighbours (harness/conformance/cleanups.ts).
+   */
+  cleanup(label: string, run: () => Promise<unknown>, options: { alongside?: boolean } = {}): void {
+    this.cleanups.push({ label, run, ...options });
   }
 
   /** Fails the test now. The failure names `spec.requirement`, or every requirement of the test. */
@@ -359,13 +363,16 @@ export class Check {
       // A case waited out the deploy timeout: no case runs again. Another case's own failure is the finding, if there is one.
       if (waitedOutOn) return this.stopAtTimeout(sideBySide.failed ?? waitedOutOn, seed, mark, sideBySide.ran, planned);
     }
-    // Shrinking has a time of its own: against a target that fails at random (or answers slowly)
-    // it could spend the property's whole time limit. Past it, the remaining shrink candidates are
-    // not run (taken as holding), so the smallest case found so far, which did fail, is reported.
+    // Shrinking has a time and a count of its own: against a target that fails at random (or
+    // answers slowly) it could spend the property's whole time limit, and on a real platform each
+    // try of a create property is a deployment (a failing one once made 200 in 20 s). Past either,
+    // the remaining shrink candidates are not run (taken as holding), so the smallest case found
+    // so far, which did fail, is reported; a failing property tries at most twice its cases.
     const shrinkMs = Math.max(this.profile.timeouts.requestMs * 2, 20_000);
     let firstFailedAt: number | undefined;
+    let shrinkTries = 0;
     const shrinkingCapped = async (input: T) => {
-      if (firstFailedAt !== undefined && Date.now() - firstFailedAt > shrinkMs) return;
+      if (firstFailedAt !== undefined && (Date.now() - firstFailedAt > shrinkMs || ++shrinkTries > planned)) return;
       try {
         await check(input);
       } catch (error) {

@@ -13,6 +13,7 @@ import { Check, type CheckTally, type PropertyTally } from './check.ts';
 import { budgetText, createdBy, createdText, type Created } from './created.ts';
 import { ConformanceFailure, describeValue, NotJudged, type FailureRecord } from './failure.ts';
 import type { RunContext } from './run-context.ts';
+import { runCleanups } from './cleanups.ts';
 
 export interface RequirementTestMeta {
   requirements?: string[];
@@ -188,10 +189,7 @@ export function requirement(ids: string | string[], body: (t: Check) => Promise<
       ctx.task.meta.properties = check.properties;
       ctx.task.meta.created = createdBy(check.recorder.exchanges, runCtx.profile);
       if (!runCtx.profile.keep) {
-        const errors: string[] = [];
-        for (const c of check.cleanups.reverse()) {
-          await c.run().catch((e: unknown) => errors.push(`${c.label}: ${e instanceof Error ? e.message : String(e)}`));
-        }
+        const errors = await runCleanups(check.cleanups, runCtx.profile.concurrency);
         if (errors.length > 0) ctx.task.meta.cleanupErrors = redactor.value(errors);
       }
       if (Object.keys(check.recorder.transient).length > 0) ctx.task.meta.transient = check.recorder.transient;

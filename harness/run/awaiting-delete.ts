@@ -22,13 +22,21 @@ const statusIn = (read: Exchange): unknown => {
   return typeof json === 'object' && json !== null ? (json as Record<string, unknown>).status : undefined;
 };
 
+/** Reads in a row that failed (a 5xx, or no answer) after which the target is not waited on further. */
+export const FAILED_READS_IN_A_ROW = 5;
+/** The longest pause after a failed read: it says nothing of the deletion, so it is tried again soon. */
+const RETRY_AFTER_FAILED_READ_MS = 1_000;
+
 /**
  * Reads a deleted deployment until its GET is refused (a 4xx): gone. While it answers 200 with
- * AWAITING_DELETE it is on its way; any other status after DELETE, or `boundMs` passing, is not
- * gone, and says why. Judges nothing itself.
+ * AWAITING_DELETE it is on its way, read again after `intervalMs`; any other status after
+ * DELETE, `boundMs` passing, or FAILED_READS_IN_A_ROW failed reads is not gone, and says why.
+ * A failed read is tried again within a second: waiting a poll interval after each transient 500
+ * made a run's cleanup against a flaky target take minutes. Judges nothing itself.
  */
 export async function untilGone(cp: InterfaceClient, id: string, boundMs: number, intervalMs: number): Promise<Gone> {
   const deadline = Date.now() + boundMs;
+  let failedInARow = 0;
   for (;;) {
     const read = await cp.get(`/v2/deployments/${id}`);
     const status = read.response?.status ?? 0;
@@ -36,10 +44,15 @@ export async function untilGone(cp: InterfaceClient, id: string, boundMs: number
     if (status === 200 && statusIn(read) !== AWAITING_DELETE) {
       return { gone: false, read, why: `After DELETE answered, deployment ${id} is still there with status ${JSON.stringify(statusIn(read))}; a deleted deployment may only show ${AWAITING_DELETE} until it is gone.` };
     }
-    if (Date.now() + intervalMs > deadline) {
+    failedInARow = status === 200 ? 0 : failedInARow + 1;
+    if (failedInARow >= FAILED_READS_IN_A_ROW) {
+      return { gone: false, read, why: `After DELETE answered, the GET of deployment ${id} failed ${failedInARow} times in a row (last: ${describeResponse(read)}), so whether it went away could not be seen.` };
+    }
+    const pause = failedInARow > 0 ? Math.min(intervalMs, RETRY_AFTER_FAILED_READ_MS) : intervalMs;
+    if (Date.now() + pause > deadline) {
       return { gone: false, read, why: `Deployment ${id} was not gone ${boundMs} ms after DELETE answered (timeouts.deleteMs, else the deploy timeout); its GET last answered ${describeResponse(read)}.` };
     }
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+    await new Promise((resolve) => setTimeout(resolve, pause));
   }
 }
 

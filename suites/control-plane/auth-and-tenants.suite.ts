@@ -136,7 +136,7 @@ requirement('CP-TEN-004', async (t: Check) => {
   if (auth?.tenantId && auth.tenantId.toLowerCase() !== tenant.toLowerCase()) {
     const exchange = await t.cp.post(DEPLOYMENTS, simpleBody(t, pickSource(t, SOME), 'ten-other'), { auth });
     const id = field(exchange.response?.json, 'id');
-    if (is2xx(exchange) && typeof id === 'string') t.cleanup(`DELETE ${deploymentPath(id)} (the other workspace)`, async () => void (await t.cp.delete(deploymentPath(id), { auth, query: { delete_tracing_project: true } })));
+    if (is2xx(exchange) && typeof id === 'string') t.cleanup(`DELETE ${deploymentPath(id)} (the other workspace)`, async () => void (await t.cp.delete(deploymentPath(id), { auth, query: { delete_tracing_project: true } })), { alongside: true });
     t.needSuccess(exchange, { requirement: 'CP-CREATE-001', message: `Creating a deployment with the other workspace's credentials answered ${statusOf(exchange) ?? 'nothing'}; this test needs it accepted.` });
     check(exchange.response!.json, auth.tenantId, 'the other');
   }

@@ -53,5 +53,5 @@ export function registerDeletion(t: Check, id: string): void {
     }
     const gone = await untilGone(t, id);
     if (!gone.gone) throw new Error(`deleted deployment ${id} did not go away: ${gone.why}`);
-  });
+  }, { alongside: true });
 }
