@@ -10,6 +10,7 @@ import { LEVELS, type Level } from '../schemas/vocabulary.ts';
 import { closest } from './closest.ts';
 import { foreignTenant, OPTIONAL_ENDPOINTS, SOURCE_KINDS, type InterfaceName, type TargetProfile } from './profile/profile.ts';
 import { UsageError } from './usage-error.ts';
+import { parseYamlOf } from './yaml-cache.ts';
 
 export { LEVELS, type Level } from '../schemas/vocabulary.ts';
 
@@ -86,11 +87,16 @@ interface CatalogueFile {
   exclusions: unknown[];
 }
 
+/** The repository's own catalogue is parsed once per content (yaml-cache.ts); another folder's (a test's) every time. */
+function parsed(dir: string, file: string, text: string): unknown {
+  return dir === REQUIREMENTS_DIR ? parseYamlOf(file, text) : parse(text);
+}
+
 function readFile(dir: string, iface: InterfaceName, hash: ReturnType<typeof createHash>): CatalogueFile {
   const { file } = FILES[iface];
   const text = readFileSync(join(dir, file), 'utf8');
   hash.update(text);
-  const doc = parse(text) as { requirements?: unknown; exclusions?: unknown };
+  const doc = parsed(dir, file, text) as { requirements?: unknown; exclusions?: unknown };
   if (!doc || !Array.isArray(doc.requirements)) fail(file, 'top level', 'a `requirements:` list', doc);
   if (doc.exclusions !== undefined && !Array.isArray(doc.exclusions)) fail(file, 'exclusions', 'a list', doc.exclusions);
   return { file, requirements: doc.requirements, exclusions: (doc.exclusions as unknown[] | undefined) ?? [] };
@@ -172,7 +178,7 @@ export function loadCatalogue(dir: string = REQUIREMENTS_DIR): Catalogue {
   const cached = cache.get(dir);
   if (cached) return cached;
   const hash = createHash('sha256');
-  const meta = parse(readFileSync(join(dir, 'catalogue.yaml'), 'utf8')) as { version?: unknown; spec_version?: unknown; gates?: unknown };
+  const meta = parsed(dir, 'catalogue.yaml', readFileSync(join(dir, 'catalogue.yaml'), 'utf8')) as { version?: unknown; spec_version?: unknown; gates?: unknown };
   if (typeof meta?.version !== 'string') fail('catalogue.yaml', 'version', 'a version string', meta?.version);
   hash.update(JSON.stringify(meta));
   const files = (Object.keys(FILES) as InterfaceName[]).map((iface) => [iface, readFile(dir, iface, hash)] as const);

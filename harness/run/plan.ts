@@ -4,7 +4,6 @@
 // started reference implementation and what probing the target found) and not changed after.
 import { mkdirSync } from 'node:fs';
 import { checkSelection, loadCatalogue, selector, type Catalogue, type Requirement } from '../catalogue.ts';
-import { applyDiscovery, discover, hostingBeforeSetup } from '../profile/discovery.ts';
 import { INTERFACES, profileSecrets, REMOTE_BUDGET, type InterfaceName, type TargetProfile } from '../profile/profile.ts';
 import { buildProfile, type ProfileSettings } from '../profile/sources.ts';
 import { assumptionLines } from '../profile/writer.ts';
@@ -217,17 +216,19 @@ export async function planRun(request: RunRequest, env: NodeJS.ProcessEnv, draft
   const planned = { ...draft, request, catalogue, profile, selected, interfaces, suiteInterfaces, referenceFaults, ...(referencePlatformLike ? { referencePlatformLike } : {}), ...(shard ? { shard } : {}), ...limits };
   if (request.sendNothing) return planned;
   // URLs and no profile: whether the agent server needs a key is asked before a missing key is called the user's mistake.
-  const hosting = usesReference || replay ? undefined : await hostingBeforeSetup(profile, settings, env);
+  // Probing a URL target loads the create generators (fast-check): a run of the reference does without them.
+  const discovery = usesReference || replay ? undefined : await import('../profile/discovery.ts');
+  const hosting = discovery ? await discovery.hostingBeforeSetup(profile, settings, env) : undefined;
   if (hosting) profile = { ...profile, agentServerHosting: hosting.hosting };
   const setup = await checkSetup(profile, suiteInterfaces, hosting?.how);
   if (setup.length > 0) throw new SetupError(setup);
   mkdirSync(draft.reportDir, { recursive: true });
   // URLs without a profile: probe what the target offers, as `apc init` does, and say so.
-  if (!usesReference && !replay && !(settings.profileFile ?? env.APC_PROFILE)) {
+  if (discovery && !(settings.profileFile ?? env.APC_PROFILE)) {
     // Probes are cheap requests: each is bounded like the preflight's, whatever the profile's deadline.
     const probing = { ...profile, timeouts: { ...profile.timeouts, requestMs: Math.min(profile.timeouts.requestMs, 10_000) } };
-    const found = await discover({ profile: probing, runId: draft.runId, modeGiven: settings.controlPlaneMode !== undefined || env.APC_CONTROL_PLANE_MODE !== undefined });
-    profile = applyDiscovery(profile, found);
+    const found = await discovery.discover({ profile: probing, runId: draft.runId, modeGiven: settings.controlPlaneMode !== undefined || env.APC_CONTROL_PLANE_MODE !== undefined });
+    profile = discovery.applyDiscovery(profile, found);
     log('No profile given: probed the target (`apc init` writes these findings to a profile you can keep). Assumed:');
     for (const line of assumptionLines(profile, found)) log(`  ${line}`);
   }

@@ -1,9 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { CatalogueError, capabilitiesOf, loadCatalogue, selector } from '../../harness/catalogue.ts';
 import { defaultProfile } from '../../harness/profile/profile.ts';
+import { parseYamlOf, YAML_CACHE } from '../../harness/yaml-cache.ts';
 
 const GITFORGE_GATE = 'The spec does not require a target to offer every source kind.';
 
@@ -98,5 +99,23 @@ describe('requirements catalogue', () => {
     expect(caps.has('source:external_container')).toBe(false);
     expect(caps.has('fixture:other-tenant')).toBe(true);
     expect(caps.has('fixture:failing-image')).toBe(false);
+  });
+});
+
+describe('the catalogue parsed once per content', () => {
+  test('a file is read back from the cache while its text is the same, parsed again when it changes, and one entry per file is kept', () => {
+    const file = `cache-check-${process.pid}.yaml`;
+    const entries = () => readdirSync(YAML_CACHE).filter((name) => name.startsWith(`${file}-`));
+    try {
+      expect(parseYamlOf(file, 'a: [1, two]\n')).toEqual({ a: [1, 'two'] });
+      expect(entries()).toHaveLength(1);
+      // What the entry holds is what the next read of the same text gives: the YAML is not parsed again.
+      writeFileSync(join(YAML_CACHE, entries()[0]!), JSON.stringify({ a: 'kept' }));
+      expect(parseYamlOf(file, 'a: [1, two]\n')).toEqual({ a: 'kept' });
+      expect(parseYamlOf(file, 'a: 3\n')).toEqual({ a: 3 });
+      expect(entries()).toHaveLength(1);
+    } finally {
+      for (const name of entries()) rmSync(join(YAML_CACHE, name), { force: true });
+    }
   });
 });
