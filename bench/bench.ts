@@ -70,8 +70,8 @@ if (sections.has('feedback')) {
   results.feedback = await feedback();
 }
 if (sections.has('waits')) {
-  log(`revision waits: a control-plane certification at revision phases of ${args['phase-ms']} ms`);
-  results.revisionWaits = await revisionWaits(args['phase-ms']!.split(',').map(Number));
+  log(`revision waits: control-plane certifications at revision phases of ${args['phase-ms']} ms, ${args['waits-rounds']} interleaved rounds`);
+  results.revisionWaits = await revisionWaits(args['phase-ms']!.split(',').map(Number), Number(args['waits-rounds']));
 }
 if (sections.has('overhead')) {
   log('harness overhead during the create property suites');

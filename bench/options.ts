@@ -20,6 +20,7 @@ export const BENCH_OPTIONS = {
   'memory-requests': { type: 'string', value: 'N', default: '100000', help: 'requests of the memory section' },
   'certify-runs': { type: 'string', value: 'N', default: '3', help: 'fast-check runs per property of the timed certifications' },
   'phase-ms': { type: 'string', value: 'LIST', default: '20,250,1000', help: "the reference's revision phases of the waits section (a revision is six)" },
+  'waits-rounds': { type: 'string', value: 'N', default: '3', help: 'rounds of the waits section (interleaved; the slope is fitted on medians)' },
   'database-url': { type: 'string', value: 'URL', help: 'a PostgreSQL superuser URL for the PostgreSQL figures (default APC_TEST_DATABASE_URL, else a throwaway server)' },
   'no-postgres': { type: 'boolean', help: 'skip the PostgreSQL figures' },
   'peer-agent-server': { type: 'string', value: 'URL', help: 'another agent server serving the echo graph, measured beside the reference' },

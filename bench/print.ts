@@ -47,8 +47,11 @@ export function printSummary(raw: Record<string, unknown>): void {
     ] as const) {
       if (!w) continue;
       out(`  ${what}`);
-      for (const run of w.runs) out(`    phases ${String(run.phaseMs).padStart(5)} ms: revision ${run.revisionSeconds} s → wall ${run.wallSeconds} s (${run.verdict})`);
-      out(`    slope ${w.slope} (wall s per revision s${goal}), intercept ${w.intercept} s`);
+      for (const p of w.points) {
+        const runs = p.runs.map((run) => `${run.wallSeconds} s at load ${run.load}${run.verdict === 'certified' ? '' : ` (${run.verdict})`}`).join(', ');
+        out(`    phases ${String(p.phaseMs).padStart(5)} ms: revision ${p.revisionSeconds} s → median wall ${p.wallSeconds} s (${runs})`);
+      }
+      out(`    slope ${w.slope} (wall s per revision s${goal}), intercept ${w.intercept} s${goal ? ' (goal ≤ 6 s)' : ''}: the line through the medians`);
     }
   }
   if (r.harnessOverhead) {

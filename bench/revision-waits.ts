@@ -5,6 +5,12 @@
 // reference as it is (it accepts a PATCH while a revision is in progress, as spec 3 reads), and
 // against one that refuses it (busy-deployments, as the real platform's docs say), where every
 // PATCH first waits for the revision before it. README "Cost of a certification".
+//
+// On a shared machine one run's wall time moves with the load of the moment by more than the
+// revision time adds, so the settings are certified in rounds, interleaved (20, 250, 1,000, 20,
+// ...), and the line is fitted through each setting's median: a spell of load then touches one
+// run of each setting, not every run of one. The load average before each run is kept beside it.
+import { loadavg } from 'node:os';
 import { referenceProfileFile, startReferenceTarget } from '../harness/reference/reference-target.ts';
 import { certifyChild } from '../harness/selftest/certify-child.ts';
 import { round } from './support/load.ts';
@@ -12,8 +18,24 @@ import { round } from './support/load.ts';
 /** Revision phases of the reference (reference-impl/control-plane/revision-lifecycle.ts). */
 const PHASES_PER_REVISION = 6;
 
+/** One certification: its wall time and verdict, and the 1-minute load average before it. */
+export interface WaitRun {
+  wallSeconds: number;
+  verdict: string;
+  load: number;
+}
+
+export interface WaitPoint {
+  phaseMs: number;
+  revisionSeconds: number;
+  /** The median of the runs' wall times: the point the line is fitted through. */
+  wallSeconds: number;
+  /** The runs of this setting, in the order they ran. */
+  runs: WaitRun[];
+}
+
 export interface WaitSeries {
-  runs: { phaseMs: number; revisionSeconds: number; wallSeconds: number; verdict: string }[];
+  points: WaitPoint[];
   /** Seconds of wall time per second of revision time. */
   slope: number;
   /** Seconds of wall time at a revision time of zero. */
@@ -25,32 +47,56 @@ export interface RevisionWaitFigures extends WaitSeries {
   busy: WaitSeries;
 }
 
-async function certifyAt(phaseMs: number, busy: boolean): Promise<WaitSeries['runs'][number]> {
+export const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+/** The least-squares line through the points (x: revision seconds, y: wall seconds). */
+export function fitLine(points: { revisionSeconds: number; wallSeconds: number }[]): { slope: number; intercept: number } {
+  const n = points.length;
+  const mx = points.reduce((s, p) => s + p.revisionSeconds, 0) / n;
+  const my = points.reduce((s, p) => s + p.wallSeconds, 0) / n;
+  const slope = points.reduce((s, p) => s + (p.revisionSeconds - mx) * (p.wallSeconds - my), 0) / points.reduce((s, p) => s + (p.revisionSeconds - mx) ** 2, 0);
+  return { slope: round(slope), intercept: round(my - slope * mx) };
+}
+
+/** `rounds` rounds of every phase setting, interleaved; the line through each setting's median. */
+export async function waitSeries(phases: number[], rounds: number, certify: (phaseMs: number) => Promise<WaitRun>): Promise<WaitSeries> {
+  const runs = new Map<number, WaitRun[]>(phases.map((p) => [p, []]));
+  for (let pass = 0; pass < rounds; pass++) for (const phaseMs of phases) runs.get(phaseMs)!.push(await certify(phaseMs));
+  const points = phases.map((phaseMs) => ({
+    phaseMs,
+    revisionSeconds: (phaseMs * PHASES_PER_REVISION) / 1000,
+    wallSeconds: round(median(runs.get(phaseMs)!.map((r) => r.wallSeconds))),
+    runs: runs.get(phaseMs)!,
+  }));
+  return { points, ...fitLine(points) };
+}
+
+async function certifyAt(phaseMs: number, busy: boolean): Promise<WaitRun> {
   const target = await startReferenceTarget({ mode: 'hosted', phaseMs, ...(busy ? { platformLike: { behaviours: ['busy-deployments'] } } : {}) });
   try {
     const [own, other] = target.grants;
+    const load = round(loadavg()[0]!, 1);
     const run = await certifyChild({
       profile: referenceProfileFile(target),
       args: ['--interfaces', 'control-plane', '--seed', '1', '--quiet'],
       env: { APC_API_KEY: own!.key, APC_OTHER_API_KEY: other!.key },
       timeoutMs: 900_000,
     });
-    return { phaseMs, revisionSeconds: (phaseMs * PHASES_PER_REVISION) / 1000, wallSeconds: round(run.durationMs / 1000), verdict: run.report?.verdict ?? `no report (exit ${run.code})` };
+    return { wallSeconds: round(run.durationMs / 1000), verdict: run.report?.verdict ?? `no report (exit ${run.code})`, load };
   } finally {
     await target.close();
   }
 }
 
-async function series(phases: number[], busy: boolean): Promise<WaitSeries> {
-  const runs = [];
-  for (const phaseMs of phases) runs.push(await certifyAt(phaseMs, busy));
-  const n = runs.length;
-  const mx = runs.reduce((s, r) => s + r.revisionSeconds, 0) / n;
-  const my = runs.reduce((s, r) => s + r.wallSeconds, 0) / n;
-  const slope = runs.reduce((s, r) => s + (r.revisionSeconds - mx) * (r.wallSeconds - my), 0) / runs.reduce((s, r) => s + (r.revisionSeconds - mx) ** 2, 0);
-  return { runs, slope: round(slope), intercept: round(my - slope * mx) };
-}
-
-export async function revisionWaits(phases: number[]): Promise<RevisionWaitFigures> {
-  return { ...(await series(phases, false)), busy: await series(phases, true) };
+/**
+ * `rounds` interleaved rounds against the reference as it is (the goal's figure); the target that
+ * refuses PATCHes while busy, whose runs are minutes, gets one round less (at least one).
+ */
+export async function revisionWaits(phases: number[], rounds: number): Promise<RevisionWaitFigures> {
+  const accepting = await waitSeries(phases, rounds, (phaseMs) => certifyAt(phaseMs, false));
+  return { ...accepting, busy: await waitSeries(phases, Math.max(1, rounds - 1), (phaseMs) => certifyAt(phaseMs, true)) };
 }

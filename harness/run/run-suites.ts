@@ -8,6 +8,7 @@ import type { InterfaceName } from '../profile/profile.ts';
 import { ROOT } from '../root.ts';
 import type { TestOutcome } from '../report/compliance.ts';
 import { OutcomeCollector, type RunListener } from './outcome-collector.ts';
+import { LongestWaitsFirst } from './suite-order.ts';
 
 export function suiteFiles(interfaces: InterfaceName[]): string[] {
   return interfaces.flatMap((iface) => {
@@ -102,7 +103,8 @@ export function suiteVitest(options: Pick<SuiteRunOptions, 'context' | 'ids' | '
       teardownTimeout: 10_000,
       silent: true,
       allowOnly: false,
-      sequence: { shuffle: false },
+      // The files with the longest chains of revision waits start first (suite-order.ts).
+      sequence: { shuffle: false, sequencer: LongestWaitsFirst },
       // Tests marked concurrent (those that create deployments, harness/conformance/requirement.ts)
       // run this many at a time per file; requests stay within the run's limiter.
       maxConcurrency: 16,
