@@ -303,14 +303,34 @@ export function controlPlaneCommands(ctx: GeneratorContext, creates = true): fc.
 export const CP_SEQUENCES = {
   maxCommands: 10,
   runs: (asked: number): number => Math.max(3, Math.min(asked, 10)),
-  /** Within a budget: one sequence on one deployment (no create after the first), of at most 6 steps. */
+  /** Within a budget: one sequence on one deployment (no create after the first), of at most 6 steps, two of them budgetedLead's. */
   budgeted: { runs: 1, maxCommands: 6 },
 };
 
-/** Sequences of at most `maxCommands` steps after a first create; without `creates`, no other create. */
+/**
+ * The steps a sequence within a budget starts with: a PATCH of several revision triggers at once,
+ * then the revisions listing. One short random sequence rarely draws that pair, and a target that
+ * makes two revisions for such a PATCH shows it only in a listing after it (CP-SEQ-001).
+ */
+function budgetedLead(ctx: GeneratorContext): fc.Arbitrary<Command[]> {
+  const perSource = validSources(ctx).map((source) => {
+    const triggers = triggersFor(source);
+    const patch = triggers.length >= 2 ? combinedTriggerPatch(ctx, source).map((c) => c.patch) : fc.oneof(...triggers.map((t) => triggerPatch(ctx, t)));
+    return [source, patch] as const;
+  });
+  const bySource = fc.record(Object.fromEntries(perSource)) as fc.Arbitrary<Partial<Record<Source, PatchBody>>>;
+  return bySource.map((patches): Command[] => [new PatchCommand(0, patches, ctx), new ListRevisionsCommand(0)]);
+}
+
+/**
+ * Sequences of at most `maxCommands` steps after a first create; without `creates` (a sequence
+ * within a budget), no other create, and the first two steps are budgetedLead's.
+ */
 export function controlPlaneSequences(ctx: GeneratorContext, maxCommands: number, creates = true): fc.Arbitrary<{ commands: Command[]; toString(): string }> {
-  return fc.tuple(createCommand(ctx), fc.commands(controlPlaneCommands(ctx, creates), { maxCommands })).map(([first, rest]) => {
-    const commands = [first, ...rest];
+  const lead = creates ? fc.constant([]) : budgetedLead(ctx);
+  const rest = fc.commands(controlPlaneCommands(ctx, creates), { maxCommands: creates ? maxCommands : maxCommands - 2 });
+  return fc.tuple(createCommand(ctx), lead, rest).map(([first, opening, others]) => {
+    const commands = [first, ...opening, ...others];
     return { commands, toString: () => commands.map(String).join(', ') };
   });
 }

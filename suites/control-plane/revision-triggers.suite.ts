@@ -8,14 +8,14 @@ import { changedValuePatch, combinedTriggerPatch, nonTriggerPatch, triggerPatch,
 import { BUILDABLE, CONTAINER } from '../../generators/control-plane/source-rules.ts';
 import { requirement, type Check, type TargetProfile, budgeted } from '../../harness/conformance/index.ts';
 import type { Deployment, Source } from '../../schemas/index.ts';
-import { firstOffered, sharedCost, sharedSimple } from './support/shared.ts';
+import { firstOffered, sharedCost, sharedFirstListing, sharedSimple, simplePool } from './support/shared.ts';
 import {
   ANY_SOURCE,
-  createSimple,
   field,
   generatorContext,
   getDeployment,
   is2xx,
+  listedRevisions,
   listRevisions,
   offered,
   patchAddingRevision,
@@ -23,7 +23,6 @@ import {
   pickSource,
   revisionConfigOf,
   revisionValueDifferences,
-  creates,
   revisionsShown,
 } from './support/steps.ts';
 import { putTarball, requestUpload, sourceTarball } from './support/upload.ts';
@@ -53,16 +52,19 @@ async function patchCounting(t: Check, deployment: Deployment, body: PatchBody, 
 /** Sample one value of an arbitrary, reproducibly from the test's seed. */
 const one = <T>(t: Check, arbitrary: fc.Arbitrary<T>): T => fc.sample(arbitrary, { numRuns: 1, seed: t.testSeed })[0]!;
 
+/** CP-REV-001's deployment: the simplest of the first of these the profile offers. */
+const FIRST_REVISION: readonly Source[] = ['internal_container', 'gitforge', 'external_container', 'internal_source'];
+
 requirement('CP-REV-001', async (t: Check) => {
-  const source = pickSource(t, ['internal_container', 'gitforge', 'external_container', 'internal_source']);
-  const created = await createSimple(t, source, 'rev');
-  const revisions = await listRevisions(t, created.id);
-  t.expect(revisions.length === 1 && field(revisions[0], 'id') === created.latest_revision_id, {
+  // Under a budget a pooled deployment's create, with the listing read right after it (shared.ts).
+  const { created, listing } = await sharedFirstListing(t, ...simplePool(t, FIRST_REVISION));
+  const revisions = listedRevisions(t, listing);
+  t.expectOn(listing, revisions.length === 1 && field(revisions[0], 'id') === created.latest_revision_id, {
     message: `A new deployment has ${revisions.length} revision(s); expected exactly one, the one latest_revision_id names.`,
     expected: { revisions: 1, latest_revision_id: created.latest_revision_id },
     seen: { revisions: revisions.length, listed: revisionsShown(revisions) },
   });
-}, { cost: creates(1) });
+}, { cost: (p) => sharedCost(p, firstOffered(p, FIRST_REVISION)) });
 
 /** One test per trigger row: a deployment of a source it applies to, one PATCH with that trigger alone. */
 function triggerRow(rule: string, trigger: GeneratedTrigger, sources: readonly Source[]): void {

@@ -3,7 +3,9 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
+import { ComplianceReportSchema } from '../../schemas/compliance-report.ts';
 import { isDateTime } from '../../schemas/datetime-format.ts';
+import { TargetProfileFileSchema } from '../../schemas/target-profile.ts';
 import { JSON_SCHEMA_DIALECT, openApiComponents, schemaNames, schemas, toJsonSchema, validate, type SchemaName } from '../../schemas/index.ts';
 
 // Every type spec section 2 names: the 2.1-2.4 tables and their variants, 2.5's nested types,
@@ -46,6 +48,14 @@ describe('schema registry', () => {
     for (const name of schemaNames) {
       expect(() => validate(name, null)).not.toThrow();
     }
+  });
+
+  it('holds only valid draft 2020-12 schemas, with the report and profile schemas: the loader does not check them again at run time', () => {
+    const ajv = strictAjv([]);
+    const own = [...schemaNames.map((name) => schemas[name]), ComplianceReportSchema, TargetProfileFileSchema];
+    const invalid = own.filter((schema) => !ajv.validateSchema(JSON.parse(JSON.stringify(schema)) as object));
+    expect(invalid.map((schema) => schema.$id ?? schema.title)).toEqual([]);
+    expect(ajv.validateSchema({ type: 'strin' })).toBe(false);
   });
 
   it('refuses an unknown schema name with a message listing the known ones', () => {

@@ -13,13 +13,15 @@
 import { describeResponse, type Check, type Exchange, type TargetProfile, type TestCost, budgeted } from '../../../harness/conformance/index.ts';
 import type { Deployment, Source } from '../../../schemas/index.ts';
 import type { CreateBody } from '../../../generators/control-plane/create-payloads.ts';
-import { field, is2xx } from './endpoints.ts';
+import { field, is2xx, revisionsPath } from './endpoints.ts';
 import { creates, getDeployment, offered, pickSource, simpleBody, tryCreate } from './steps.ts';
 
 interface Pooled {
   /** The accepted create that made it (a rule about accepting that body judges it). */
   exchange: Exchange;
   id: string;
+  /** Its revisions listing read right after the create, before any test changed it (CP-REV-001 judges it). */
+  firstListing: Exchange;
 }
 
 /** Per worker: the module is shared by the worker's suite files (run-suites.ts, isolate: false). */
@@ -62,11 +64,22 @@ export async function sharedCreate(t: Check, key: string, body: () => CreateBody
   const exchange = await tryCreate(t, body(), 'run');
   const id = field(exchange.response?.json, 'id');
   if (is2xx(exchange) && typeof id === 'string') {
-    const entry = { exchange, id };
+    // Read, not judged: the rule about what a create makes is CP-REV-001's, whichever test made it.
+    const entry = { exchange, id, firstListing: await t.cp.get(revisionsPath(id)) };
     pool.set(key, entry);
     dropIfFailed(t, key, entry);
   }
   return exchange;
+}
+
+/**
+ * The create of pool `key` and its revisions listing as it was right after the create: under a
+ * budget the pool's (one GET when the pool makes it); otherwise this test's own create and listing.
+ */
+export async function sharedFirstListing(t: Check, key: string, body: () => CreateBody): Promise<{ created: Deployment; listing: Exchange }> {
+  const created = await sharedCreated(t, key, body);
+  const listing = shares(t.profile) ? pool.get(key)?.firstListing : undefined;
+  return { created, listing: listing ?? (await t.cp.get(revisionsPath(created.id))) };
 }
 
 /** A test that fails leaves the pooled deployment to no one: it may have changed it. */

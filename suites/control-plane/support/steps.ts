@@ -129,19 +129,23 @@ const MAYBE_MORE = 10;
 export async function listRevisions(t: Check, id: string): Promise<Json[]> {
   const all: Json[] = [];
   for (;;) {
-    const exchange = await t.cp.get(revisionsPath(id), all.length > 0 ? { query: { offset: all.length } } : {});
-    t.needSuccess(exchange, { requirement: 'CP-REVL-001' });
-    const resources = field(exchange.response?.json, 'resources');
-    t.needOn(exchange, Array.isArray(resources) && resources.every(isObject), {
-      requirement: 'CP-REVL-001',
-      message: 'The revisions listing is not an object with a `resources` array of revisions.',
-      expected: '{"resources": [{"id": ..., "status": ...}, ...]}',
-    });
-    const page = resources as Json[];
+    const page = listedRevisions(t, await t.cp.get(revisionsPath(id), all.length > 0 ? { query: { offset: all.length } } : {}));
     if (page.some((r) => all.some((seen) => seen.id === r.id))) return all;
     all.push(...page);
     if (page.length < MAYBE_MORE) return all;
   }
+}
+
+/** The revisions of one page of a listing (a step on CP-REVL-001, as listRevisions). */
+export function listedRevisions(t: Check, exchange: Exchange): Json[] {
+  t.needSuccess(exchange, { requirement: 'CP-REVL-001' });
+  const resources = field(exchange.response?.json, 'resources');
+  t.needOn(exchange, Array.isArray(resources) && resources.every(isObject), {
+    requirement: 'CP-REVL-001',
+    message: 'The revisions listing is not an object with a `resources` array of revisions.',
+    expected: '{"resources": [{"id": ..., "status": ...}, ...]}',
+  });
+  return resources as Json[];
 }
 
 export async function revisionCount(t: Check, id: string): Promise<number> {

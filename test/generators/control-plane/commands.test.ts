@@ -2,7 +2,7 @@
 // find each rule a broken one breaks within as few sequences as the conformance suite runs.
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { controlPlaneSequences, newSequence } from '../../../generators/control-plane/commands.ts';
+import { controlPlaneSequences, CP_SEQUENCES, newSequence } from '../../../generators/control-plane/commands.ts';
 import { ModelMismatch } from '../../../generators/model-mismatch.ts';
 import { contexts } from './contexts.ts';
 import { FakeControlPlane, type FakeFault } from './fake-api.ts';
@@ -14,6 +14,34 @@ const run = (ctx: (typeof contexts)[number], fault?: FakeFault) =>
     }),
     { numRuns: 25, seed: 42 },
   );
+
+/** The one short sequence of a run within a budget (model-sequences.suite.ts), under seed `seed`. */
+const budgeted = (ctx: (typeof contexts)[number], seed: number, fault?: FakeFault) =>
+  fc.check(
+    fc.asyncProperty(controlPlaneSequences(ctx, CP_SEQUENCES.budgeted.maxCommands, false), async ({ commands }) => {
+      await fc.asyncModelRun(() => newSequence(new FakeControlPlane(ctx.mode, fault)), commands);
+    }),
+    { numRuns: CP_SEQUENCES.budgeted.runs, seed },
+  );
+
+const SEEDS = Array.from({ length: 20 }, (_, i) => i + 1);
+
+describe.each(contexts)('$mode sequences within a budget', (ctx) => {
+  test('pass against a conforming control plane, whatever the seed', async () => {
+    for (const seed of SEEDS) {
+      const result = await budgeted(ctx, seed);
+      expect(result.failed ? `seed ${seed}: ${String(result.errorInstance)}` : 'passed').toBe('passed');
+    }
+  });
+
+  test('the one sequence finds a PATCH of several triggers that makes two revisions, whatever the seed', async () => {
+    for (const seed of SEEDS) {
+      const error = (await budgeted(ctx, seed, 'combined-triggers-two-revisions')).errorInstance;
+      expect(error).toBeInstanceOf(ModelMismatch);
+      expect((error as ModelMismatch).requirement).toBe('CP-SEQ-001');
+    }
+  });
+});
 
 describe.each(contexts)('$mode sequences', (ctx) => {
   test('pass against a conforming control plane', async () => {

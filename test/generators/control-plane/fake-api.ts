@@ -5,8 +5,9 @@ import { classifyCreate, classifyPatch, expectedRevisionDelta, type DeploymentVi
 import type { ControlPlaneApi, Answer } from '../../../generators/control-plane/commands.ts';
 import type { Mode } from '../../../generators/control-plane/context.ts';
 import { revisionMembersSet } from '../../../generators/control-plane/model.ts';
+import { triggersOf } from '../../../harness/selftest/mutants/deployment-traffic.ts';
 
-export type FakeFault = 'secrets-no-revision' | 'revisions-oldest-first' | 'delete-keeps' | 'refused-patch-applied';
+export type FakeFault = 'secrets-no-revision' | 'revisions-oldest-first' | 'delete-keeps' | 'refused-patch-applied' | 'combined-triggers-two-revisions';
 
 type Json = Record<string, unknown>;
 
@@ -62,6 +63,8 @@ export class FakeControlPlane implements ControlPlaneApi {
     const counted = this.fault === 'secrets-no-revision' ? { ...patch, secrets: null } : patch;
     const delta = expectedRevisionDelta(counted, stored.view);
     if (delta === 1) stored.revisions.push({ id: randomUUID(), source_revision_config: revisionMembersSet(patch) });
+    // The fault: a PATCH of several triggers makes a second revision.
+    if (delta === 1 && this.fault === 'combined-triggers-two-revisions' && triggersOf(patch).length >= 2) stored.revisions.push({ id: randomUUID(), source_revision_config: revisionMembersSet(patch) });
     return refused ? { status: 400, body: { detail: 'invalid' } } : { status: 200, body: this.body(id, stored) };
   }
 
