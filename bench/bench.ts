@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { ROOT } from '../harness/root.ts';
 import { freshDatabase, startThrowawayServer, type ThrowawayServer } from '../test/support/postgres.ts';
 import { certification } from './certification.ts';
-import { feedback } from './feedback.ts';
+import { feedback, unitLoop } from './feedback.ts';
 import { revisionWaits } from './revision-waits.ts';
 import { BENCH_USAGE, benchArgs } from './options.ts';
 import { peerRatios } from './peer-ratios.ts';
@@ -68,6 +68,9 @@ if (sections.has('certification')) {
 if (sections.has('feedback')) {
   log('timing npm run test:unit and the full apc selftest (minutes)');
   results.feedback = await feedback();
+} else if (sections.has('unit')) {
+  log('timing npm run test:unit');
+  results.feedback = [await unitLoop()];
 }
 if (sections.has('waits')) {
   log(`revision waits: control-plane certifications at revision phases of ${args['phase-ms']} ms, ${args['waits-rounds']} interleaved rounds`);

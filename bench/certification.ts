@@ -1,7 +1,8 @@
 // How long `apc` takes: `apc help`, a one-requirement certification (the fixed cost) and the
-// default certification of the reference implementation, each the median of a few runs.
+// default certification of the reference implementation, each the median of a few runs, with the
+// spread and the load of the machine before them (a figure of a busy machine is not an idle one's).
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { percentile, round } from './support/load.ts';
 import { runApc, type ApcRun } from './support/apc-process.ts';
@@ -12,10 +13,15 @@ export interface CommandFigures {
   /** Medians. */
   wallSeconds: number;
   cpuSeconds: number;
+  /** The fastest and slowest run's wall time. */
+  wallRange: [number, number];
+  /** The 1-minute load average before the first run (2 means two busy cores on a 2-core machine). */
+  loadBefore: number;
 }
 
 async function timed(command: string, args: (reports: string) => string[], runs: number): Promise<CommandFigures> {
   const samples: ApcRun[] = [];
+  const loadBefore = round(loadavg()[0]!);
   for (let i = 0; i < runs; i += 1) {
     const reports = mkdtempSync(join(tmpdir(), 'apc-bench-'));
     try {
@@ -29,6 +35,8 @@ async function timed(command: string, args: (reports: string) => string[], runs:
     runs,
     wallSeconds: round(percentile(samples.map((s) => s.wallSeconds), 50)),
     cpuSeconds: round(percentile(samples.map((s) => s.cpuSeconds), 50)),
+    wallRange: [round(Math.min(...samples.map((s) => s.wallSeconds))), round(Math.max(...samples.map((s) => s.wallSeconds)))],
+    loadBefore,
   };
 }
 

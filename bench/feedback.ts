@@ -1,6 +1,7 @@
 // How long a contributor waits for an answer: the unit loop (`npm run test:unit`) and the full
 // `apc selftest`, each run once, with the load of the machine before each. Not among the default
-// sections (the selftest takes minutes): `npm run bench -- --only feedback`.
+// sections (the selftest takes minutes): `npm run bench -- --only feedback`, or `--only unit` for
+// the unit loop alone.
 import { loadavg } from 'node:os';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,13 +45,12 @@ async function once(command: string, run: () => Promise<ApcRun>, details?: (stdo
   return { command, wallSeconds: round(r.wallSeconds), cpuSeconds: round(r.cpuSeconds), loadBefore, passed: r.code === 0, ...details?.(r.stdout) };
 }
 
+export const unitLoop = (): Promise<FeedbackFigures> => once('npm run test:unit', () => runTimed('npm', ['run', '--silent', 'test:unit']));
+
 export async function feedback(): Promise<FeedbackFigures[]> {
   const reports = mkdtempSync(join(tmpdir(), 'apc-bench-selftest-'));
   try {
-    return [
-      await once('npm run test:unit', () => runTimed('npm', ['run', '--silent', 'test:unit'])),
-      await once('apc selftest', () => runApc(['selftest', '--reports', reports]), selftestDetails),
-    ];
+    return [await unitLoop(), await once('apc selftest', () => runApc(['selftest', '--reports', reports]), selftestDetails)];
   } finally {
     rmSync(reports, { recursive: true, force: true });
   }

@@ -12,13 +12,13 @@ interface BenchOption {
 }
 
 export const BENCH_OPTIONS = {
-  only: { type: 'string', value: 'LIST', help: 'some sections: certification, waits, overhead, throughput, streams, memory, scale (default all of these), and feedback (npm run test:unit and the full apc selftest, minutes)' },
+  only: { type: 'string', value: 'LIST', help: 'some sections: certification, waits, overhead, throughput, streams, memory, scale (default all of these), feedback (npm run test:unit and the full apc selftest, minutes) and unit (npm run test:unit alone)' },
   out: { type: 'string', value: 'FILE', help: "where the results' JSON goes (default bench/results/<date>.json in this checkout)" },
   seconds: { type: 'string', value: 'N', default: '3', help: 'length of each load measurement in seconds' },
   runs: { type: 'string', value: 'N', help: 'run streams of each kind (default 1000; 100 with a peer)' },
   scale: { type: 'string', value: 'LIST', default: '1000,10000', help: 'stored deployments and assistants of the scale rows' },
   'memory-requests': { type: 'string', value: 'N', default: '100000', help: 'requests of the memory section' },
-  'certify-runs': { type: 'string', value: 'N', default: '3', help: 'fast-check runs per property of the timed certifications' },
+  'certify-runs': { type: 'string', value: 'N', default: '3', help: 'runs of each timed certification (the median counts)' },
   'phase-ms': { type: 'string', value: 'LIST', default: '20,250,1000', help: "the reference's revision phases of the waits section (a revision is six)" },
   'waits-rounds': { type: 'string', value: 'N', default: '3', help: 'rounds of the waits section (interleaved; the slope is fitted on medians)' },
   'database-url': { type: 'string', value: 'URL', help: 'a PostgreSQL superuser URL for the PostgreSQL figures (default APC_TEST_DATABASE_URL, else a throwaway server)' },

@@ -27,8 +27,10 @@ export function printSummary(raw: Record<string, unknown>): void {
   const out = (line = '') => console.log(line);
   if (r.load) out(`load average at the start (1, 5, 15 min): ${r.load.join(', ')}`);
   if (r.certification) {
-    out('certification (median wall / CPU incl. workers)');
-    for (const c of r.certification) out(`  ${c.command.padEnd(42)} ${c.wallSeconds.toFixed(2)} s / ${c.cpuSeconds.toFixed(2)} s`);
+    out('certification (median wall / CPU incl. workers; fastest to slowest wall; load before)');
+    for (const c of r.certification) {
+      out(`  ${c.command.padEnd(42)} ${c.wallSeconds.toFixed(2)} s / ${c.cpuSeconds.toFixed(2)} s, ${c.wallRange[0].toFixed(2)}-${c.wallRange[1].toFixed(2)} s, load ${c.loadBefore}`);
+    }
   }
   if (r.feedback) {
     out('feedback (one run each: wall / CPU incl. children, load before)');
