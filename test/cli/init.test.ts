@@ -2,8 +2,7 @@
 // certifies it; against a target with capabilities removed, the profile leaves them out.
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, test } from 'vitest';
@@ -11,6 +10,7 @@ import { startReference } from '../../reference-impl/index.ts';
 import { certify, ROOT } from '../support/certify.ts';
 import { startProxy } from '../../harness/proxy/proxy.ts';
 import { buildProfile } from '../../harness/profile/sources.ts';
+import { scratchDir } from '../support/scratch.ts';
 
 function apc(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [join(ROOT, 'bin', 'apc.mjs'), ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', ...env } });
@@ -31,7 +31,7 @@ describe('apc init', () => {
   test.each(['hosted', 'self-hosted'] as const)('against the %s reference writes a profile that certifies it', async (mode) => {
     const { server, keys } = await reference(mode);
     try {
-      const out = join(mkdtempSync(join(tmpdir(), 'apc-init-')), 'target.yaml');
+      const out = join(scratchDir('init'), 'target.yaml');
       const init = await apc(
         ['init', '--control-plane-url', server.urls.controlPlane, '--agent-server-url', server.urls.agentServer, '--tracing-url', server.urls.experimentUpload, '--tenant-id', keys[0]!.tenants[0]!, '--other-tenant-id', keys[1]!.tenants[0]!, '--out', out],
         { APC_API_KEY: keys[0]!.key, APC_OTHER_API_KEY: keys[1]!.key },
@@ -90,7 +90,7 @@ describe('apc init', () => {
       request: (r) => (r.path === '/docs' || r.body.toString().includes('"graph_id":"fail"') ? { status: 404, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"detail":"Not Found"}') } : r),
     });
     try {
-      const out = join(mkdtempSync(join(tmpdir(), 'apc-init-')), 'target.yaml');
+      const out = join(scratchDir('init'), 'target.yaml');
       const init = await apc(['init', '--control-plane-url', cp.url, '--agent-server-url', as.url, '--tenant-id', keys[0]!.tenants[0]!, '--out', out], { APC_API_KEY: keys[0]!.key });
       expect(init.code, init.stderr).toBe(0);
       const text = readFileSync(out, 'utf8');
@@ -123,7 +123,7 @@ describe('apc init', () => {
     const accepting = await startReference({ apiKeys: [key], phaseMs: 300 });
     try {
       const written = async (url: string) => {
-        const out = join(mkdtempSync(join(tmpdir(), 'apc-init-busy-')), 'target.yaml');
+        const out = join(scratchDir('init-busy'), 'target.yaml');
         const init = await apc(['init', '--control-plane-url', url, '--tenant-id', key.tenants[0]!, '--out', out], { APC_API_KEY: key.key });
         expect(init.code, init.stderr).toBe(0);
         return readFileSync(out, 'utf8');
@@ -140,7 +140,7 @@ describe('apc init', () => {
     const { server, keys } = await reference('hosted');
     try {
       const run = await apc(
-        ['certify', '--agent-server-url', server.urls.agentServer, '--requirements', 'AS-DOCS-001', '--reports', mkdtempSync(join(tmpdir(), 'apc-r-'))],
+        ['certify', '--agent-server-url', server.urls.agentServer, '--requirements', 'AS-DOCS-001', '--reports', scratchDir('r')],
         { APC_API_KEY: keys[0]!.key },
       );
       expect(run.code, run.stderr).toBe(0);
@@ -154,7 +154,7 @@ describe('apc init', () => {
   test('with only an agent server URL, the profile holds only its sections and no mode is printed', async () => {
     const { server, keys } = await reference('hosted');
     try {
-      const out = join(mkdtempSync(join(tmpdir(), 'apc-init-as-')), 'target.yaml');
+      const out = join(scratchDir('init-as'), 'target.yaml');
       const init = await apc(['init', '--agent-server-url', server.urls.agentServer, '--out', out], { APC_API_KEY: keys[0]!.key });
       expect(init.code, init.stderr).toBe(0);
       expect(init.stdout).not.toMatch(/controlPlaneMode|control plane mode/);

@@ -2,9 +2,8 @@
 // met (issue "Tell a wrong setup from a wrong server") as it behaves now.
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { main } from '../../harness/cli/main.ts';
@@ -13,6 +12,7 @@ import { writeReports } from '../../harness/report/write.ts';
 import { sampleReport } from '../report/support/sample-report.ts';
 import { certify, ROOT } from '../support/certify.ts';
 import { startProxy, type Proxy } from '../../harness/proxy/proxy.ts';
+import { scratchDir } from '../support/scratch.ts';
 
 const apc = (args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) =>
   spawnSync(process.execPath, [join(ROOT, 'bin', 'apc.mjs'), ...args], {
@@ -141,7 +141,7 @@ describe('a wrong setup is exit 2 with what to fix', { timeout: 180_000 }, () =>
   });
 
   test('reports go under ./reports of the working directory', () => {
-    const cwd = mkdtempSync(join(tmpdir(), 'apc-cwd-'));
+    const cwd = scratchDir('cwd');
     const r = apc(['certify', '--control-plane-url', 'http://127.0.0.1:1', '--api-key', 'k'], { cwd });
     expect(r.status).toBe(2);
     const [runDir] = readdirSync(join(cwd, 'reports'));
@@ -150,7 +150,7 @@ describe('a wrong setup is exit 2 with what to fix', { timeout: 180_000 }, () =>
   });
 
   test('apc report merge writes to ./reports of the working directory; allure looks there too', { timeout: 180_000 }, () => {
-    const cwd = mkdtempSync(join(tmpdir(), 'apc-merge-cwd-'));
+    const cwd = scratchDir('merge-cwd');
     const shards = [1, 2].map((index) => {
       const dir = join(cwd, `shard-${index}`);
       mkdirSync(dir);
@@ -161,7 +161,7 @@ describe('a wrong setup is exit 2 with what to fix', { timeout: 180_000 }, () =>
     expect(merged.stderr).toBe('');
     const [mergeDir] = readdirSync(join(cwd, 'reports'));
     expect(existsSync(join(cwd, 'reports', mergeDir!, 'compliance.json'))).toBe(true);
-    const empty = mkdtempSync(join(tmpdir(), 'apc-allure-cwd-'));
+    const empty = scratchDir('allure-cwd');
     expect(apc(['report', 'allure'], { cwd: empty }).stderr).toContain('no report folder with allure-results under reports');
   });
 
@@ -182,7 +182,7 @@ describe('a wrong setup is exit 2 with what to fix', { timeout: 180_000 }, () =>
   });
 
   test('the report records the profile as given, which --replay starts from (test/harness/replay-profile.test.ts)', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'apc-replay-src-'));
+    const dir = scratchDir('replay-src');
     const file = join(dir, 'p.yaml');
     writeFileSync(file, 'sources: [internal_source]\ncontrolPlaneMode: hosted\n');
     const first = apc(['certify', '--profile', file, '--control-plane-url', 'http://127.0.0.1:1', '--api-key', 'k', '--reports', join(dir, 'r')]);

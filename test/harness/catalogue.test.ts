@@ -1,14 +1,14 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { CatalogueError, capabilitiesOf, loadCatalogue, selector } from '../../harness/catalogue.ts';
 import { defaultProfile } from '../../harness/profile/profile.ts';
+import { scratchDir } from '../support/scratch.ts';
 
 const GITFORGE_GATE = 'The spec does not require a target to offer every source kind.';
 
 function catalogueDir(files: Partial<Record<string, string>>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'apc-cat-'));
+  const dir = scratchDir('cat');
   const all = {
     'catalogue.yaml': `version: 9.9.9\nspec_version: 0.1.0\ngates:\n  source:gitforge: "${GITFORGE_GATE}"\n`,
     'control-plane.yaml': 'requirements: []\n',

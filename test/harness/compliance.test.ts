@@ -1,10 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { Catalogue, Requirement } from '../../harness/catalogue.ts';
 import { BaselineError, loadBaseline } from '../../harness/report/baseline.ts';
 import { buildResults, countsOf, exitCodeOf, universeOf, verdictOf, type TestOutcome } from '../../harness/report/compliance.ts';
+import { scratchDir } from '../support/scratch.ts';
 
 const req = (id: string, level: Requirement['level'] = 'MUST'): Requirement => ({
   id,
@@ -269,7 +269,7 @@ describe('a baseline and what its failures block', () => {
 describe('expected-failures file', () => {
   const c = catalogue([req('CP-A-001'), req('CP-A-002')]);
   const file = (text: string) => {
-    const path = join(mkdtempSync(join(tmpdir(), 'apc-baseline-')), 'expected.yaml');
+    const path = join(scratchDir('baseline'), 'expected.yaml');
     writeFileSync(path, text);
     return path;
   };

@@ -1,12 +1,13 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { buildProfile, ProfileError } from '../../harness/profile/sources.ts';
 import { redactedProfile } from '../../harness/profile/profile.ts';
+import { scratchDir } from '../support/scratch.ts';
 
 function profileFile(text: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'apc-profile-'));
+  const dir = scratchDir('profile');
   const file = join(dir, 'target.yaml');
   writeFileSync(file, text);
   return file;

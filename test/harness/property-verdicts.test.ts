@@ -49,6 +49,20 @@ describe('Check.property', () => {
     expect(t.tallies.has('CP-X-001')).toBe(false);
   });
 
+  test('shrinking tries at most as many cases as the property had: each try may be a deployment on a real platform', async () => {
+    const t = check(10);
+    let tries = 0;
+    // A wide integer fails at once and would shrink towards 1000 by many halvings.
+    const run = t.property(fc.integer({ min: 0, max: 2 ** 30 }), async (n) => {
+      tries += 1;
+      t.expect(n < 1000, { requirement: 'CP-X-001', message: `${n} is too big` });
+    });
+    await expect(run).rejects.toThrow(/is too big$/);
+    // The cases up to the first failure, at most 10 shrink tries, and the replay of the case found.
+    expect(tries).toBeLessThanOrEqual(10 + 10 + 1);
+    expect(t.propertyFailure?.input).toBeGreaterThanOrEqual(1000);
+  });
+
   test('a counterexample fails with the case that broke the rule', async () => {
     const t = check(25);
     const run = t.property(fc.integer({ min: 0, max: 100 }), async (n) => t.expect(n < 50, { requirement: 'CP-X-001', message: `${n} is too big` }));

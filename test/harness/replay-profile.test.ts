@@ -1,18 +1,17 @@
 // `apc certify --replay` starts from the profile recorded in the report, as it was: a replay must
 // not reset the sources, endpoints, fixtures or hosting the original run declared.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import {} from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { buildProfile } from '../../harness/profile/sources.ts';
 import { replayPlan } from '../../harness/report/replay.ts';
 import { writeReports } from '../../harness/report/write.ts';
 import { CATALOGUE, sampleReport } from '../report/support/sample-report.ts';
+import { scratchDir } from '../support/scratch.ts';
 
 function recorded(edit: (profile: Record<string, unknown>) => void) {
   const report = sampleReport({ seed: 7 });
   edit(report.target.profile as unknown as Record<string, unknown>);
-  const dir = mkdtempSync(join(tmpdir(), 'apc-replay-profile-'));
+  const dir = scratchDir('replay-profile');
   writeReports(dir, report);
   return replayPlan(dir, CATALOGUE);
 }

@@ -1,13 +1,13 @@
 // A certification of a few requirements loads only the suite files that name them, and never
 // leaves a selected requirement out.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { suiteFiles, suiteFilesNaming } from '../../harness/run/run-suites.ts';
+import { scratchDir } from '../support/scratch.ts';
 
 describe('suite files for a selection', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'apc-suite-files-'));
+  const dir = scratchDir('suite-files');
   const files = ['a.suite.ts', 'b.suite.ts'].map((name) => join(dir, name));
   writeFileSync(files[0]!, "requirement('CP-READ-001', async () => {});\nfor (const rule of ['CP-CREATE-007', 'CP-CREATE-008'] as const) {}\n");
   writeFileSync(files[1]!, 'requirement("AS-RUN-001", async () => {});\n');

@@ -2,8 +2,7 @@
 // every field a target controls. The same formats from a real certification run, and the page
 // in a browser, are checked in certify-report.test.ts.
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { renderBadge } from '../../harness/report/badge.ts';
@@ -19,6 +18,7 @@ import { replayPlan } from '../../harness/report/replay.ts';
 import { writeReports } from '../../harness/report/write.ts';
 import { complianceReportProblems } from '../../schemas/compliance-report.ts';
 import { CATALOGUE, HOSTILE, sampleReport } from './support/sample-report.ts';
+import { scratchDir } from '../support/scratch.ts';
 
 /** Markdown with fenced blocks and code spans removed: what a renderer treats as markup. */
 function prose(markdown: string): string {
@@ -190,7 +190,7 @@ describe('merging shard reports', () => {
 
 describe('replay plan', () => {
   test('takes the failed requirements, seed, runs and target of a report folder', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'apc-replay-'));
+    const dir = scratchDir('replay');
     writeReports(dir, sampleReport({ seed: 99 }));
     const plan = replayPlan(dir, CATALOGUE);
     expect(plan).toMatchObject({ runId: 'apc-sample', ids: ['CP-DEP-002', 'AS-RUN-002'], interfaces: ['control-plane', 'agent-server'], reference: false });
@@ -199,7 +199,7 @@ describe('replay plan', () => {
   });
 
   test('a folder without compliance.json, or with a broken one, is refused with what to do', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'apc-replay-'));
+    const dir = scratchDir('replay');
     expect(() => replayPlan(dir, CATALOGUE)).toThrow(/has no compliance\.json/);
     writeFileSync(join(dir, 'compliance.json'), '{"schemaVersion": 1}');
     expect(() => replayPlan(dir, CATALOGUE)).toThrow(/does not match the compliance report schema/);

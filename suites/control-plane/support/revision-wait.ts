@@ -17,9 +17,16 @@ const MISSES_ALLOWED = 3;
  * Polls GET .../revisions/{revision_id} until the revision ends, and returns its last status.
  * `requirement` is the rule that fails when the deploy timeout passes first. A status outside the
  * known values fails CP-REVL-009 at once and blocks `requirement`; a revision its GET keeps
- * refusing blocks it by CP-REVL-004.
+ * refusing blocks it by CP-REVL-004. `until`, asked after each status read while the revision is
+ * in progress, ends the wait early when it holds (the status returned is then not an ended one).
  */
-export async function waitForRevision(t: Check, id: string, revisionId: string, requirement = 'CP-LIFE-001'): Promise<string> {
+export async function waitForRevision(
+  t: Check,
+  id: string,
+  revisionId: string,
+  requirement = 'CP-LIFE-001',
+  until?: (status: string) => boolean | Promise<boolean>,
+): Promise<string> {
   const timeoutMs = t.profile.timeouts.deployMs;
   const deadline = Date.now() + timeoutMs;
   let misses = 0;
@@ -37,6 +44,7 @@ export async function waitForRevision(t: Check, id: string, revisionId: string, 
         expected: REVISION_STATUSES,
       });
       if (isTerminal(last)) return last;
+      if (until && (await until(last as string))) return last as string;
     } else {
       misses += 1;
       t.needOn(exchange, misses < MISSES_ALLOWED, {

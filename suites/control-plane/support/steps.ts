@@ -17,7 +17,7 @@ export { revisionConfigOf } from '../../../generators/control-plane/commands.ts'
 import { DEPLOYMENTS, deploymentPath, field, is2xx, is4xx, revisionPath, revisionsPath, statusOf } from './endpoints.ts';
 import { untilIdle } from './revision-wait.ts';
 export { DEPLOYMENTS, deploymentPath, field, is2xx, is4xx, revisionPath, revisionsPath, statusOf };
-export { isFailed, waitForRevision } from './revision-wait.ts';
+export { isFailed, isTerminal, waitForRevision } from './revision-wait.ts';
 import { registerDeletion } from './deletion.ts';
 export { deleteWithProject, registerDeletion } from './deletion.ts';
 
