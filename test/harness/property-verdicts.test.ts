@@ -50,7 +50,7 @@ describe('Check.property', () => {
   });
 
   test('shrinking tries at most as many cases as the property had: each try may be a deployment on a real platform', async () => {
-    const t = check(10);
+    const t: Check = check(10);
     let tries = 0;
     // A wide integer fails at once and would shrink towards 1000 by many halvings.
     const run = t.property(fc.integer({ min: 0, max: 2 ** 30 }), async (n) => {
