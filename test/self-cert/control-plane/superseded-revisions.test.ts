@@ -1,0 +1,67 @@
+// CP-LIFE-004 PATCHes while the first revision is in progress, so the two builds overlap. A target
+// may supersede a revision that a newer one overtakes (it ends INTERRUPTED and is never active, a
+// status the field notes list): that is no fault, and the test then judges the move from the newer
+// revision to a third one, as the documented flow does. Two duties: such a target passes.
+import { expect, test } from 'vitest';
+import { editJson, startProxy, type ProxyRules } from '../../../harness/proxy/proxy.ts';
+import { referenceProfileFile, startReferenceTarget } from '../../../harness/reference/reference-target.ts';
+import { answerJson, routeOf, type Json } from '../../../harness/selftest/mutants/deployment-traffic.ts';
+import { isObject } from '../../../schemas/is-object.ts';
+import { certify } from '../../support/certify.ts';
+
+/**
+ * The reference, seen as a target that supersedes: a revision that was not yet seen DEPLOYED when a
+ * PATCH made a newer one reads INTERRUPTED from then on, and the deployment never names it active
+ * (it names the active revision before it). Every view agrees: the revision, the listing, the
+ * deployment's reads and the PATCH answers.
+ */
+function superseding(superseded: Set<string>): ProxyRules {
+  const latest = new Map<string, string>();
+  const seenDeployed = new Set<string>();
+  const shownActive = new Map<string, unknown>();
+  const revision = (r: Json) => {
+    if (superseded.has(r.id as string)) r.status = 'INTERRUPTED';
+    else if (r.status === 'DEPLOYED') seenDeployed.add(r.id as string);
+  };
+  const deployment = (d: Json, patched: boolean) => {
+    const id = d.id as string;
+    const previous = latest.get(id);
+    if (patched && previous && previous !== d.latest_revision_id && !seenDeployed.has(previous)) superseded.add(previous);
+    if (typeof d.latest_revision_id === 'string') latest.set(id, d.latest_revision_id);
+    if (superseded.has(d.active_revision_id as string)) d.active_revision_id = shownActive.get(id) ?? null;
+    else shownActive.set(id, d.active_revision_id);
+  };
+  return {
+    answer(request, answer) {
+      const route = routeOf(request.path);
+      if (answer.status >= 300 || !answerJson(answer)) return answer;
+      if (route.revisionId) return editJson(answer, revision);
+      if (route.revisions) return editJson(answer, (json) => (Array.isArray(json.resources) ? json.resources : []).filter(isObject).forEach(revision));
+      if (route.deploymentId || (route.collection && request.method === 'POST')) return editJson(answer, (d) => deployment(d, request.method === 'PATCH'));
+      return answer;
+    },
+  };
+}
+
+test('a target that supersedes an overtaken revision passes the revision lifecycle rules: CP-LIFE-004 judges the move to a third revision instead', async () => {
+  // Phases of 100 ms: the first revision is seen moving on before it ends, so CP-LIFE-004 PATCHes while it is in progress.
+  const target = await startReferenceTarget({ mode: 'hosted', phaseMs: 100 });
+  const superseded = new Set<string>();
+  const proxy = await startProxy(target.urls['control-plane'], superseding(superseded));
+  try {
+    const profile = referenceProfileFile({ apply: target.apply, urls: { ...target.urls, 'control-plane': proxy.url } });
+    const run = await certify({
+      profile,
+      args: ['--interfaces', 'control-plane', '--requirements', 'CP-LIFE-*', '--seed', '1'],
+      env: { APC_API_KEY: target.grants[0]!.key, APC_OTHER_API_KEY: target.grants[1]!.key },
+      timeoutMs: 240_000,
+    });
+    const output = `${run.stdout}\n${run.stderr}`;
+    for (const id of ['CP-LIFE-001', 'CP-LIFE-002', 'CP-LIFE-003', 'CP-LIFE-004']) expect(run.status(id), `${id}\n${output}`).toBe('passed');
+    // The PATCH went while the first revision was in progress, and the target superseded it.
+    expect(superseded.size, output).toBeGreaterThan(0);
+  } finally {
+    await proxy.close();
+    await target.close();
+  }
+}, 300_000);
