@@ -35,6 +35,11 @@ const peerUrl = args['peer-agent-server']?.replace(/\/$/, '');
 const RUNS = Number(args.runs ?? (peerUrl ? 100 : 1000));
 const SECONDS = Number(args.seconds);
 const PEER_ROUNDS = Math.max(1, Number(args['peer-rounds']));
+const WAITS_ROUNDS = Number(args['waits-rounds']);
+if (!Number.isInteger(WAITS_ROUNDS) || WAITS_ROUNDS < 1) {
+  process.stderr.write(`bench: --waits-rounds wants a whole number of at least 1, found ${JSON.stringify(args['waits-rounds'])}\n`);
+  process.exit(2);
+}
 const sections = new Set((args.only ?? 'certification,waits,overhead,throughput,streams,memory,scale').split(','));
 const log = (text: string) => process.stderr.write(`bench: ${text}\n`);
 
@@ -73,8 +78,8 @@ if (sections.has('feedback')) {
   results.feedback = [await unitLoop()];
 }
 if (sections.has('waits')) {
-  log(`revision waits: control-plane certifications at revision phases of ${args['phase-ms']} ms, ${args['waits-rounds']} interleaved rounds`);
-  results.revisionWaits = await revisionWaits(args['phase-ms']!.split(',').map(Number), Number(args['waits-rounds']));
+  log(`revision waits: control-plane certifications at revision phases of ${args['phase-ms']} ms, ${WAITS_ROUNDS} interleaved rounds`);
+  results.revisionWaits = await revisionWaits(args['phase-ms']!.split(',').map(Number), WAITS_ROUNDS);
 }
 if (sections.has('overhead')) {
   log('harness overhead during the create property suites');

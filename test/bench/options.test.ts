@@ -25,6 +25,12 @@ describe('npm run bench options', () => {
     expect(typo.stderr).not.toMatch(/\n\s+at /);
   });
 
+  test('--waits-rounds below one, or not a whole number, is exit 2 saying what it wants', () => {
+    const zero = bench('--only', 'waits', '--waits-rounds', '0');
+    expect(zero.status).toBe(2);
+    expect(zero.stderr).toContain('--waits-rounds wants a whole number of at least 1, found "0"');
+  });
+
   test('values and defaults are read', () => {
     const read = benchArgs(['--only', 'streams', '--out', 'x.json']);
     expect('values' in read && read.values).toMatchObject({ only: 'streams', out: 'x.json', seconds: '3', 'peer-rounds': '3' });
