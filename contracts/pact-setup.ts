@@ -49,3 +49,29 @@ export function textResponseBody<B>(builder: B, contentType: string, text: strin
   (builder as unknown as TextBodyTarget).interaction.withResponseBody(text, contentType);
   return builder;
 }
+
+interface MockServerRecord {
+  pact: { mockServerMatchedSuccessfully(port: number): boolean };
+}
+
+/** How long `answered` waits for the mock server's record of what it answered. */
+const RECORD_WAIT_MS = 2_000;
+
+/**
+ * An interaction's client code, then a wait until the mock server has recorded every request it
+ * expected. pact's mock server (pact-js 16.3 and later) answers a request first and records the
+ * match on a task of its own; `executeTest` reads the record as soon as the client code ends, so
+ * on a loaded machine it reported requests it had answered as "expected but not received" (seen
+ * in CI: the client had its answer; upstream, pact-foundation/pact-reference#535). The wait ends as
+ * soon as the record is complete, and after two seconds at most: a request the client really did
+ * not send still fails the test.
+ */
+export function answered<S extends { port: number }>(pact: PactV4, client: (server: S) => Promise<unknown>): (server: S) => Promise<unknown> {
+  return async (server) => {
+    const result = await client(server);
+    const record = (pact as unknown as MockServerRecord).pact;
+    const until = Date.now() + RECORD_WAIT_MS;
+    while (!record.mockServerMatchedSuccessfully(server.port) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
+    return result;
+  };
+}

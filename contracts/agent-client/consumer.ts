@@ -3,7 +3,7 @@
 // ../agent-client.test.ts, which verifies the written pact right after.
 import { HTTPResponseStatusClass, MatchersV3 } from '@pact-foundation/pact';
 import { describe, expect, it } from 'vitest';
-import { consumerPact, reliesOn, textResponseBody } from '../pact-setup.ts';
+import { answered, consumerPact, reliesOn, textResponseBody } from '../pact-setup.ts';
 import { AgentClient } from './client.ts';
 import { ACTIVE_VERSION_RUN_EXAMPLE, ACTIVE_VERSION_RUN_PATTERN, RUN_STREAM_EXAMPLE, RUN_STREAM_PATTERN } from './run-stream.ts';
 
@@ -50,10 +50,10 @@ describe('consumer agent-client → agent-server', () => {
       .willRespondWith(ok(), (b) =>
         b.jsonBody({ assistant_id: uuid(ASSISTANT), graph_id: 'echo', name: 'support-bot', context: { tone: 'brief' } }),
       )
-      .executeTest(async (server) => {
+      .executeTest(answered(pact, async (server) => {
         const assistant = await new AgentClient(server.url, KEY).createAssistant('echo', 'support-bot', { tone: 'brief' }, { tag: TAG });
         expect(assistant.assistant_id).toBe(ASSISTANT);
-      });
+      }));
   });
 
   it('updates an assistant', async () => {
@@ -66,10 +66,10 @@ describe('consumer agent-client → agent-server', () => {
         b.headers(headers).jsonBody({ context: { tone: 'detailed' } }),
       )
       .willRespondWith(ok(), (b) => b.jsonBody({ assistant_id: uuid(ASSISTANT), context: { tone: 'detailed' } }))
-      .executeTest(async (server) => {
+      .executeTest(answered(pact, async (server) => {
         const assistant = await new AgentClient(server.url, KEY).updateAssistant(ASSISTANT, { tone: 'detailed' });
         expect(assistant.context).toEqual({ tone: 'detailed' });
-      });
+      }));
   });
 
   it('sets the latest version', async () => {
@@ -82,10 +82,10 @@ describe('consumer agent-client → agent-server', () => {
         b.headers(headers).jsonBody({ version: 1 }),
       )
       .willRespondWith(ok(), (b) => b.jsonBody({ assistant_id: uuid(ASSISTANT) }))
-      .executeTest(async (server) => {
+      .executeTest(answered(pact, async (server) => {
         const assistant = await new AgentClient(server.url, KEY).setLatestVersion(ASSISTANT, 1);
         expect(assistant.assistant_id).toBe(ASSISTANT);
-      });
+      }));
   });
 
   it('runs the version made active again', async () => {
@@ -96,10 +96,10 @@ describe('consumer agent-client → agent-server', () => {
       .comment(reliesOn('AS-ASST-002', 'AS-ASST-004'))
       .withRequest('POST', fromProviderState('/threads/${threadId}/runs/stream', `/threads/${THREAD}/runs/stream`), runRequest)
       .willRespondWith(200, (b) => eventStream(b, ACTIVE_VERSION_RUN_PATTERN, ACTIVE_VERSION_RUN_EXAMPLE))
-      .executeTest(async (server) => {
+      .executeTest(answered(pact, async (server) => {
         const run = await new AgentClient(server.url, KEY).streamRun(THREAD, ASSISTANT, 'hello');
         expect(run.updates[0]?.echo?.context).toEqual({ tone: 'brief' });
-      });
+      }));
   });
 
   it('searches assistants by metadata', async () => {
@@ -110,10 +110,10 @@ describe('consumer agent-client → agent-server', () => {
       .comment(reliesOn('AS-SRCH-001', 'AS-SRCH-002'))
       .withRequest('POST', '/assistants/search', (b) => b.headers(headers).jsonBody({ metadata: { tag: fromProviderState('${tag}', TAG) }, limit: 10 }))
       .willRespondWith(ok(), (b) => b.jsonBody(eachLike({ assistant_id: uuid(ASSISTANT), name: string('support-bot') })))
-      .executeTest(async (server) => {
+      .executeTest(answered(pact, async (server) => {
         const found = await new AgentClient(server.url, KEY).searchAssistants({ tag: TAG }, 10);
         expect(found.map((a) => a.assistant_id)).toEqual([ASSISTANT]);
-      });
+      }));
   });
 
   it('creates a thread', async () => {
@@ -123,9 +123,9 @@ describe('consumer agent-client → agent-server', () => {
       .comment(reliesOn('AS-THR-001'))
       .withRequest('POST', '/threads', (b) => b.headers(headers).jsonBody({}))
       .willRespondWith(ok(), (b) => b.jsonBody({ thread_id: uuid(THREAD) }))
-      .executeTest(async (server) => {
+      .executeTest(answered(pact, async (server) => {
         expect(await new AgentClient(server.url, KEY).createThread()).toBe(THREAD);
-      });
+      }));
   });
 
   it('streams a run on a thread', async () => {
@@ -136,10 +136,10 @@ describe('consumer agent-client → agent-server', () => {
       .comment(reliesOn('AS-RUN-001', 'AS-SSE-001', 'AS-SSE-002', 'AS-SSE-003', 'AS-SSE-004', 'AS-SSE-006', 'AS-SSE-009'))
       .withRequest('POST', fromProviderState('/threads/${threadId}/runs/stream', `/threads/${THREAD}/runs/stream`), runRequest)
       .willRespondWith(200, (b) => eventStream(b, RUN_STREAM_PATTERN, RUN_STREAM_EXAMPLE))
-      .executeTest(async (server) => {
+      .executeTest(answered(pact, async (server) => {
         const run = await new AgentClient(server.url, KEY).streamRun(THREAD, ASSISTANT, 'hello');
         expect(run.runId).toBe('1f0c8a52-3b6e-4d2a-9e1f-2a3b4c5d6e7f');
         expect(run.updates).toEqual([{ echo: { messages: [{ type: 'ai', content: 'hello' }] } }]);
-      });
+      }));
   });
 });

@@ -5,7 +5,7 @@
 import { MatchersV3 } from '@pact-foundation/pact';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../api-error.ts';
-import { consumerPact, reliesOn } from '../pact-setup.ts';
+import { answered, consumerPact, reliesOn } from '../pact-setup.ts';
 import { DeployPipeline } from './client.ts';
 
 const { fromProviderState, eachLike, regex, string, uuid } = MatchersV3;
@@ -53,10 +53,10 @@ for (const [mode, { provider, prefix }] of Object.entries(PROVIDERS)) {
           }),
         )
         .willRespondWith(201, (b) => b.jsonBody({ id: uuid(DEPLOYMENT), latest_revision_id: uuid(REVISION) }))
-        .executeTest(async (server) => {
+        .executeTest(answered(pact, async (server) => {
           const created = await pipeline(server.url).createDeployment(NAME, IMAGE, SECRETS);
           expect(created).toEqual({ id: DEPLOYMENT, latest_revision_id: REVISION });
-        });
+        }));
     });
 
     it(`reads a deployment (${mode})`, async () => {
@@ -67,9 +67,9 @@ for (const [mode, { provider, prefix }] of Object.entries(PROVIDERS)) {
         .comment(reliesOn('CP-READ-001'))
         .withRequest('GET', statePath('/v2/deployments/${deploymentId}', `/v2/deployments/${DEPLOYMENT}`), (b) => b.headers(headers))
         .willRespondWith(200, (b) => b.jsonBody({ id: uuid(DEPLOYMENT), latest_revision_id: uuid(REVISION), status: string('READY') }))
-        .executeTest(async (server) => {
+        .executeTest(answered(pact, async (server) => {
           expect((await pipeline(server.url).getDeployment(DEPLOYMENT)).latest_revision_id).toBe(REVISION);
-        });
+        }));
     });
 
     it(`lists the revisions, newest first (${mode})`, async () => {
@@ -82,10 +82,10 @@ for (const [mode, { provider, prefix }] of Object.entries(PROVIDERS)) {
           b.headers(headers),
         )
         .willRespondWith(200, (b) => b.jsonBody({ resources: eachLike({ id: uuid(REVISION), status: string('DEPLOYED') }) }))
-        .executeTest(async (server) => {
+        .executeTest(answered(pact, async (server) => {
           const [newest] = await pipeline(server.url).listRevisions(DEPLOYMENT);
           expect(newest?.id).toBe(REVISION);
-        });
+        }));
     });
 
     it(`reads a revision (${mode})`, async () => {
@@ -100,9 +100,9 @@ for (const [mode, { provider, prefix }] of Object.entries(PROVIDERS)) {
           (b) => b.headers(headers),
         )
         .willRespondWith(200, (b) => b.jsonBody({ id: uuid(REVISION), status: string('DEPLOYED') }))
-        .executeTest(async (server) => {
+        .executeTest(answered(pact, async (server) => {
           expect((await pipeline(server.url).getRevision(DEPLOYMENT, REVISION)).status).toBe('DEPLOYED');
-        });
+        }));
     });
 
     it(`rolls out a new image with a PATCH (${mode})`, async () => {
@@ -115,10 +115,10 @@ for (const [mode, { provider, prefix }] of Object.entries(PROVIDERS)) {
           b.headers(jsonHeaders).jsonBody({ source_revision_config: { image_uri: `${IMAGE}-next` } }),
         )
         .willRespondWith(200, (b) => b.jsonBody({ id: uuid(DEPLOYMENT), latest_revision_id: uuid(REVISION) }))
-        .executeTest(async (server) => {
+        .executeTest(answered(pact, async (server) => {
           const patched = await pipeline(server.url).rollOut(DEPLOYMENT, { source_revision_config: { image_uri: `${IMAGE}-next` } });
           expect(patched.latest_revision_id).toBe(REVISION);
-        });
+        }));
     });
 
     it(`deletes a deployment (${mode})`, async () => {
@@ -129,9 +129,9 @@ for (const [mode, { provider, prefix }] of Object.entries(PROVIDERS)) {
         .comment(reliesOn('CP-DEL-001'))
         .withRequest('DELETE', statePath('/v2/deployments/${deploymentId}', `/v2/deployments/${DEPLOYMENT}`), (b) => b.headers(headers))
         .willRespondWith(204)
-        .executeTest(async (server) => {
+        .executeTest(answered(pact, async (server) => {
           await expect(pipeline(server.url).deleteDeployment(DEPLOYMENT)).resolves.toBeUndefined();
-        });
+        }));
     });
 
     it(`gets a 404 with detail for an unknown deployment (${mode})`, async () => {
@@ -144,12 +144,12 @@ for (const [mode, { provider, prefix }] of Object.entries(PROVIDERS)) {
           b.headers(jsonHeaders).jsonBody({ source_revision_config: { image_uri: IMAGE } }),
         )
         .willRespondWith(404, (b) => b.jsonBody({ detail: string(`Deployment ID ${DEPLOYMENT} not found.`) }))
-        .executeTest(async (server) => {
+        .executeTest(answered(pact, async (server) => {
           const error = await pipeline(server.url).rollOut(DEPLOYMENT, { source_revision_config: { image_uri: IMAGE } }).catch((e: unknown) => e);
           expect(error).toBeInstanceOf(ApiError);
           expect((error as ApiError).status).toBe(404);
           expect((error as ApiError).body).toEqual({ detail: `Deployment ID ${DEPLOYMENT} not found.` });
-        });
+        }));
     });
 
     it(`gets a 422 HTTPValidationError for a malformed PATCH (${mode})`, async () => {
@@ -162,11 +162,11 @@ for (const [mode, { provider, prefix }] of Object.entries(PROVIDERS)) {
           b.headers(jsonHeaders).jsonBody({ secrets: 'SERVICE_TOKEN=example-token' }),
         )
         .willRespondWith(422, (b) => b.jsonBody({ detail: eachLike({ msg: string('Input should be a valid list') }) }))
-        .executeTest(async (server) => {
+        .executeTest(answered(pact, async (server) => {
           const error = await pipeline(server.url).rollOut(DEPLOYMENT, { secrets: 'SERVICE_TOKEN=example-token' }).catch((e: unknown) => e);
           expect((error as ApiError).status).toBe(422);
           expect((error as ApiError).body).toEqual({ detail: [{ msg: 'Input should be a valid list' }] });
-        });
+        }));
     });
   });
 }

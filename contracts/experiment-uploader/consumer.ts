@@ -5,7 +5,7 @@
 import { HTTPResponseStatusClass, MatchersV3 } from '@pact-foundation/pact';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../api-error.ts';
-import { consumerPact, reliesOn } from '../pact-setup.ts';
+import { answered, consumerPact, reliesOn } from '../pact-setup.ts';
 import { ExperimentUploader, type Upload } from './client.ts';
 
 const { fromProviderState, matchStatus, regex, string, uuid } = MatchersV3;
@@ -61,10 +61,10 @@ describe('consumer experiment-uploader → experiment-upload', () => {
       .willRespondWith(matchStatus(200, HTTPResponseStatusClass.Success), (b) =>
         b.jsonBody({ dataset: { id: uuid(DATASET_ID), name: string(DATASET_NAME) }, experiment: { id: uuid(EXPERIMENT_ID), name: string(EXPERIMENT) } }),
       )
-      .executeTest(async (server) => {
+      .executeTest(answered(pact, async (server) => {
         const uploaded = await uploader(server.url).upload(upload({ dataset_name: DATASET_NAME }));
         expect(uploaded.dataset.id).toBe(DATASET_ID);
-      });
+      }));
   });
 
   it('uploads by dataset id', async () => {
@@ -79,10 +79,10 @@ describe('consumer experiment-uploader → experiment-upload', () => {
       .willRespondWith(matchStatus(200, HTTPResponseStatusClass.Success), (b) =>
         b.jsonBody({ dataset: { id: uuid(DATASET_ID), name: string(DATASET_NAME) }, experiment: { id: uuid(EXPERIMENT_ID) } }),
       )
-      .executeTest(async (server) => {
+      .executeTest(answered(pact, async (server) => {
         const uploaded = await uploader(server.url).upload(upload({ dataset_id: DATASET_ID }));
         expect(uploaded.experiment.id).toBe(EXPERIMENT_ID);
-      });
+      }));
   });
 
   it('is refused a row outside the experiment window', async () => {
@@ -96,10 +96,10 @@ describe('consumer experiment-uploader → experiment-upload', () => {
         b.headers(headers).jsonBody(template({ dataset_name: fromProviderState('${datasetName}', DATASET_NAME) }, early)),
       )
       .willRespondWith(matchStatus(422, HTTPResponseStatusClass.ClientError))
-      .executeTest(async (server) => {
+      .executeTest(answered(pact, async (server) => {
         const error = await uploader(server.url).upload(upload({ dataset_name: DATASET_NAME }, early)).catch((e: unknown) => e);
         expect(error).toBeInstanceOf(ApiError);
         expect((error as ApiError).status).toBeGreaterThanOrEqual(400);
-      });
+      }));
   });
 });
