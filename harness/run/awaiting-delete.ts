@@ -23,16 +23,21 @@ const statusIn = (read: Exchange): unknown => {
 };
 
 /** Reads in a row that failed (a 5xx, or no answer) after which the target is not waited on further. */
-export const FAILED_READS_IN_A_ROW = 5;
-/** The longest pause after a failed read: it says nothing of the deletion, so it is tried again soon. */
+export const FAILED_READS_IN_A_ROW = 6;
+/** The first pause after a failed read: it says nothing of the deletion, so it is tried again soon. */
 const RETRY_AFTER_FAILED_READ_MS = 1_000;
+
+/** The pause after the `failed`-th failed read in a row: 1, 1, 2, 4, 8 s (at most the poll interval). */
+const pauseAfterFailedRead = (failed: number, intervalMs: number): number => Math.min(intervalMs, RETRY_AFTER_FAILED_READ_MS * 2 ** Math.max(0, failed - 2));
 
 /**
  * Reads a deleted deployment until its GET is refused (a 4xx): gone. While it answers 200 with
  * AWAITING_DELETE it is on its way, read again after `intervalMs`; any other status after
  * DELETE, `boundMs` passing, or FAILED_READS_IN_A_ROW failed reads is not gone, and says why.
- * A failed read is tried again within a second: waiting a poll interval after each transient 500
- * made a run's cleanup against a flaky target take minutes. Judges nothing itself.
+ * A failed read is tried again within a second, then less and less often: waiting a poll
+ * interval after each transient 500 made a run's cleanup against a flaky target take minutes,
+ * while a real platform's short spell of errors (16 s of them) must not end the wait. Judges
+ * nothing itself.
  */
 export async function untilGone(cp: InterfaceClient, id: string, boundMs: number, intervalMs: number): Promise<Gone> {
   const deadline = Date.now() + boundMs;
@@ -48,7 +53,7 @@ export async function untilGone(cp: InterfaceClient, id: string, boundMs: number
     if (failedInARow >= FAILED_READS_IN_A_ROW) {
       return { gone: false, read, why: `After DELETE answered, the GET of deployment ${id} failed ${failedInARow} times in a row (last: ${describeResponse(read)}), so whether it went away could not be seen.` };
     }
-    const pause = failedInARow > 0 ? Math.min(intervalMs, RETRY_AFTER_FAILED_READ_MS) : intervalMs;
+    const pause = failedInARow > 0 ? pauseAfterFailedRead(failedInARow, intervalMs) : intervalMs;
     if (Date.now() + pause > deadline) {
       return { gone: false, read, why: `Deployment ${id} was not gone ${boundMs} ms after DELETE answered (timeouts.deleteMs, else the deploy timeout); its GET last answered ${describeResponse(read)}.` };
     }
