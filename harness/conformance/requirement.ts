@@ -13,6 +13,7 @@ import { Check, type CheckTally, type PropertyTally } from './check.ts';
 import { budgetText, createdBy, createdText, type Created } from './created.ts';
 import { ConformanceFailure, describeValue, NotJudged, type FailureRecord } from './failure.ts';
 import type { RunContext } from './run-context.ts';
+import type { BusyPatch } from '../profile/profile.ts';
 import { runCleanups } from './cleanups.ts';
 import { endLeases, leaseBeforeEach, takeLeases } from './pool.ts';
 
@@ -38,11 +39,18 @@ export interface RequirementTestMeta {
 
 /**
  * What a test creates at most on a target that follows the spec (refusals create nothing), and
- * how many revision waits it makes one after another (default: one per revision it makes).
+ * how many revision waits it makes one after another.
  */
 export interface TestCost {
   creates: Created;
-  waits?: number;
+  /**
+   * Revision waits one after another, per answer of the target to a revision-creating PATCH while
+   * a revision is in progress (the profile's busyPatch). A target that accepts it (spec 3) gets
+   * every PATCH at once, so only the test's own waits for a revision to end count (default: none).
+   * One that refuses it gets a revision-creating PATCH only once the revision before has ended
+   * (default: one wait per revision the test makes). harness/run/cost.ts waitsOf reads it.
+   */
+  waits?: Partial<Record<BusyPatch, number>>;
   /**
    * Under a budget: what the test shares with others, by key, and what each costs: made once per
    * run by whichever test needs it first (a pooled deployment and its first revision, say).

@@ -5,7 +5,8 @@ import type { TestCase } from 'vitest/node';
 import { addCreated, budgetText, CREATED_KINDS, KIND_INTERFACE, type Created } from '../conformance/created.ts';
 import type { TestCost } from '../conformance/requirement.ts';
 import type { RunContext } from '../conformance/run-context.ts';
-import { budgeted, INTERFACES, type Budget, type InterfaceName } from '../profile/profile.ts';
+import { budgeted, INTERFACES, type Budget, type BusyPatch, type InterfaceName } from '../profile/profile.ts';
+import { BUSY_PATCH_ANSWERS } from '../../schemas/target-profile.ts';
 import type { ComplianceReport, TestOutcome } from '../report/compliance.ts';
 import { suiteFiles, suiteFilesNaming, suiteVitest } from './run-suites.ts';
 
@@ -29,6 +30,8 @@ export interface InterfacePlan {
 export interface Plan {
   interfaces: Partial<Record<InterfaceName, InterfacePlan>>;
   revisionTimeMs: number;
+  /** The target's answer to a revision-creating PATCH while a revision is in progress, which the waits are counted for. */
+  busyPatch: BusyPatch;
   /**
    * The revision waits' part of the wall time: waits of one suite file overlap (its longest chain
    * counts), files share the run's workers (one file at a time each).
@@ -66,25 +69,34 @@ function interfaceOf(test: PlannedTest, byId: ReadonlyMap<string, { interface: I
   return byId.get(test.requirements[0]!)!.interface;
 }
 
-/** A test waits at most once for each revision it makes, unless it declares fewer waits. */
-const waitsOf = (test: PlannedTest): number => test.cost.waits ?? test.cost.creates.revisions ?? 0;
+/**
+ * The revision waits a test makes one after another (harness/conformance/requirement.ts TestCost):
+ * what it declares for the target's busyPatch; else, on a target that accepts a PATCH while a
+ * revision is in progress none (only a test's own waits for a revision to end count, and those are
+ * declared), and on one that refuses it at most one per revision the test makes.
+ */
+export const waitsOf = (cost: TestCost, busyPatch: BusyPatch): number => cost.waits?.[busyPatch] ?? (busyPatch === 'refused' ? (cost.creates.revisions ?? 0) : 0);
 
-/** `workers`: the run's suite workers (harness/run/workers.ts), among which the files are shared. */
-export function planOf(tests: PlannedTest[], byId: ReadonlyMap<string, { interface: InterfaceName }>, revisionTimeMs: number, workers = 1): Plan {
+/**
+ * `workers`: the run's suite workers (harness/run/workers.ts), among which the files are shared;
+ * `busyPatch`: the target's answer to a revision-creating PATCH while a revision is in progress.
+ */
+export function planOf(tests: PlannedTest[], byId: ReadonlyMap<string, { interface: InterfaceName }>, revisionTimeMs: number, busyPatch: BusyPatch, workers = 1): Plan {
+  const waits = (test: PlannedTest) => waitsOf(test.cost, busyPatch);
   const interfaces: Plan['interfaces'] = {};
   const pooled = new Set<string>();
   for (const test of tests) {
     const plan = (interfaces[interfaceOf(test, byId)] ??= { creates: {}, waitsInARow: 0, tests: 0 });
     addCreated(plan.creates, test.cost.creates);
     for (const [key, created] of Object.entries(test.cost.shared ?? {})) if (!pooled.has(key) && pooled.add(key)) addCreated(plan.creates, created);
-    plan.waitsInARow = Math.max(plan.waitsInARow, waitsOf(test));
+    plan.waitsInARow = Math.max(plan.waitsInARow, waits(test));
     plan.tests += 1;
   }
   const fileChains = new Map<string, number>();
-  for (const test of tests) fileChains.set(test.file, Math.max(fileChains.get(test.file) ?? 0, waitsOf(test)));
+  for (const test of tests) fileChains.set(test.file, Math.max(fileChains.get(test.file) ?? 0, waits(test)));
   const longest = Math.max(0, ...fileChains.values());
   const shared = [...fileChains.values()].reduce((a, b) => a + b, 0) / workers;
-  return { interfaces, revisionTimeMs, waitsMs: Math.max(longest, shared) * revisionTimeMs };
+  return { interfaces, revisionTimeMs, busyPatch, waitsMs: Math.max(longest, shared) * revisionTimeMs };
 }
 
 /**
@@ -122,8 +134,8 @@ export function overBudget(tests: PlannedTest[], budget: Budget, levelOf: (id: s
 /** What a run's report records: the plan of the tests that ran beside what they created. */
 export type RunCost = NonNullable<ComplianceReport['cost']>;
 
-export function runCost(outcomes: TestOutcome[], byId: ReadonlyMap<string, { interface: InterfaceName }>): RunCost {
-  const planned = planOf(outcomes.map((o) => ({ title: o.title, file: o.file, requirements: o.requirements, cost: o.cost ?? { creates: {} } })), byId, 0).interfaces;
+export function runCost(outcomes: TestOutcome[], byId: ReadonlyMap<string, { interface: InterfaceName }>, busyPatch: BusyPatch): RunCost {
+  const planned = planOf(outcomes.map((o) => ({ title: o.title, file: o.file, requirements: o.requirements, cost: o.cost ?? { creates: {} } })), byId, 0, busyPatch).interfaces;
   return { planned, created: createdPerInterface(outcomes) };
 }
 
@@ -163,20 +175,33 @@ function duration(ms: number): string {
   return minutes < 120 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
-/** The plan as `apc certify --plan` prints it. */
-export function planLines(plan: Plan): string[] {
+/** How the plan names a busyPatch answer. */
+const BUSY_PATCH_TEXT: Record<BusyPatch, string> = {
+  accepted: 'a target that accepts a revision-creating PATCH while a revision is in progress (spec 3)',
+  refused: 'one that refuses it (each PATCH waits for the revision before it)',
+};
+
+/**
+ * The plan as `apc certify --plan` prints it: `plans` holds one plan per busyPatch answer, the
+ * profile's first. Both wall times are shown, since a profile not written by `apc init` may not
+ * know how its target answers, and the two differ several times over.
+ */
+export function planLines(plans: Plan[]): string[] {
+  const [plan] = plans;
   const lines: string[] = [];
+  const waitsText = (p: Plan, name: InterfaceName) => `${p.interfaces[name]?.waitsInARow ?? 0} (busyPatch ${p.busyPatch})`;
   for (const name of INTERFACES) {
-    const p = plan.interfaces[name];
+    const p = plan!.interfaces[name];
     if (!p) continue;
     const kinds = CREATED_KINDS.filter((k) => KIND_INTERFACE[k] === name);
     lines.push(`  ${name.padEnd(18)} ${p.tests} test(s); at most ${kinds.map((k) => `${p.creates[k] ?? 0} ${k}`).join(', ')}`);
-    if (p.waitsInARow > 0) lines.push(`  ${''.padEnd(18)} revision waits: those of one suite file overlap; at most ${p.waitsInARow} one after another in a test`);
+    if (plans.some((q) => (q.interfaces[name]?.waitsInARow ?? 0) > 0)) {
+      lines.push(`  ${''.padEnd(18)} revision waits: those of one suite file overlap; at most ${plans.map((q) => waitsText(q, name)).join(', ')} one after another in a test`);
+    }
   }
-  lines.push(
-    `  wall time: the revision waits take about ${duration(plan.waitsMs)} at ${duration(plan.revisionTimeMs)} per revision, ` +
-      'plus the time of the requests themselves (against the in-repo reference, seconds).',
-  );
+  const [first, ...others] = plans.map((p) => `about ${duration(p.waitsMs)} on ${BUSY_PATCH_TEXT[p.busyPatch]}${p === plan ? `, as the profile says (busyPatch: ${p.busyPatch})` : ''}`);
+  lines.push(`  wall time: at ${duration(plan!.revisionTimeMs)} per revision, the revision waits take ${first}${others.map((o) => `; ${o}`).join('')}.`);
+  lines.push('             Plus the time of the requests themselves (against the in-repo reference, seconds). `apc init` finds out the busyPatch answer.');
   return lines;
 }
 
@@ -198,9 +223,10 @@ export async function printPlan(options: {
   const budget = budgeted(options.context.profile) ? options.context.profile.budget : undefined;
   const left = budget ? new Set(overBudget(all, budget, (id) => options.byId.get(id)?.level)) : new Set<string>();
   const tests = all.filter((t) => !left.has(t.title));
-  const plan = planOf(tests, options.byId, options.revisionTimeMs, options.workers);
+  const busyPatch = options.context.profile.busyPatch;
+  const plans = [busyPatch, ...BUSY_PATCH_ANSWERS.filter((b) => b !== busyPatch)].map((b) => planOf(tests, options.byId, options.revisionTimeMs, b, options.workers));
   options.write(`apc certify --plan · ${options.ids.length} requirement(s) selected · nothing was sent to the target\n`);
   if (budget) options.write(`  budget ${budgetText(budget)}: ${left.size} of ${all.length} test(s) left out (skipped, saying "budget"); the plan below is of the rest\n`);
-  for (const line of planLines(plan)) options.write(`${line}\n`);
-  return plan;
+  for (const line of planLines(plans)) options.write(`${line}\n`);
+  return plans[0]!;
 }

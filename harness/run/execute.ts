@@ -150,7 +150,7 @@ async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResult
     requirements,
     errors: runErrors,
     ...(transient ? { transient } : {}),
-    cost: runCost(outcomes, catalogue.byId),
+    cost: runCost(outcomes, catalogue.byId, profile.busyPatch),
   };
 }
 

@@ -7,11 +7,17 @@
 // run id (resource names), report folder, vitest instance and suite worker processes, and its own
 // stop. What they share is read-only (the catalogue, compiled schemas) or only ever grows (the
 // redactor's list of secrets, so one run's keys are masked in every run's output).
-import { certify } from '../cli/certify.ts';
+import { certify, type CertifyOptions } from '../cli/certify.ts';
 import type { StopRequest } from '../run/run-stop.ts';
 import { reportDirOf, takeReport, withProfileFile, type ChildCertifyOptions, type ChildCertifyRun } from './certify-child.ts';
 
-export async function certifyInProcess(options: ChildCertifyOptions): Promise<ChildCertifyRun> {
+/**
+ * `run`: how the certification runs. By default one suite worker and no allure-results: a second
+ * worker's start costs more CPU than its parallelism saves when apc selftest runs several
+ * certifications side by side (their waits overlap instead), and the selftest reads only
+ * compliance.json. A test of a run whose waits must overlap (a worker per suite file) passes `{}`.
+ */
+export async function certifyInProcess(options: ChildCertifyOptions, run: CertifyOptions = { allure: false, workers: 1 }): Promise<ChildCertifyRun> {
   return withProfileFile(options.profile, async (profileArgs) => {
     const reportDir = reportDirOf(options);
     let stdout = '';
@@ -35,9 +41,7 @@ export async function certifyInProcess(options: ChildCertifyOptions): Promise<Ch
     };
     const started = Date.now();
     try {
-      // One suite worker: a second one's start costs more CPU than its parallelism saves when
-      // apc selftest runs several certifications side by side (their waits overlap instead).
-      const code = await certify(['--reports', reportDir, '--quiet', ...profileArgs, ...options.args], io, stop, { allure: false, workers: 1 });
+      const code = await certify(['--reports', reportDir, '--quiet', ...profileArgs, ...options.args], io, stop, run);
       return { code, stdout, stderr, report: takeReport(options, reportDir), reportDir, durationMs: Date.now() - started };
     } finally {
       clearTimeout(timer);

@@ -40,7 +40,7 @@ requirement(
     cost: (p) => {
       const { runs, maxCommands } = sequenceSize(p);
       const steps = runs * (1 + maxCommands);
-      return creates(budgeted(p) ? runs : steps, steps, 1 + maxCommands);
+      return creates(budgeted(p) ? runs : steps, steps, { accepted: 0, refused: 1 + maxCommands });
     },
   },
 );

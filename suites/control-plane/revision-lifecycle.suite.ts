@@ -77,7 +77,7 @@ requirement(
     const revisionId = await deploy(t, deployment, deployment.latest_revision_id!, 'CP-LIFE-001');
     await expectActive(t, deployment, revisionId, 'CP-LIFE-002');
   },
-  { cost: (p) => ({ ...sharedCost(p, deployableKey(p)), waits: 1 }), timeout: 'deploy', title: 'The newest revision of a new deployment reaches DEPLOYED and becomes active_revision_id' },
+  { cost: (p) => ({ ...sharedCost(p, deployableKey(p)), waits: { accepted: 1, refused: 1 } }), timeout: 'deploy', title: 'The newest revision of a new deployment reaches DEPLOYED and becomes active_revision_id' },
 );
 
 /**
@@ -130,7 +130,8 @@ requirement(
   {
     // Overlapped: the first and the newer revision side by side, and when the first could not be
     // seen active, a third after the newer one: up to three waits in a row, typically one and a bit.
-    cost: (p) => (overlapping(p) ? { ...creates(1, 3), waits: 3 } : { ...sharedCost(p, deployableKey(p), 1), waits: 2 }),
+    // Without the overlap: the first revision, then the newer one.
+    cost: (p) => (overlapping(p) ? creates(1, 3, { accepted: 3, refused: 2 }) : { ...sharedCost(p, deployableKey(p), 1), waits: { accepted: 2, refused: 2 } }),
     timeout: deployTimeout(3),
   },
 );
@@ -149,5 +150,5 @@ requirement(
       seen: status,
     });
   },
-  { cost: creates(1, 1, 1), timeout: 'deploy' },
+  { cost: creates(1, 1, { accepted: 1, refused: 1 }), timeout: 'deploy' },
 );

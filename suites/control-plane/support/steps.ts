@@ -241,10 +241,11 @@ export const refusalRuns = (t: { profile: TargetProfile }): number => Math.max(3
 
 /**
  * What a test creates at most on a target that follows the spec (harness/run/cost.ts): its
- * deployments, its revisions (each create makes one) and its revision waits one after another
- * (by default one per revision: every PATCH waits for the revision before it to end).
+ * deployments, its revisions (each create makes one) and its revision waits one after another,
+ * per busyPatch answer (by default none where PATCHes are accepted while a revision is in
+ * progress, one per revision where they are refused: every PATCH waits for the revision before it).
  */
-export const creates = (deployments: number, revisions = deployments, waits?: number): TestCost => ({
+export const creates = (deployments: number, revisions = deployments, waits?: TestCost['waits']): TestCost => ({
   creates: { deployments, revisions },
   ...(waits !== undefined ? { waits } : {}),
 });
