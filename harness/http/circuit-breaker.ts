@@ -9,6 +9,8 @@ import { join } from 'node:path';
 
 export class CircuitBreaker {
   private readonly memory = new Map<string, string[]>();
+  /** The file of each URL, named once: a hash per request was a tenth of the HTTP client's CPU. */
+  private readonly files = new Map<string, string>();
   private dir: string | undefined;
 
   constructor(
@@ -22,11 +24,17 @@ export class CircuitBreaker {
 
   /** Shares the counts with every process given the same folder. */
   shareThrough(dir: string | undefined): void {
+    if (dir !== this.dir) this.files.clear();
     this.dir = dir;
   }
 
   private file(key: string): string {
-    return join(this.dir!, `${this.what}-${createHash('sha256').update(key).digest('hex').slice(0, 16)}.log`);
+    let file = this.files.get(key);
+    if (file === undefined) {
+      file = join(this.dir!, `${this.what}-${createHash('sha256').update(key).digest('hex').slice(0, 16)}.log`);
+      this.files.set(key, file);
+    }
+    return file;
   }
 
   private failures(key: string): string[] {

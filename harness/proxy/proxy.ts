@@ -4,6 +4,7 @@
 // cover, and for targets that follow the spec in unusual but legitimate ways.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Agent, request, type Dispatcher } from 'undici';
 
 export interface ProxiedRequest {
   method: string;
@@ -40,10 +41,9 @@ export interface Proxy {
 
 const HOP_HEADERS = new Set(['connection', 'content-length', 'transfer-encoding', 'keep-alive', 'host', 'content-encoding']);
 
-function plainHeaders(headers: IncomingMessage['headers'] | Headers): Record<string, string> {
+function plainHeaders(headers: IncomingMessage['headers']): Record<string, string> {
   const out: Record<string, string> = {};
-  const entries = headers instanceof Headers ? [...headers.entries()] : Object.entries(headers);
-  for (const [k, v] of entries) if (v !== undefined && !HOP_HEADERS.has(k.toLowerCase())) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  for (const [k, v] of Object.entries(headers)) if (v !== undefined && !HOP_HEADERS.has(k.toLowerCase())) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
   return out;
 }
 
@@ -57,7 +57,19 @@ function isAnswer(value: ProxiedRequest | ProxiedAnswer): value is ProxiedAnswer
   return 'status' in value;
 }
 
-async function send(res: ServerResponse, answer: ProxiedAnswer, chunks: Buffer[], hold: ReturnType<NonNullable<ProxyRules['holdOpen']>>): Promise<void> {
+/** Answers that carry no body, whatever was given (RFC 9110 6.4.1): no length is declared for them. */
+const bodyless = (method: string, status: number) => method === 'HEAD' || status < 200 || status === 204 || status === 304;
+
+async function send(res: ServerResponse, method: string, answer: ProxiedAnswer, chunks: Buffer[], hold: ReturnType<NonNullable<ProxyRules['holdOpen']>>): Promise<void> {
+  // An answer in one piece goes out as the target sent it, with its length, in one write: chunked,
+  // its end came as a write (a system call) of its own, a quarter of the proxy's CPU.
+  const [only, ...more] = chunks;
+  const framed = Object.keys(answer.headers).some((name) => /^(content-length|transfer-encoding)$/i.test(name));
+  if (only && more.length === 0 && !hold && !framed) {
+    const empty = bodyless(method, answer.status);
+    res.writeHead(answer.status, empty ? answer.headers : { ...answer.headers, 'content-length': String(only.length) });
+    return void res.end(empty ? undefined : only);
+  }
   res.writeHead(answer.status, answer.headers);
   for (const chunk of chunks) {
     res.write(chunk);
@@ -72,6 +84,10 @@ async function send(res: ServerResponse, answer: ProxiedAnswer, chunks: Buffer[]
 }
 
 export async function startProxy(target: string, rules: ProxyRules): Promise<Proxy> {
+  // The proxy's own connections to the target, kept alive and closed with it. Identity encoding is
+  // asked for (the target's answers are rewritten as bytes); undici's request, not fetch, whose
+  // streams cost a third of the proxy's CPU.
+  const upstream = new Agent({ keepAliveTimeout: 10_000 });
   const server = createServer((req, res) => {
     void (async () => {
       const original: ProxiedRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: plainHeaders(req.headers), body: await readBody(req) };
@@ -80,15 +96,17 @@ export async function startProxy(target: string, rules: ProxyRules): Promise<Pro
       if (isAnswer(rewritten)) {
         answer = rewritten;
       } else {
-        const response = await fetch(target + rewritten.path, {
-          method: rewritten.method,
-          headers: rewritten.headers,
+        const { 'accept-encoding': _encodings, ...headers } = rewritten.headers;
+        const response = await request(target + rewritten.path, {
+          dispatcher: upstream,
+          method: rewritten.method as Dispatcher.HttpMethod,
+          headers,
           ...(rewritten.body.length > 0 ? { body: rewritten.body } : {}),
         });
-        answer = { status: response.status, headers: plainHeaders(response.headers), body: Buffer.from(await response.arrayBuffer()) };
+        answer = { status: response.statusCode, headers: plainHeaders(response.headers), body: Buffer.from(await response.body.arrayBuffer()) };
         if (rules.answer) answer = rules.answer(rewritten, answer);
       }
-      await send(res, answer, rules.chunks ? rules.chunks(answer) : [answer.body], rules.holdOpen?.(answer));
+      await send(res, original.method, answer, rules.chunks ? rules.chunks(answer) : [answer.body], rules.holdOpen?.(answer));
     })().catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
       res.end(`proxy error: ${error instanceof Error ? error.message : String(error)}`);
@@ -101,7 +119,7 @@ export async function startProxy(target: string, rules: ProxyRules): Promise<Pro
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
-        server.close(() => resolve());
+        server.close(() => void upstream.destroy().then(resolve, resolve));
       }),
   };
 }

@@ -1,17 +1,23 @@
-// A hostile or hanging target gets a clear verdict and a report, never a hung run. With default
-// settings each run below ends within 60 s: the bounds are written in terms of the default
-// deadlines (10 s per request, 15 s per stream) that make it so, and each run leaves a
-// compliance.json and a junit.xml.
+// A hostile or hanging target gets a clear verdict and a report, never a hung run: each run below
+// ends within the bound, with a compliance.json and a junit.xml. The deadlines are given shorter
+// than the defaults (3 s per request and per stream, not 10 s and 15 s), so the runs wait a third
+// as long; apc selftest certifies the same targets with the default deadlines, to their bound
+// (harness/selftest/hostile.ts). What this file holds beyond that is what each report says. The
+// runs go inside this process (`certifyHere`): none of these tests is about the process itself.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { defaultProfile } from '../../harness/profile/profile.ts';
-import { certify, type CertifyRun } from '../support/certify.ts';
+import { certifyHere, type CertifyRun } from '../support/certify.ts';
 import { drippingServer, endlessBodyServer, garbageServer, hugeBodyServer, refusingPort, resettingServer, silentServer, type Hostile } from '../../harness/selftest/hostile-servers.ts';
 
-const { requestMs } = defaultProfile().timeouts;
-/** The bound of the issue: 60 s with the default deadlines. */
-const DEFAULT_BOUND_MS = 6 * requestMs;
+const requestMs = 3_000;
+const deadlines = ['--request-timeout-ms', String(requestMs), '--stream-timeout-ms', String(requestMs)];
+/**
+ * The issue's bound, 60 s for the default deadlines, kept for deadlines a third as long: a run
+ * that waited a deadline per request would still take minutes, and the run's own work (its start,
+ * the preflight, a suite worker) has room on a loaded machine.
+ */
+const BOUND_MS = 60_000;
 
 const servers: Hostile[] = [];
 afterAll(async () => {
@@ -25,7 +31,7 @@ async function started(server: Promise<Hostile>): Promise<string> {
 
 async function timedCertify(args: string[]): Promise<CertifyRun & { ms: number }> {
   const start = performance.now();
-  const run = await certify({ args, keepReports: true, timeoutMs: 3 * DEFAULT_BOUND_MS });
+  const run = await certifyHere({ args: [...deadlines, ...args], keepReports: true, timeoutMs: 3 * BOUND_MS });
   const ms = performance.now() - start;
   return { ...run, ms };
 }
@@ -45,11 +51,11 @@ const both = (url: string) => ['--control-plane-url', url, '--agent-server-url',
 
 // One run at a time: each asserts the product's wall-clock bound, and side by side on two cores
 // their CPU (certify starts, a 10 MB body, a byte at a time) pushed runs past it.
-describe('targets the harness cannot reach: exit 2 and a report with verdict error', { timeout: 4 * DEFAULT_BOUND_MS }, () => {
+describe('targets the harness cannot reach: exit 2 and a report with verdict error', { timeout: 4 * BOUND_MS }, () => {
   test('nothing listens (connection refused)', async () => {
     const run = await timedCertify(both(await refusingPort()));
     expect(run.code).toBe(2);
-    expect(run.ms).toBeLessThan(DEFAULT_BOUND_MS);
+    expect(run.ms).toBeLessThan(BOUND_MS);
     const junit = expectReport(run, 'error');
     expect(run.report!.errors.join('\n')).toMatch(/the control-plane at .*: GET \/v2\/deployments answered nothing: connection refused \(nothing listens there\)/);
     expect(junit).toMatch(/<failure|<error/);
@@ -60,7 +66,7 @@ describe('targets the harness cannot reach: exit 2 and a report with verdict err
   test('accepts connections and never answers', async () => {
     const run = await timedCertify(both(await started(silentServer())));
     expect(run.code, run.stderr).toBe(1);
-    expect(run.ms).toBeLessThan(DEFAULT_BOUND_MS);
+    expect(run.ms).toBeLessThan(BOUND_MS);
     expectReport(run, 'not-certified');
     expect(JSON.stringify(run.report!.requirements)).toMatch(/no (complete )?(answer|response) within \d+ ms|not sent: the last/);
   });
@@ -68,18 +74,18 @@ describe('targets the harness cannot reach: exit 2 and a report with verdict err
   test('resets every connection', async () => {
     const run = await timedCertify(both(await started(resettingServer())));
     expect([1, 2]).toContain(run.code);
-    expect(run.ms).toBeLessThan(DEFAULT_BOUND_MS);
+    expect(run.ms).toBeLessThan(BOUND_MS);
     expect(JSON.stringify(run.report)).toMatch(/ECONNRESET|socket hang up|other side closed/i);
     expect(existsSync(join(run.reportDir, 'junit.xml'))).toBe(true);
   });
 });
 
-describe('targets that answer badly: a verdict within the bound', { timeout: 4 * DEFAULT_BOUND_MS }, () => {
+describe('targets that answer badly: a verdict within the bound', { timeout: 4 * BOUND_MS }, () => {
   test('garbage: HTML, broken JSON and bodies cut short', async () => {
     const run = await timedCertify([...both(await started(garbageServer())), '--requirements', 'CP-READ-*,CP-CREATE-001,AS-ASST-001,AS-SSE-001']);
     // The preflight sees a URL that does not serve the interface: the setup, exit 2, with a report.
     expect(run.code, run.stderr).toBe(2);
-    expect(run.ms).toBeLessThan(DEFAULT_BOUND_MS);
+    expect(run.ms).toBeLessThan(BOUND_MS);
     expectReport(run, 'error');
     expect(run.report!.verdictReason).toMatch(/does not serve the control-plane|answered/);
   });
@@ -87,14 +93,14 @@ describe('targets that answer badly: a verdict within the bound', { timeout: 4 *
   test('a 10 MB body on every request', async () => {
     const run = await timedCertify([...both(await started(hugeBodyServer())), '--requirements', 'CP-READ-001,CP-CREATE-001,AS-ASST-001']);
     expect(run.code, run.stderr).toBe(1);
-    expect(run.ms).toBeLessThan(DEFAULT_BOUND_MS);
+    expect(run.ms).toBeLessThan(BOUND_MS);
     expectReport(run, 'not-certified');
   });
 
   test('a byte at a time: the request deadline covers the whole body, and after two the URL is given up', async () => {
     const run = await timedCertify([...both(await started(drippingServer())), '--requirements', 'CP-ERR-*,CP-READ-*,AS-ASST-*,AS-SSE-001']);
     expect(run.code, run.stderr).toBe(1);
-    expect(run.ms).toBeLessThan(DEFAULT_BOUND_MS);
+    expect(run.ms).toBeLessThan(BOUND_MS);
     const text = JSON.stringify(run.report?.requirements);
     expectReport(run, 'not-certified');
     expect(text).toContain(`no complete response within ${requestMs} ms`);
@@ -112,11 +118,11 @@ describe('targets that answer badly: a verdict within the bound', { timeout: 4 *
   });
 
   test('--max-time stops a run early: verdict interrupted, exit 130', async () => {
-    // The reference with slow revision polling: only --max-time can end the whole run this early.
-    const run = await timedCertify(['--poll-interval-ms', '5000', '--max-time', '8s']);
+    // The reference with slow revision polling: only --max-time can end the lifecycle rules this early.
+    const run = await timedCertify(['--poll-interval-ms', '5000', '--requirements', 'CP-LIFE-*', '--max-time', '4s']);
     expect(run.code, run.stderr).toBe(130);
-    expect(run.ms).toBeLessThan(DEFAULT_BOUND_MS);
+    expect(run.ms).toBeLessThan(BOUND_MS);
     expectReport(run, 'interrupted');
-    expect(run.report!.verdictReason).toContain('--max-time 8s');
+    expect(run.report!.verdictReason).toContain('--max-time 4s');
   });
 });

@@ -2,7 +2,7 @@
 // nothing judged is an error; a profile without a second tenant is incomplete; and one deviation of
 // a target fails the one rule it breaks, while the rest still pass.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { certify, type CertifyRun } from '../support/certify.ts';
+import { certifyHere, type CertifyRun } from '../support/certify.ts';
 import { editJson, startProxy, type ProxiedRequest, type Proxy, type ProxyRules } from '../../harness/proxy/proxy.ts';
 import { startControlPlane, type ControlPlaneTarget } from './control-plane/support/url-target.ts';
 
@@ -12,10 +12,14 @@ beforeAll(async () => {
 });
 afterAll(() => target.close());
 
-/** The reference control plane by URL, with one workspace only unless `otherTenant` is given. */
+/**
+ * The reference control plane by URL, with one workspace only unless `otherTenant` is given. Inside
+ * this process on one suite worker: the reference's revisions take milliseconds, so a worker per
+ * suite file (what a URL target gets) would cost its start and save no wait.
+ */
 function run(url: string, args: string[], profile: Record<string, unknown> = {}): Promise<CertifyRun> {
   const [own, other] = target.keys;
-  return certify({
+  return certifyHere({
     profile: {
       controlPlaneMode: 'hosted',
       tenantId: own!.tenantId,

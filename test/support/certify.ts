@@ -1,8 +1,14 @@
-// Runs `apc certify` as a user would (a child process) and returns its exit code, its output and
-// the compliance.json it wrote. Self-certification tests use it against the reference
-// implementation, with or without deliberate faults, and against small broken servers.
+// Runs `apc certify` and returns its exit code, its output and the compliance.json it wrote.
+// Self-certification tests use it against the reference implementation, with or without
+// deliberate faults, and against small broken servers. `certify` runs it as a user would, a child
+// process of its own: for tests of the process itself (its signals, its exit, what a real child
+// prints). `certifyHere` runs the same command, flags and profile file inside this process
+// (harness/selftest/certify-in-process.ts): half the CPU of a child, which pays node's start and
+// the harness's imports again for each run.
 import { resolve } from 'node:path';
+import type { CertifyOptions as RunOptions } from '../../harness/cli/certify.ts';
 import { certifyChild, type ChildCertifyOptions, type ChildCertifyRun } from '../../harness/selftest/certify-child.ts';
+import { certifyInProcess } from '../../harness/selftest/certify-in-process.ts';
 import type { ComplianceReport, RequirementResult } from '../../harness/report/compliance.ts';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -16,8 +22,20 @@ export interface CertifyRun extends ChildCertifyRun {
 
 export type CertifyOptions = ChildCertifyOptions;
 
-export async function certify(options: CertifyOptions): Promise<CertifyRun> {
-  const run = await certifyChild(options);
+function withLookups(run: ChildCertifyRun): CertifyRun {
   const result = (id: string) => run.report?.requirements.find((r) => r.id === id);
   return { ...run, result, status: (id) => result(id)?.status };
+}
+
+export async function certify(options: CertifyOptions): Promise<CertifyRun> {
+  return withLookups(await certifyChild(options));
+}
+
+/**
+ * `apc certify` inside this process. At `timeoutMs` the run is stopped as by a first SIGTERM (exit
+ * 130, a partial report) rather than killed. `run` defaults to one suite worker, which costs the
+ * least CPU; `{}` leaves the number to the run, as a user's run does.
+ */
+export async function certifyHere(options: CertifyOptions, run: RunOptions = { workers: 1 }): Promise<CertifyRun> {
+  return withLookups(await certifyInProcess(options, run));
 }

@@ -1,10 +1,11 @@
 // What the harness does about the behaviours of a real platform (README, "Certifying a real
 // platform"), each both ways: a target that behaves so, and follows the spec, passes; one that
 // breaks the rule behind it still fails. Targets: the platform-like reference (one behaviour
-// switched on, times scaled down), or the reference behind a proxy that bends one thing.
+// switched on, times scaled down), or the reference behind a proxy that bends one thing. Each run
+// goes inside this process (`certifyHere`), several side by side as apc selftest runs its subjects.
 import { describe, expect, test } from 'vitest';
 import { editJson, startProxy, type ProxiedAnswer, type ProxiedRequest } from '../../../harness/proxy/proxy.ts';
-import { certify, type CertifyRun } from '../../support/certify.ts';
+import { certifyHere, type CertifyRun } from '../../support/certify.ts';
 import { certifyControlPlane, startControlPlane, type ControlPlaneTarget } from './support/url-target.ts';
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}): ProxiedAnswer => ({
@@ -17,7 +18,7 @@ const REVISION = /^\/v2\/deployments\/[0-9a-f-]{36}\/revisions\/[0-9a-f-]{36}$/;
 
 /** The platform-like reference (`--reference-platform-like`), control plane only. */
 function platformLike(behaviours: string, requirements: string, extra: string[] = [], timeScale = '0.1'): Promise<CertifyRun> {
-  return certify({
+  return certifyHere({
     args: ['--interfaces', 'control-plane', '--reference-platform-like', behaviours, '--reference-time-scale', timeScale, '--requirements', requirements, '--seed', '1', ...extra],
     timeoutMs: 400_000,
   });
@@ -185,10 +186,10 @@ describe.concurrent('stuck revisions and values outside an enum', () => {
   });
 
   test('a revision that never ends fails CP-LIFE-001 when the deploy timeout passes, and the run ends soon after', async () => {
-    const r = await certify({ args: ['--interfaces', 'control-plane', '--reference-fault', 'cp.revision-stuck', '--deploy-timeout-ms', '4000', '--requirements', 'CP-LIFE-001', '--seed', '1'], timeoutMs: 400_000 });
+    const r = await certifyHere({ args: ['--interfaces', 'control-plane', '--reference-fault', 'cp.revision-stuck', '--deploy-timeout-ms', '4000', '--requirements', 'CP-LIFE-001', '--seed', '1'], timeoutMs: 400_000 });
     expect(r.status('CP-LIFE-001'), r.stdout).toBe('failed');
     expect(r.result('CP-LIFE-001')!.failures[0]!.message).toMatch(/did not end within the deploy timeout \(4000 ms\); its last status was "[A-Z_]+"/);
-    // Margin: process start, bundling on a busy machine, the create and cleanup; never another deploy timeout.
+    // Margin: the run's start on a busy machine, the create and cleanup; never another deploy timeout.
     expect(r.durationMs).toBeLessThan(4_000 + 60_000);
   }, 420_000);
 

@@ -1,8 +1,10 @@
 // The reference control plane started here with two known workspaces, certified by URL (through a
-// proxy) with a profile like the one `apc certify` gives the reference it starts itself.
+// proxy) with a profile like the one `apc certify` gives the reference it starts itself. The runs go
+// inside the test's process, on one suite worker: the reference's revisions take milliseconds, so a
+// worker per file would cost its start and save no wait.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { startReference, type ReferenceServer } from '../../../../reference-impl/index.ts';
-import { certify, type CertifyRun } from '../../../support/certify.ts';
+import { certifyHere, type CertifyRun } from '../../../support/certify.ts';
 
 export interface ControlPlaneTarget {
   server: ReferenceServer;
@@ -19,7 +21,7 @@ export async function startControlPlane(mode: 'hosted' | 'self-hosted'): Promise
 /** Certifies the control plane at `url` on the given requirements; `profile` overrides settings (`timeouts` member by member). */
 export function certifyControlPlane(url: string, target: ControlPlaneTarget, mode: 'hosted' | 'self-hosted', requirements: string[], profile: Record<string, unknown> = {}): Promise<CertifyRun> {
   const [own, other] = target.keys as [ControlPlaneTarget['keys'][0], ControlPlaneTarget['keys'][0]];
-  return certify({
+  return certifyHere({
     profile: {
       controlPlaneMode: mode,
       tenantId: own.tenantId,
