@@ -186,7 +186,8 @@ requirement('CP-REV-014', async (t: Check) => {
   const noChange = `no revision-relevant value can change on this target: add fixtures.otherImageUri (a second image that deploys, for ${CONTAINER.join(' or ')}) or fixtures.gitforge.otherRepoRef (a second branch, for gitforge), or offer internal_source`;
   if (!changeable) t.notApplicable('fixture:other-revision-value', noChange);
   const created = await sharedSimple(t, [changeable]);
-  const body = fixed ? changedValuePatch(fixtures, fixed) : await uploadedTarballPatch(t, created.id);
+  // A pooled deployment may hold the second value already (another test PATCHed it): the change is then back to the first.
+  const body = fixed ? changedValuePatch(fixtures, fixed, created.source_revision_config as Record<string, unknown> | null) : await uploadedTarballPatch(t, created.id);
   if (!body) t.notApplicable('fixture:other-revision-value', `the upload flow handed out no tarball path this test could use, and ${noChange.replace(/^no/, 'no other')}`);
   const { patched, added: newest } = await patchAddingRevision(t, created.id, body);
   const changed = Object.keys(body.source_revision_config ?? {}) as (keyof NonNullable<PatchBody['source_revision_config']>)[];
