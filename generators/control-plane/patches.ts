@@ -45,14 +45,17 @@ export function triggerPatch(ctx: GeneratorContext, trigger: GeneratedTrigger): 
  * fixtures (baseCreate): its image_uri to fixtures.otherImageUri, or its repo_ref to
  * fixtures.gitforge.otherRepoRef; undefined when the fixtures hold no second value for the source.
  * A PATCH repeating the create's values creates a revision too, but a deployment that kept its
- * first revision's values would look right after it.
+ * first revision's values would look right after it. `current`: the deployment's
+ * source_revision_config now, when it may already hold the second value (a deployment shared by
+ * tests, one of which PATCHed it): the change is then back to the first.
  */
-export function changedValuePatch(fx: GeneratorFixtures, source: Source): PatchBody | undefined {
+export function changedValuePatch(fx: GeneratorFixtures, source: Source, current?: Record<string, unknown> | null): PatchBody | undefined {
+  const change = (member: 'image_uri' | 'repo_ref', first: string, second: string): PatchBody => ({ source_revision_config: { [member]: current?.[member] === second ? first : second } });
   if ((source === 'internal_container' || source === 'external_container') && fx.otherImageUri && fx.otherImageUri !== fx.imageUri) {
-    return { source_revision_config: { image_uri: fx.otherImageUri } };
+    return change('image_uri', fx.imageUri, fx.otherImageUri);
   }
   if (source === 'gitforge' && fx.gitforge.otherRepoRef && fx.gitforge.otherRepoRef !== fx.gitforge.repoRef) {
-    return { source_revision_config: { repo_ref: fx.gitforge.otherRepoRef } };
+    return change('repo_ref', fx.gitforge.repoRef, fx.gitforge.otherRepoRef);
   }
   return undefined;
 }

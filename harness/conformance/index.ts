@@ -3,6 +3,7 @@
 // check needs (what an exchange answered, the SSE checks, the deletion wait, the profile's tenants).
 export { requirement, type RequirementOptions, type TestCost } from './requirement.ts';
 export { Check, type PropertyOptions, type PollOptions } from './check.ts';
+export { poolLease, type PoolLease } from './pool.ts';
 export { ConformanceFailure, type FailureSpec, type FailureRecord } from './failure.ts';
 export type { RunContext } from './run-context.ts';
 export type { Exchange } from '../http/exchange.ts';

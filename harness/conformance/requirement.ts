@@ -15,6 +15,7 @@ import { ConformanceFailure, describeValue, NotJudged, type FailureRecord } from
 import type { RunContext } from './run-context.ts';
 import type { BusyPatch } from '../profile/profile.ts';
 import { runCleanups } from './cleanups.ts';
+import { endLeases, leaseBeforeEach, takeLeases } from './pool.ts';
 
 export interface RequirementTestMeta {
   requirements?: string[];
@@ -149,6 +150,7 @@ export function requirement(ids: string | string[], body: (t: Check) => Promise<
   // (minutes on a real platform), and those waits overlap instead of adding up. Tests on a pooled
   // deployment run one at a time (suites/control-plane/support/shared.ts).
   const concurrent = (cost.creates.deployments ?? 0) > 0 && !cost.shared;
+  leaseBeforeEach(context);
   test(title, { timeout: run ? timeoutFor(run, options.timeout) : 60_000, meta: { cost }, concurrent }, async (ctx) => {
     const runCtx = context();
     ctx.task.meta.requirements = list;
@@ -170,6 +172,7 @@ export function requirement(ids: string | string[], body: (t: Check) => Promise<
     // Waiting out a throttling target stops a little before the test's deadline, so the test ends skipped, not timed out.
     const check = new Check(runCtx, seedFor(runCtx, title), list, Date.now() + timeoutMs - Math.min(10_000, timeoutMs / 10));
     try {
+      takeLeases(check, ctx.task.id);
       await body(check);
     } catch (error) {
       const refused = error instanceof TargetKeptRefusing ? error : check.gaveUp;
@@ -200,6 +203,7 @@ export function requirement(ids: string | string[], body: (t: Check) => Promise<
         const errors = await runCleanups(check.cleanups, runCtx.profile.concurrency);
         if (errors.length > 0) ctx.task.meta.cleanupErrors = redactor.value(errors);
       }
+      await endLeases(check, check.failed || check.gaveUp !== undefined);
       if (Object.keys(check.recorder.transient).length > 0) ctx.task.meta.transient = check.recorder.transient;
     }
   });

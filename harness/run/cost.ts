@@ -96,7 +96,17 @@ export function planOf(tests: PlannedTest[], byId: ReadonlyMap<string, { interfa
   for (const test of tests) fileChains.set(test.file, Math.max(fileChains.get(test.file) ?? 0, waits(test)));
   const longest = Math.max(0, ...fileChains.values());
   const shared = [...fileChains.values()].reduce((a, b) => a + b, 0) / workers;
-  return { interfaces, revisionTimeMs, busyPatch, waitsMs: Math.max(longest, shared) * revisionTimeMs };
+  return { interfaces, revisionTimeMs, busyPatch, waitsMs: Math.max(longest, shared, leasedInARow(tests, waits)) * revisionTimeMs };
+}
+
+/**
+ * Under a budget, tests that share a pooled deployment hold it one at a time, whichever worker
+ * runs them (harness/conformance/pool.ts): their waits add up. The longest such sum.
+ */
+function leasedInARow(tests: PlannedTest[], waits: (test: PlannedTest) => number): number {
+  const perKey = new Map<string, number>();
+  for (const test of tests) for (const key of Object.keys(test.cost.shared ?? {})) perKey.set(key, (perKey.get(key) ?? 0) + waits(test));
+  return Math.max(0, ...perKey.values());
 }
 
 /**

@@ -14,6 +14,7 @@ import { buildResults, transientOf, universeOf, verdictOf, type ComplianceReport
 import { overBudget, plannedTests, runCost } from './cost.ts';
 import { resumeCommand, resumedResults } from './resume.ts';
 import { LeftoverSweep } from './leftovers.ts';
+import { startPoolBroker } from './pool-broker.ts';
 import type { RunListener } from './outcome-collector.ts';
 import type { RunPlan } from './plan.ts';
 import { runSuites, suiteFiles, suiteFilesNaming } from './run-suites.ts';
@@ -110,6 +111,9 @@ async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResult
     stopReason = reason;
     hooks.stopping?.(reason);
   });
+  // Under a budget the suite workers share the run's pool of deployments, held here (pool-broker.ts).
+  const pool = budgeted(profile) && plan.suiteInterfaces.includes('control-plane') ? await startPoolBroker() : undefined;
+  if (pool) context.poolUrl = pool.url;
   const { outcomes, errors } = await runSuites({
     ...(stopped ? { stop: stopped } : {}),
     context,
@@ -117,9 +121,10 @@ async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResult
     ids,
     workers,
     ...(hooks.listener ? { listener: hooks.listener } : {}),
-  }).finally(() => {
+  }).finally(async () => {
     deadline.cancel();
     rmSync(stateDir, { recursive: true, force: true });
+    await pool?.close();
   });
   // A source kind the spec gives the mode that the profile leaves out: its deployments' rules went unjudged, so no certificate.
   const omittedRequired = defaultSources(profile.controlPlaneMode).filter((s) => !profile.sources.includes(s)).map((s) => `source:${s}`);

@@ -4,16 +4,14 @@
 // revisions may take time every file gets a worker, as far as --concurrency allows (each worker
 // gets its share of the requests in flight, at least one), and the waits of the run overlap.
 // Where the harness knows revisions take milliseconds (the reference it starts, without slow
-// builds), the work is CPU: at most two workers, one a core. Under a budget tests share deployments
-// (suites/control-plane/support/shared.ts), one test at a time: one worker holds the pool (the
-// budget caps control-plane deployments: other interfaces keep theirs).
+// builds), the work is CPU: at most two workers, one a core. A budget changes nothing here: the
+// tests that share deployments lease them from the run's pool, held by the certifying process for
+// all workers (harness/run/pool-broker.ts), so they may run in any worker.
 import { availableParallelism } from 'node:os';
 import type { RunPlan } from './plan.ts';
-import { budgeted } from '../profile/profile.ts';
 
 /** Suite workers at most (run-suites.ts starts no more than there are files). `cap`: the caller's own limit (apc selftest's one). */
 export function suiteWorkers(plan: Pick<RunPlan, 'profile' | 'referenceChoice' | 'request' | 'suiteInterfaces'>, cap?: number): number {
-  if (budgeted(plan.profile) && plan.suiteInterfaces.includes('control-plane')) return 1;
   const quickRevisions = plan.referenceChoice !== undefined && !plan.request.referencePlatformLike?.behaviours.includes('slow-builds');
   const waiting = plan.suiteInterfaces.includes('control-plane') && !quickRevisions;
   const limit = waiting ? plan.profile.concurrency : Math.min(2, availableParallelism(), plan.profile.concurrency);

@@ -2,7 +2,7 @@
 // endpoint; unknown ids are refused. Deletion may be asynchronous: until it is gone the
 // deployment may still be read and listed with status AWAITING_DELETE (spec 3), within the
 // profile's deletion bound (support/deletion.ts).
-import { requirement, type Check, type Exchange, describeResponse, AWAITING_DELETE, budgeted } from '../../harness/conformance/index.ts';
+import { requirement, type Check, type Exchange, describeResponse, AWAITING_DELETE, budgeted, poolLease } from '../../harness/conformance/index.ts';
 import { sharedCost } from './support/shared.ts';
 import type { Deployment } from '../../schemas/index.ts';
 import { stillListed, untilGone } from './support/deletion.ts';
@@ -10,11 +10,21 @@ import { createSimple, deploymentPath, expectRefused, field, patch, revisionsPat
 
 /**
  * Under a budget the deployment CP-DEL-001 deleted, which CP-DEL-005 reads again instead of
- * deleting one of its own: both then share one deployment (shared.ts), so they run one after
- * another, CP-DEL-001 first.
+ * deleting one of its own: both lease this key of the run's pool (shared.ts), so they run one
+ * after another, CP-DEL-001 first (a file's tests that share run in order), in whichever worker.
  */
-let deletedByDel001: { id: string; deletion: Exchange } | undefined;
 const DELETED = 'deleted-by-CP-DEL-001';
+interface Deleted {
+  id: string;
+  deletion: Exchange;
+}
+
+/** The run's record of CP-DEL-001's deletion: kept when CP-DEL-001 fails after it (the deletion happened either way). */
+function deletedRecord(t: Check) {
+  const lease = poolLease<Deleted>(t, DELETED);
+  lease.dropWhenFailed = false;
+  return lease;
+}
 
 async function someDeployment(t: Check): Promise<Deployment> {
   const source = pickSource(t, ['internal_container', 'gitforge', 'external_container', 'internal_source']);
@@ -26,7 +36,7 @@ requirement(['CP-DEL-001', 'CP-DEL-002'], async (t: Check) => {
   const exchange = await t.cp.delete(deploymentPath(deployment.id));
   t.expectStatus(exchange, 204, { requirement: 'CP-DEL-001' });
   t.expectOn(exchange, exchange.response!.text.length === 0, { requirement: 'CP-DEL-001', message: 'DELETE answered 204 with a body.', expected: 'no body' });
-  if (budgeted(t.profile)) deletedByDel001 = { id: deployment.id, deletion: exchange };
+  if (budgeted(t.profile)) deletedRecord(t).value = { id: deployment.id, deletion: exchange };
 
   const gone = await untilGone(t, deployment.id);
   t.expectOn(gone.read, gone.gone, {
@@ -50,7 +60,7 @@ requirement(['CP-DEL-001', 'CP-DEL-002'], async (t: Check) => {
 }, { cost: (p) => sharedCost(p, DELETED) });
 
 requirement('CP-DEL-005', async (t: Check) => {
-  const deleted = deletedByDel001 ?? (await deleteOne(t));
+  const deleted = (budgeted(t.profile) ? deletedRecord(t).value : undefined) ?? (await deleteOne(t));
   // The DELETE is a step: its exact 204 is CP-DEL-001's rule, its going away CP-DEL-002's.
   t.needSuccess(deleted.deletion, { requirement: 'CP-DEL-001' });
   const gone = await untilGone(t, deleted.id);
@@ -59,7 +69,7 @@ requirement('CP-DEL-005', async (t: Check) => {
   t.expectOn(gone.read, statusOf(gone.read) === 404, { message: 'GET of a deleted deployment did not answer 404.', expected: 'HTTP 404' });
 }, { cost: (p) => sharedCost(p, DELETED) });
 
-async function deleteOne(t: Check): Promise<{ id: string; deletion: Exchange }> {
+async function deleteOne(t: Check): Promise<Deleted> {
   const { id } = await someDeployment(t);
   return { id, deletion: await t.cp.delete(deploymentPath(id)) };
 }

@@ -62,8 +62,8 @@ const membersSet = (config: unknown): Json =>
  * (CP-REVL-005). Of a new deployment the latest is its first, made with the create's values; a
  * pooled one's (support/shared.ts) is another test's, whose values this test does not know: those
  * are judged on the two it made, the value PATCH first. Under a budget the next test reuses them
- * while the deployment has no newer revision (this file's tests run one after another on the
- * run's one worker).
+ * while the deployment has no newer revision (this file's tests run one after another in one
+ * worker; a test of another file on the same deployment adds a newer one).
  */
 async function threeRevisions(t: Check): Promise<History> {
   const ctx = generatorContext(t);
@@ -77,7 +77,7 @@ async function threeRevisions(t: Check): Promise<History> {
   // revision than the newest carries values this test knows (CP-REVL-005 judges the older ones too).
   const order = budgeted(t.profile) ? ([valueTrigger, 'secrets'] as const) : (['secrets', valueTrigger] as const);
   for (const trigger of order) {
-    const changed = trigger === 'secrets' ? undefined : changedValuePatch(ctx.fixtures, source);
+    const changed = trigger === 'secrets' ? undefined : changedValuePatch(ctx.fixtures, source, deployment.source_revision_config as Record<string, unknown> | null);
     const body = changed ?? fc.sample(triggerPatch(ctx, trigger), { numRuns: 1, seed: t.testSeed })[0]!;
     const { added } = await patchAddingRevision(t, deployment.id, body);
     history.ids.push(added.id as string);

@@ -1,25 +1,17 @@
 // `apc init` discovers what a target offers and writes a profile with which `apc certify`
-// certifies it; against a target with capabilities removed, the profile leaves them out.
-import { spawn } from 'node:child_process';
+// certifies it; against a target with capabilities removed, the profile leaves them out. The
+// commands run inside this process (test/support/apc-here.ts, `certifyHere`).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, test } from 'vitest';
 import { startReference } from '../../reference-impl/index.ts';
-import { certify, ROOT } from '../support/certify.ts';
+import { certifyHere } from '../support/certify.ts';
+import { apcHere } from '../support/apc-here.ts';
 import { startProxy } from '../../harness/proxy/proxy.ts';
 import { buildProfile } from '../../harness/profile/sources.ts';
 import { scratchDir } from '../support/scratch.ts';
-
-function apc(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'apc.mjs'), ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', ...env } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((done) => child.on('close', (code) => done({ code, stdout, stderr })));
-}
 
 async function reference(mode: 'hosted' | 'self-hosted') {
   const keys = [0, 1].map(() => ({ key: `apc-init-${randomBytes(9).toString('hex')}`, tenants: [randomUUID()] }));
@@ -32,7 +24,7 @@ describe('apc init', () => {
     const { server, keys } = await reference(mode);
     try {
       const out = join(scratchDir('init'), 'target.yaml');
-      const init = await apc(
+      const init = await apcHere(
         ['init', '--control-plane-url', server.urls.controlPlane, '--agent-server-url', server.urls.agentServer, '--tracing-url', server.urls.experimentUpload, '--tenant-id', keys[0]!.tenants[0]!, '--other-tenant-id', keys[1]!.tenants[0]!, '--out', out],
         { APC_API_KEY: keys[0]!.key, APC_OTHER_API_KEY: keys[1]!.key },
       );
@@ -45,7 +37,7 @@ describe('apc init', () => {
       expect(written.sources).toContain(mode === 'hosted' ? 'gitforge' : 'external_container');
       expect(written.otherTenant).toBeDefined();
       expect(written.fixtures.failingGraphId).toBe('fail');
-      const run = await certify({
+      const run = await certifyHere({
         // The reference `apc serve` runs is free: unbudgeted, so every rule is judged.
         args: ['--profile', out, '--budget', 'none', '--poll-interval-ms', '20', '--request-timeout-ms', '10000', '--stream-timeout-ms', '10000', '--deploy-timeout-ms', '30000', '--runs', '5'],
         env: { APC_API_KEY: keys[0]!.key, APC_OTHER_API_KEY: keys[1]!.key },
@@ -91,7 +83,7 @@ describe('apc init', () => {
     });
     try {
       const out = join(scratchDir('init'), 'target.yaml');
-      const init = await apc(['init', '--control-plane-url', cp.url, '--agent-server-url', as.url, '--tenant-id', keys[0]!.tenants[0]!, '--out', out], { APC_API_KEY: keys[0]!.key });
+      const init = await apcHere(['init', '--control-plane-url', cp.url, '--agent-server-url', as.url, '--tenant-id', keys[0]!.tenants[0]!, '--out', out], { APC_API_KEY: keys[0]!.key });
       expect(init.code, init.stderr).toBe(0);
       const text = readFileSync(out, 'utf8');
       const written = parse(text) as { sources: string[]; endpoints: string[]; fixtures: { failingGraphId?: string }; otherTenant?: unknown };
@@ -106,7 +98,7 @@ describe('apc init', () => {
       // same way a source kind the spec gives every control plane (internal_container, 1.A) that the
       // target refuses is left out of `sources`, yet CP-SRC-005 (it is accepted) is judged and fails.
       expect(text).not.toMatch(/docs.*not offered/);
-      const run = await certify({ args: ['--profile', out, '--interfaces', 'agent-server,control-plane', '--requirements', 'AS-DOCS-001,CP-SRC-005'], env: { APC_API_KEY: keys[0]!.key }, timeoutMs: 100_000 });
+      const run = await certifyHere({ args: ['--profile', out, '--interfaces', 'agent-server,control-plane', '--requirements', 'AS-DOCS-001,CP-SRC-005'], env: { APC_API_KEY: keys[0]!.key }, timeoutMs: 100_000 });
       expect(run.status('AS-DOCS-001'), run.stdout + run.stderr).toBe('failed');
       expect(run.status('CP-SRC-005'), run.stdout + run.stderr).toBe('failed');
       expect(run.code).toBe(1);
@@ -124,7 +116,7 @@ describe('apc init', () => {
     try {
       const written = async (url: string) => {
         const out = join(scratchDir('init-busy'), 'target.yaml');
-        const init = await apc(['init', '--control-plane-url', url, '--tenant-id', key.tenants[0]!, '--out', out], { APC_API_KEY: key.key });
+        const init = await apcHere(['init', '--control-plane-url', url, '--tenant-id', key.tenants[0]!, '--out', out], { APC_API_KEY: key.key });
         expect(init.code, init.stderr).toBe(0);
         return readFileSync(out, 'utf8');
       };
@@ -139,7 +131,7 @@ describe('apc init', () => {
   test('apc certify on URLs without a profile probes the target and prints what it assumed', async () => {
     const { server, keys } = await reference('hosted');
     try {
-      const run = await apc(
+      const run = await apcHere(
         ['certify', '--agent-server-url', server.urls.agentServer, '--requirements', 'AS-DOCS-001', '--reports', scratchDir('r')],
         { APC_API_KEY: keys[0]!.key },
       );
@@ -155,7 +147,7 @@ describe('apc init', () => {
     const { server, keys } = await reference('hosted');
     try {
       const out = join(scratchDir('init-as'), 'target.yaml');
-      const init = await apc(['init', '--agent-server-url', server.urls.agentServer, '--out', out], { APC_API_KEY: keys[0]!.key });
+      const init = await apcHere(['init', '--agent-server-url', server.urls.agentServer, '--out', out], { APC_API_KEY: keys[0]!.key });
       expect(init.code, init.stderr).toBe(0);
       expect(init.stdout).not.toMatch(/controlPlaneMode|control plane mode/);
       expect(init.stdout).toMatch(/so: agentServerHosting platform\n/);

@@ -1,16 +1,17 @@
 // A wrong setup is exit 2 with what to fix, never a verdict on the target: each case a new user
-// met (issue "Tell a wrong setup from a wrong server") as it behaves now.
+// met (issue "Tell a wrong setup from a wrong server") as it behaves now. Commands run inside this
+// process (`apcHere`, `certifyHere`) but where the working directory or the process is the point.
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { main } from '../../harness/cli/main.ts';
 import { startReference, type ReferenceServer } from '../../reference-impl/index.ts';
 import { writeReports } from '../../harness/report/write.ts';
 import { sampleReport } from '../report/support/sample-report.ts';
-import { certify, ROOT } from '../support/certify.ts';
+import { apcHere } from '../support/apc-here.ts';
+import { certifyHere, ROOT } from '../support/certify.ts';
 import { startProxy, type Proxy } from '../../harness/proxy/proxy.ts';
 import { scratchDir } from '../support/scratch.ts';
 
@@ -21,14 +22,6 @@ const apc = (args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } 
     env: { ...process.env, NO_COLOR: '1', APC_API_KEY: '', ...options.env },
     timeout: 120_000,
   });
-
-/** `apc` in this process, for commands that end before any target is contacted. */
-async function apcHere(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, { out: { write: (t) => void (stdout += t) }, err: { write: (t) => void (stderr += t) }, env: { NO_COLOR: '1' } });
-  return { code, stdout, stderr };
-}
 
 const tenant = randomUUID();
 let server: ReferenceServer;
@@ -46,7 +39,7 @@ afterAll(async () => {
 
 describe('a wrong setup is exit 2 with what to fix', { timeout: 180_000 }, () => {
   test('missing key against a hosted control plane: exit 2, the advice, and a report with verdict error', async () => {
-    const run = await certify({ args: ['--control-plane-url', server.urls.controlPlane, '--tenant-id', tenant] });
+    const run = await certifyHere({ args: ['--control-plane-url', server.urls.controlPlane, '--tenant-id', tenant] });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`the control-plane at ${server.urls.controlPlane}: GET /v2/deployments answered HTTP 401`);
     expect(run.stderr).toContain('no API key was given: set APC_API_KEY');
@@ -56,7 +49,7 @@ describe('a wrong setup is exit 2 with what to fix', { timeout: 180_000 }, () =>
   });
 
   test('the control-plane URL pointed at the agent server: not this interface', async () => {
-    const run = await certify({ args: ['--control-plane-url', server.urls.agentServer, '--api-key', 'k-setup'], keepReports: true });
+    const run = await certifyHere({ args: ['--control-plane-url', server.urls.agentServer, '--api-key', 'k-setup'], keepReports: true });
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/GET \/v2\/deployments answered HTTP 404.*does not serve the control-plane/);
     expect(run.stderr).toContain("check --control-plane-url: it must be the control-plane's base URL");
@@ -65,13 +58,13 @@ describe('a wrong setup is exit 2 with what to fix', { timeout: 180_000 }, () =>
   });
 
   test('nothing listening: exit 2 naming the URL', async () => {
-    const run = await certify({ args: ['--control-plane-url', 'http://127.0.0.1:1', '--api-key', 'k'] });
+    const run = await certifyHere({ args: ['--control-plane-url', 'http://127.0.0.1:1', '--api-key', 'k'] });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('the control-plane at http://127.0.0.1:1: GET /v2/deployments answered nothing: connection refused');
   });
 
   test('a typo in a nested profile key is exit 2 with the path and the closest key', async () => {
-    const run = await certify({ profile: { fixtures: { graphID: 'echo' }, timeouts: { deployMS: 5 } }, args: ['--control-plane-url', 'http://127.0.0.1:1'] });
+    const run = await certifyHere({ profile: { fixtures: { graphID: 'echo' }, timeouts: { deployMS: 5 } }, args: ['--control-plane-url', 'http://127.0.0.1:1'] });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('fixtures.graphID: unknown setting; did you mean fixtures.graphId?');
     expect(run.stderr).toContain('timeouts.deployMS: unknown setting; did you mean timeouts.deployMs?');
@@ -87,7 +80,7 @@ describe('a wrong setup is exit 2 with what to fix', { timeout: 180_000 }, () =>
   });
 
   test('a self-run agent server without a key: AS-AUTH-* not applicable, and the report says why', async () => {
-    const run = await certify({
+    const run = await certifyHere({
       profile: { fixtures: { graphId: 'echo' }, timeouts: { requestMs: 10_000, streamMs: 10_000 }, runs: 3, seed: 1 },
       args: ['--agent-server-url', keyless.url, '--agent-server-hosting', 'self-run', '--requirements', 'AS-AUTH-*,AS-THR-001'],
     });
@@ -98,7 +91,7 @@ describe('a wrong setup is exit 2 with what to fix', { timeout: 180_000 }, () =>
   });
 
   test('URLs, no key, no profile: a keyless agent server is found to be self-run and the run goes on', async () => {
-    const run = await certify({ args: ['--agent-server-url', keyless.url, '--requirements', 'AS-AUTH-001,AS-THR-001', '--runs', '3'] });
+    const run = await certifyHere({ args: ['--agent-server-url', keyless.url, '--requirements', 'AS-AUTH-001,AS-THR-001', '--runs', '3'] });
     expect(run.code, run.stderr).toBe(0);
     expect(run.status('AS-THR-001')).toBe('passed');
     // Found self-run: the authentication rules of a platform-hosted agent server do not apply.
@@ -106,20 +99,20 @@ describe('a wrong setup is exit 2 with what to fix', { timeout: 180_000 }, () =>
   });
 
   test('URLs, no key, no profile: an agent server that demands a key is exit 2, saying what it answered', async () => {
-    const run = await certify({ args: ['--agent-server-url', server.urls.agentServer, '--requirements', 'AS-THR-001'] });
+    const run = await certifyHere({ args: ['--agent-server-url', server.urls.agentServer, '--requirements', 'AS-THR-001'] });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('the agent server is platform-hosted (POST /assistants/search without a key answered 401: it demands a key');
     expect(run.stderr).toContain('--agent-server-hosting self-run');
   });
 
   test('a platform-hosted agent server named so, with no key, is exit 2 before any request', async () => {
-    const run = await certify({ args: ['--agent-server-url', keyless.url, '--agent-server-hosting', 'platform', '--requirements', 'AS-THR-001'] });
+    const run = await certifyHere({ args: ['--agent-server-url', keyless.url, '--agent-server-hosting', 'platform', '--requirements', 'AS-THR-001'] });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('the agent server is platform-hosted (agentServerHosting: platform');
   });
 
   test('an undeclared capability is reported as "not declared in the profile"', async () => {
-    const run = await certify({
+    const run = await certifyHere({
       profile: { tenantId: tenant, endpoints: [], timeouts: { requestMs: 10_000, streamMs: 10_000 }, runs: 3, seed: 1 },
       args: ['--tracing-url', server.urls.experimentUpload, '--requirements', 'EU-DS-006,EU-REQ-001'],
       env: { APC_API_KEY: 'k-setup' },
@@ -181,12 +174,12 @@ describe('a wrong setup is exit 2 with what to fix', { timeout: 180_000 }, () =>
     expect(db.stderr).not.toContain('secret');
   });
 
-  test('the report records the profile as given, which --replay starts from (test/harness/replay-profile.test.ts)', () => {
+  test('the report records the profile as given, which --replay starts from (test/harness/replay-profile.test.ts)', async () => {
     const dir = scratchDir('replay-src');
     const file = join(dir, 'p.yaml');
     writeFileSync(file, 'sources: [internal_source]\ncontrolPlaneMode: hosted\n');
-    const first = apc(['certify', '--profile', file, '--control-plane-url', 'http://127.0.0.1:1', '--api-key', 'k', '--reports', join(dir, 'r')]);
-    expect(first.status).toBe(2);
+    const first = await apcHere(['certify', '--profile', file, '--control-plane-url', 'http://127.0.0.1:1', '--api-key', 'k', '--reports', join(dir, 'r')]);
+    expect(first.code).toBe(2);
     const recorded = JSON.parse(readFileSync(join(dir, 'r', 'compliance.json'), 'utf8'));
     expect(recorded.target.profile.sources).toEqual(['internal_source']);
   });

@@ -3,10 +3,11 @@
 // run writes its report then, not after one timeout per revision: the waits of the run overlap
 // (issue "Certify a real platform"). A property stops at the first case that waited the timeout
 // out (harness/conformance/check.ts), and where revisions may take time each suite file gets a
-// worker of its own (harness/run/workers.ts).
+// worker of its own (harness/run/workers.ts). The runs go inside this process, with the suite
+// workers the run chooses, as a user's run gets them.
 import { expect, test } from 'vitest';
 import { referenceProfileFile, startReferenceTarget } from '../../harness/reference/reference-target.ts';
-import { certify, type CertifyRun } from '../support/certify.ts';
+import { certifyHere, type CertifyRun } from '../support/certify.ts';
 
 /** The report came within the bound, and CP-LIFE-001 failed naming the stuck status. */
 function expectStuckReport(run: CertifyRun, deployMs: number, boundMs: number): string {
@@ -23,11 +24,14 @@ test('every revision stuck: the revision lifecycle rules fail within one deploy 
   const deployMs = 20_000;
   // The lifecycle rules take a few seconds on the plain reference; waited one after another they would take four deploy timeouts.
   const marginMs = 40_000;
-  const run = await certify({
-    args: ['--reference-fault', 'cp.revision-stuck', '--requirements', 'CP-LIFE-*', '--deploy-timeout-ms', String(deployMs), '--runs', '5'],
-    // Killed a little past the bound, so a run that overstays is measured, not waited for.
-    timeoutMs: deployMs + marginMs + 30_000,
-  });
+  const run = await certifyHere(
+    {
+      args: ['--reference-fault', 'cp.revision-stuck', '--requirements', 'CP-LIFE-*', '--deploy-timeout-ms', String(deployMs), '--runs', '5'],
+      // Stopped a little past the bound, so a run that overstays is measured, not waited for.
+      timeoutMs: deployMs + marginMs + 30_000,
+    },
+    {},
+  );
   expectStuckReport(run, deployMs, deployMs + marginMs);
 }, 120_000);
 
@@ -45,13 +49,16 @@ test('every revision stuck, every PATCH waiting for it: the whole control plane 
   const target = await startReferenceTarget({ mode: 'hosted', faults: ['cp.revision-stuck'], platformLike: { behaviours: ['busy-deployments'] } });
   try {
     const [own, other] = target.grants;
-    const run = await certify({
-      // --concurrency 16 leaves a worker to each of the 14 control-plane suite files.
-      profile: { ...referenceProfileFile(target), concurrency: 16 },
-      args: ['--interfaces', 'control-plane', '--seed', '1', '--deploy-timeout-ms', String(deployMs)],
-      env: { APC_API_KEY: own!.key, APC_OTHER_API_KEY: other!.key },
-      timeoutMs: deployMs + marginMs + 30_000,
-    });
+    const run = await certifyHere(
+      {
+        // --concurrency 16 leaves a worker to each of the 14 control-plane suite files.
+        profile: { ...referenceProfileFile(target), concurrency: 16 },
+        args: ['--interfaces', 'control-plane', '--seed', '1', '--deploy-timeout-ms', String(deployMs)],
+        env: { APC_API_KEY: own!.key, APC_OTHER_API_KEY: other!.key },
+        timeoutMs: deployMs + marginMs + 30_000,
+      },
+      {},
+    );
     const output = expectStuckReport(run, deployMs, deployMs + marginMs);
     // One fault fails the rule it breaks: the PATCH rules are blocked by it, never failed, and rules that need no revision to end pass.
     const failed = run.report!.requirements.filter((r) => r.status === 'failed').map((r) => r.id);

@@ -2,7 +2,7 @@
 // flag, and a certification of the reference within one (the rest skipped, saying "budget").
 import { describe, expect, test } from 'vitest';
 import { buildProfile, ProfileError } from '../../harness/profile/sources.ts';
-import { overBudget, type PlannedTest } from '../../harness/run/cost.ts';
+import { overBudget, planOf, type PlannedTest } from '../../harness/run/cost.ts';
 import { certify } from '../support/certify.ts';
 
 const planned = (title: string, requirements: string[], deployments: number, revisions = deployments): PlannedTest => ({
@@ -20,6 +20,26 @@ describe('overBudget', () => {
     expect(overBudget(tests, { deployments: 1 }, level)).toEqual(['dear', 'may']);
     expect(overBudget(tests, { revisions: 11 }, level)).toEqual(['may']);
     expect(overBudget(tests, {}, level)).toEqual([]);
+  });
+});
+
+describe('the plan of a budgeted run', () => {
+  const byId = new Map([['CP-X-001', { interface: 'control-plane' as const }]]);
+  const onPool = (file: string, key: string, accepted: number): PlannedTest => ({
+    title: `CP-X-001 ${file} ${key}`,
+    file,
+    requirements: ['CP-X-001'],
+    cost: { creates: { revisions: 1 }, shared: { [key]: { deployments: 1, revisions: 1 } }, waits: { accepted, refused: accepted } },
+  });
+
+  test('tests on one pooled deployment hold it one at a time, in whichever files and workers: their waits add up; other keys overlap', () => {
+    const tests = [onPool('a.suite.ts', 'k', 1), onPool('b.suite.ts', 'k', 2), onPool('c.suite.ts', 'j', 1), onPool('d.suite.ts', 'i', 1)];
+    // Four workers, four files: without the pool each file's one wait of at most 2 would overlap; key k holds 1 + 2 in a row.
+    expect(planOf(tests, byId, 1000, 'accepted', 4).waitsMs).toBe(3000);
+    // One worker: the files' waits one after another (5) outweigh any key's.
+    expect(planOf(tests, byId, 1000, 'accepted', 1).waitsMs).toBe(5000);
+    // Each pooled deployment is counted once, by whichever test makes it.
+    expect(planOf(tests, byId, 1000, 'accepted', 4).interfaces['control-plane']!.creates).toEqual({ deployments: 3, revisions: 7 });
   });
 });
 

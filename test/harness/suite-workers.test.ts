@@ -34,13 +34,16 @@ test("the caller's cap (apc selftest's one worker) holds either way", () => {
   expect(suiteWorkers(plan({ reference: true }), 1)).toBe(1);
 });
 
-test('under a budget one worker: it holds the pool of shared deployments, used by one test at a time', () => {
+test('under a budget as many workers as without: the tests that share deployments lease them from the run, not from a worker', () => {
   const budgeted = plan({ concurrency: 16 });
   budgeted.profile.budget = { deployments: 12, revisions: 40 };
-  expect(suiteWorkers(budgeted)).toBe(1);
+  expect(suiteWorkers(budgeted)).toBe(16);
+  const reference = plan({ reference: true });
+  reference.profile.budget = { deployments: 12, revisions: 40 };
+  expect(suiteWorkers(reference)).toBe(Math.min(2, availableParallelism()));
 });
 
-test('a budget caps control-plane deployments: a run without the control plane keeps its workers', () => {
+test('a run without the control plane keeps its workers under a budget', () => {
   const budgeted = plan({ interfaces: ['agent-server'] });
   budgeted.profile.budget = { deployments: 12, revisions: 40 };
   expect(suiteWorkers(budgeted)).toBe(Math.min(2, availableParallelism()));

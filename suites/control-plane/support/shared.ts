@@ -4,13 +4,14 @@
 // from the run's pool instead of creating it. Without a budget each test creates its own, as
 // before, so their revision waits overlap.
 //
-// A budgeted run has one suite worker (harness/run/execute.ts) and the tests that share are not
-// concurrent (harness/conformance/requirement.ts), so one test at a time holds a pooled
-// deployment: counts it reads before and after its own PATCHes are its own. A test that failed
-// may have left the deployment changed: it is dropped from the pool, and the next test creates
-// another. Pooled deployments carry the run's name prefix; the run deletes them at its end, also
-// after an interrupt (harness/run/leftovers.ts), and `apc cleanup` finds any left.
-import { describeResponse, type Check, type Exchange, type TargetProfile, type TestCost, budgeted } from '../../../harness/conformance/index.ts';
+// The pool belongs to the run, not to a suite worker: tests in every worker share it, and each
+// holds a lease on the keys it declares in its cost (harness/conformance/pool.ts) while it runs,
+// so one test at a time uses a pooled deployment: counts it reads before and after its own
+// PATCHes are its own. Tests on different keys run side by side. A test that failed may have left
+// the deployment changed: it is dropped from the pool, and the next test creates another. Pooled
+// deployments carry the run's name prefix; the run deletes them at its end, also after an
+// interrupt (harness/run/leftovers.ts), and `apc cleanup` finds any left.
+import { describeResponse, poolLease, type Check, type Exchange, type TargetProfile, type TestCost, budgeted } from '../../../harness/conformance/index.ts';
 import type { Deployment, Source } from '../../../schemas/index.ts';
 import type { CreateBody } from '../../../generators/control-plane/create-payloads.ts';
 import { field, is2xx, revisionsPath } from './endpoints.ts';
@@ -23,9 +24,6 @@ interface Pooled {
   /** Its revisions listing read right after the create, before any test changed it (CP-REV-001 judges it). */
   firstListing: Exchange;
 }
-
-/** Per worker: the module is shared by the worker's suite files (run-suites.ts, isolate: false). */
-const pool = new Map<string, Pooled>();
 
 const shares = (profile: TargetProfile): boolean => budgeted(profile);
 
@@ -56,19 +54,12 @@ export const withOwn = (cost: TestCost, deployments: number): TestCost =>
  */
 export async function sharedCreate(t: Check, key: string, body: () => CreateBody): Promise<Exchange> {
   if (!shares(t.profile)) return tryCreate(t, body());
-  const pooled = pool.get(key);
-  if (pooled) {
-    dropIfFailed(t, key, pooled);
-    return pooled.exchange;
-  }
+  const lease = poolLease<Pooled>(t, key);
+  if (lease.value) return lease.value.exchange;
   const exchange = await tryCreate(t, body(), 'run');
   const id = field(exchange.response?.json, 'id');
-  if (is2xx(exchange) && typeof id === 'string') {
-    // Read, not judged: the rule about what a create makes is CP-REV-001's, whichever test made it.
-    const entry = { exchange, id, firstListing: await t.cp.get(revisionsPath(id)) };
-    pool.set(key, entry);
-    dropIfFailed(t, key, entry);
-  }
+  // Read, not judged: the rule about what a create makes is CP-REV-001's, whichever test made it.
+  if (is2xx(exchange) && typeof id === 'string') lease.value = { exchange, id, firstListing: await t.cp.get(revisionsPath(id)) };
   return exchange;
 }
 
@@ -78,15 +69,8 @@ export async function sharedCreate(t: Check, key: string, body: () => CreateBody
  */
 export async function sharedFirstListing(t: Check, key: string, body: () => CreateBody): Promise<{ created: Deployment; listing: Exchange }> {
   const created = await sharedCreated(t, key, body);
-  const listing = shares(t.profile) ? pool.get(key)?.firstListing : undefined;
+  const listing = shares(t.profile) ? poolLease<Pooled>(t, key).value?.firstListing : undefined;
   return { created, listing: listing ?? (await t.cp.get(revisionsPath(created.id))) };
-}
-
-/** A test that fails leaves the pooled deployment to no one: it may have changed it. */
-function dropIfFailed(t: Check, key: string, entry: Pooled): void {
-  t.cleanup(`release pooled deployment ${entry.id}`, async () => {
-    if ((t.failed || t.gaveUp) && pool.get(key) === entry) pool.delete(key);
-  });
 }
 
 /**

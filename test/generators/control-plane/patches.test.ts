@@ -6,8 +6,8 @@ import { validate, type Source } from '../../../schemas/index.ts';
 import { classifyPatch, expectedRevisionDelta, type DeploymentView } from '../../../generators/control-plane/classify.ts';
 import { validSources } from '../../../generators/control-plane/context.ts';
 import { baseCreate } from '../../../generators/control-plane/create-payloads.ts';
-import { combinedTriggerPatch, immutableChange, invalidPatch, nonTriggerPatch, triggerPatch, triggersFor } from '../../../generators/control-plane/patches.ts';
-import { contexts } from './contexts.ts';
+import { changedValuePatch, combinedTriggerPatch, immutableChange, invalidPatch, nonTriggerPatch, triggerPatch, triggersFor } from '../../../generators/control-plane/patches.ts';
+import { contexts, hosted } from './contexts.ts';
 
 const views = contexts.flatMap((ctx) =>
   validSources(ctx).map((source) => {
@@ -96,4 +96,13 @@ test('resource_spec creates a revision only where it applies', () => {
   expect(expectedRevisionDelta({ source_config: { resource_spec: null, build_on_push: false } }, { source: 'gitforge' })).toBe(0);
   expect(expectedRevisionDelta({ source_revision_config: { image_uri: null, repo_ref: null } }, { source: 'gitforge' })).toBe(0);
   expect(expectedRevisionDelta({ secrets: [] }, { source: 'internal_container' })).toBe(1);
+});
+
+test('changedValuePatch changes the value a deployment holds now: to the second fixture value, or back to the first when it holds the second already (a pooled deployment another test PATCHed)', () => {
+  const fx = { ...hosted.fixtures, imageUri: 'r/a:1', otherImageUri: 'r/a:2', gitforge: { ...hosted.fixtures.gitforge, otherRepoRef: 'next' } };
+  expect(changedValuePatch(fx, 'internal_container')).toEqual({ source_revision_config: { image_uri: 'r/a:2' } });
+  expect(changedValuePatch(fx, 'internal_container', { image_uri: 'r/a:1' })).toEqual({ source_revision_config: { image_uri: 'r/a:2' } });
+  expect(changedValuePatch(fx, 'internal_container', { image_uri: 'r/a:2' })).toEqual({ source_revision_config: { image_uri: 'r/a:1' } });
+  expect(changedValuePatch(fx, 'gitforge', { repo_ref: 'next' })).toEqual({ source_revision_config: { repo_ref: 'main' } });
+  expect(changedValuePatch(hosted.fixtures, 'internal_container', { image_uri: 'x' })).toBeUndefined();
 });

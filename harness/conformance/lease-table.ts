@@ -1,0 +1,88 @@
+// The run's pool of shared things (deployments that serve many rules, the deployment CP-DEL-001
+// deleted), lent to one test at a time. Under a budget the tests that share run in several suite
+// workers at once; a test on a pooled deployment counts the revisions before and after its own
+// PATCHes, so no other test may change it meanwhile: a key is leased to one holder, the others
+// wait in the order they asked. The certifying process keeps one table for all its workers
+// (harness/run/pool-broker.ts); a test run without it keeps one per worker.
+//
+// A key's value is whatever its first holder made (an accepted create and its first listing, say)
+// and is handed to every later holder. A holder that leaves it changed beyond use (a failed test)
+// drops it: the next holder gets none and makes another.
+
+/** A lease granted: its token (to release it with) and the key's value, absent when none is made yet. */
+export interface Granted {
+  token: string;
+  value?: unknown;
+}
+
+/** How a holder gives a key back: with the value it made, or dropping the value the key had. */
+export interface Release {
+  value?: unknown;
+  drop?: boolean;
+}
+
+interface Entry {
+  value?: unknown;
+  holder?: string;
+  /** Who waits for the key, first come first served. */
+  waiting: { grant: (granted: Granted) => void; cancelled: boolean }[];
+}
+
+export class LeaseTable {
+  private readonly entries = new Map<string, Entry>();
+  /** Token → the key it holds. */
+  private readonly held = new Map<string, string>();
+  private issued = 0;
+
+  /**
+   * Leases `key`: at once when it is free, else when the holders before have released it. An
+   * aborted `signal` takes the request out of the queue (a worker that went away).
+   */
+  lease(key: string, signal?: AbortSignal): Promise<Granted> {
+    const entry = this.entryOf(key);
+    if (entry.holder === undefined) return Promise.resolve(this.grant(key, entry));
+    return new Promise((resolve, reject) => {
+      const waiter = { grant: resolve, cancelled: false };
+      entry.waiting.push(waiter);
+      signal?.addEventListener('abort', () => {
+        waiter.cancelled = true;
+        reject(new Error(`the lease of ${key} was given up while waiting`));
+      });
+    });
+  }
+
+  /** Gives a lease back, and the key to the next who waits. False when the token holds nothing (released already). */
+  release(token: string, release: Release = {}): boolean {
+    const key = this.held.get(token);
+    if (key === undefined) return false;
+    this.held.delete(token);
+    const entry = this.entryOf(key);
+    entry.holder = undefined;
+    if (release.drop) delete entry.value;
+    else if (release.value !== undefined) entry.value = release.value;
+    for (let next = entry.waiting.shift(); next; next = entry.waiting.shift()) {
+      if (next.cancelled) continue;
+      next.grant(this.grant(key, entry));
+      break;
+    }
+    return true;
+  }
+
+  /** The key a token holds, if it still does. */
+  holds(token: string): string | undefined {
+    return this.held.get(token);
+  }
+
+  private entryOf(key: string): Entry {
+    let entry = this.entries.get(key);
+    if (!entry) this.entries.set(key, (entry = { waiting: [] }));
+    return entry;
+  }
+
+  private grant(key: string, entry: Entry): Granted {
+    const token = `${key}#${++this.issued}`;
+    entry.holder = token;
+    this.held.set(token, key);
+    return { token, ...(entry.value !== undefined ? { value: entry.value } : {}) };
+  }
+}

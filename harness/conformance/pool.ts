@@ -1,0 +1,149 @@
+// A test's leases on the run's pool (harness/conformance/lease-table.ts). Under a budget a test
+// declares in its cost what it shares (`shared`, by key); before it starts, it leases every one of
+// those keys from the certifying process (run context `poolUrl`, harness/run/pool-broker.ts), in
+// one order for all tests, so two tests never wait for each other's keys. The wait comes before
+// the test's own deadline starts (a `beforeEach`: hooks have none), since another test on the same
+// deployment may wait minutes for its revisions. When the test ends its leases go back, with the
+// values it made; a test that failed drops the values it used (it may have left them changed).
+import { request } from 'node:http';
+import { beforeEach, type TestContext } from 'vitest';
+import { getCurrentSuite } from 'vitest/suite';
+import { budgeted } from '../profile/profile.ts';
+import type { Check } from './check.ts';
+import { NotJudged } from './failure.ts';
+import { LeaseTable, type Granted, type Release } from './lease-table.ts';
+import type { RunContext } from './run-context.ts';
+
+/** One key of the pool as a test holds it. */
+export interface PoolLease<T = unknown> {
+  readonly key: string;
+  /** What the key's first holder made (absent: nothing yet, this test makes it and sets it). */
+  value: T | undefined;
+  /** The test may leave the value changed beyond use: a failed test drops it (default). A record of what happened keeps. */
+  dropWhenFailed: boolean;
+}
+
+interface Held extends PoolLease {
+  token: string;
+  used: boolean;
+}
+
+interface Leases {
+  held: Map<string, Held>;
+  /** Why leasing failed (the pool did not answer): the test says so instead of judging. */
+  problem?: string;
+}
+
+/** Where leases come from: the certifying process's pool, or (a run without one) this worker's. */
+interface Lender {
+  lease(key: string): Promise<Granted>;
+  release(token: string, release: Release): Promise<void>;
+}
+
+function post(url: string, body: unknown): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    // No deadline: a lease is answered when the test before has ended.
+    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        if (res.statusCode !== 200) reject(new Error(`the run's pool answered ${res.statusCode}: ${text}`));
+        else resolve(JSON.parse(text) as Record<string, unknown>);
+      });
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+const remote = (url: string): Lender => ({
+  lease: async (key) => (await post(`${url}/lease`, { key })) as unknown as Granted,
+  release: async (token, release) => void (await post(`${url}/release`, { token, ...release })),
+});
+
+let local: Lender | undefined;
+function lender(run: RunContext): Lender {
+  if (run.poolUrl) return remote(run.poolUrl);
+  if (!local) {
+    const table = new LeaseTable();
+    local = { lease: (key) => table.lease(key), release: async (token, release) => void table.release(token, release) };
+  }
+  return local;
+}
+
+/** Leases taken before a test started, by test id, until the test picks them up. */
+const waiting = new Map<string, Leases>();
+const ofCheck = new WeakMap<Check, Leases>();
+const hooked = new WeakSet<object>();
+
+/** The keys `context`'s test shares, when it runs under a budget and the budget left it in. */
+function keysOf(run: RunContext, context: TestContext): string[] {
+  const task = context.task;
+  if (!budgeted(run.profile) || run.overBudget?.includes(task.name)) return [];
+  return Object.keys(task.meta.cost?.shared ?? {}).sort();
+}
+
+/** Called as a test is declared: the file's tests lease their shared keys before they start (registered once a file). */
+export function leaseBeforeEach(run: () => RunContext): void {
+  // The collector of a file's top level is one object reused for every file a worker collects; its file is the file's own.
+  const file = getCurrentSuite().file;
+  if (hooked.has(file)) return;
+  hooked.add(file);
+  beforeEach(async (context) => {
+    const ctx = run();
+    const keys = keysOf(ctx, context);
+    if (keys.length === 0) return;
+    const leases: Leases = { held: new Map() };
+    waiting.set(context.task.id, leases);
+    // A test that times out does not reach its own end: its leases go back when vitest ends it.
+    context.onTestFinished(() => releaseLeases(ctx, leases, context.task.result?.state === 'fail'));
+    try {
+      for (const key of keys) {
+        const granted = await lender(ctx).lease(key);
+        leases.held.set(key, { key, token: granted.token, value: granted.value, dropWhenFailed: true, used: false });
+      }
+    } catch (error) {
+      leases.problem = `the run's pool of shared deployments did not lend ${keys.join(', ')}: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  });
+}
+
+/** The test's leases go to its Check; a test whose leases could not be taken is not judged. */
+export function takeLeases(check: Check, testId: string): void {
+  const leases = waiting.get(testId);
+  waiting.delete(testId);
+  if (!leases) return;
+  ofCheck.set(check, leases);
+  if (leases.problem) throw new NotJudged('skipped', leases.problem);
+}
+
+/** Gives back every lease of `leases` (once: a second call finds none). */
+async function releaseLeases(run: RunContext, leases: Leases, failed: boolean): Promise<void> {
+  const held = [...leases.held.values()];
+  leases.held.clear();
+  await Promise.all(
+    held.map((lease) => {
+      const drop = failed && lease.used && lease.dropWhenFailed;
+      return lender(run).release(lease.token, drop ? { drop } : lease.value !== undefined ? { value: lease.value } : {});
+    }),
+  );
+}
+
+/** At the test's end: its leases go back; `failed` drops what it used. */
+export async function endLeases(check: Check, failed: boolean): Promise<void> {
+  const leases = ofCheck.get(check);
+  if (leases) await releaseLeases(check.run, leases, failed);
+}
+
+/**
+ * The test's lease on pool `key`. The test declared the key in its cost (`shared`), so it holds
+ * it: a key it did not declare is a suite's mistake, which the plan would not count either.
+ */
+export function poolLease<T>(t: Check, key: string): PoolLease<T> {
+  const lease = ofCheck.get(t)?.held.get(key);
+  if (!lease) throw new Error(`Pool key ${key} is not in this test's declared cost (shared): declare it, so the test holds it and the plan counts it.`);
+  lease.used = true;
+  return lease as PoolLease<T>;
+}
