@@ -103,9 +103,12 @@ class PatchCommand implements Command {
     readonly pick: number,
     readonly bySource: Partial<Record<Source, PatchBody>>,
     readonly ctx: GeneratorContext,
+    /** At most this many PATCHes of the sequence wait for a revision in progress (absent: any). */
+    readonly waitsAllowed?: number,
   ) {}
   check(model: Readonly<ControlPlaneModel>): boolean {
-    return model.live().length > 0;
+    const d = model.pick(this.pick);
+    return d !== undefined && (this.waitsAllowed === undefined || !d.fresh || model.waits < this.waitsAllowed);
   }
   async run(model: ControlPlaneModel, real: ControlPlaneReal): Promise<void> {
     const d = model.pick(this.pick)!;
@@ -113,6 +116,7 @@ class PatchCommand implements Command {
     const verdict = classifyPatch(patch, d.view, this.ctx.mode);
     const before = latestKnown(real, d);
     real.patched.add(d.slot);
+    model.sendingPatch(d);
     const answer = await real.api.patch(real.ids[d.slot]!, patch);
     if (verdict.breaks.length > 0) {
       expectStatus(verdict.breaks[0]!, `A PATCH breaking ${verdict.breaks.join(', ')}`, answer, [400, 422]);
@@ -279,14 +283,16 @@ export function createCommand(ctx: GeneratorContext): fc.Arbitrary<Command> {
 /**
  * The command arbitraries of a sequence on the target described by `ctx`, as one weighted choice:
  * PATCHes and listings most often, since they exercise section 3's rules. Without `creates` no
- * step after the first creates a deployment (a sequence within a budget).
+ * step after the first creates a deployment (a sequence within a budget). With `waitsAllowed`, a
+ * PATCH to a deployment whose newest revision may still be in progress is skipped once that many
+ * have been sent (CP_SEQUENCES.refused).
  */
-export function controlPlaneCommands(ctx: GeneratorContext, creates = true): fc.Arbitrary<Command>[] {
+export function controlPlaneCommands(ctx: GeneratorContext, creates = true, waitsAllowed?: number): fc.Arbitrary<Command>[] {
   const pick = fc.nat({ max: 7 });
   return [
     fc.oneof(
       ...(creates ? [{ arbitrary: createCommand(ctx), weight: 1 }] : []),
-      { arbitrary: fc.tuple(pick, patchesBySource(ctx)).map(([p, bySource]): Command => new PatchCommand(p, bySource, ctx)), weight: 7 },
+      { arbitrary: fc.tuple(pick, patchesBySource(ctx)).map(([p, bySource]): Command => new PatchCommand(p, bySource, ctx, waitsAllowed)), weight: 7 },
       { arbitrary: pick.map((p): Command => new ReadCommand(p)), weight: 2 },
       { arbitrary: pick.map((p): Command => new ListRevisionsCommand(p)), weight: 3 },
       { arbitrary: pick.map((p): Command => new DeleteCommand(p)), weight: 1 },
@@ -305,6 +311,15 @@ export const CP_SEQUENCES = {
   runs: (asked: number): number => Math.max(3, Math.min(asked, 10)),
   /** Within a budget: one sequence on one deployment (no create after the first), of at most 6 steps, two of them budgetedLead's. */
   budgeted: { runs: 1, maxCommands: 6 },
+  /**
+   * On a target that refuses a revision-creating PATCH while a revision is in progress, every
+   * PATCH to a deployment whose newest revision may still be building waits for it first: a build
+   * in a row each (14 minutes on a real platform). A sequence sends at most this many such PATCHes;
+   * its other steps (reads, listings, creates, deletes, PATCHes to a deployment already waited for)
+   * are not limited. Twice as many sequences (they run side by side) make up for the steps the
+   * limit skips: the detection-rate test holds them to at least the catch rate of the unlimited ones.
+   */
+  refused: { waits: 2, runs: (asked: number): number => 2 * CP_SEQUENCES.runs(asked) },
 };
 
 /**
@@ -312,23 +327,24 @@ export const CP_SEQUENCES = {
  * then the revisions listing. One short random sequence rarely draws that pair, and a target that
  * makes two revisions for such a PATCH shows it only in a listing after it (CP-SEQ-001).
  */
-function budgetedLead(ctx: GeneratorContext): fc.Arbitrary<Command[]> {
+function budgetedLead(ctx: GeneratorContext, waitsAllowed?: number): fc.Arbitrary<Command[]> {
   const perSource = validSources(ctx).map((source) => {
     const triggers = triggersFor(source);
     const patch = triggers.length >= 2 ? combinedTriggerPatch(ctx, source).map((c) => c.patch) : fc.oneof(...triggers.map((t) => triggerPatch(ctx, t)));
     return [source, patch] as const;
   });
   const bySource = fc.record(Object.fromEntries(perSource)) as fc.Arbitrary<Partial<Record<Source, PatchBody>>>;
-  return bySource.map((patches): Command[] => [new PatchCommand(0, patches, ctx), new ListRevisionsCommand(0)]);
+  return bySource.map((patches): Command[] => [new PatchCommand(0, patches, ctx, waitsAllowed), new ListRevisionsCommand(0)]);
 }
 
 /**
  * Sequences of at most `maxCommands` steps after a first create; without `creates` (a sequence
- * within a budget), no other create, and the first two steps are budgetedLead's.
+ * within a budget), no other create, and the first two steps are budgetedLead's. `waitsAllowed`:
+ * see controlPlaneCommands.
  */
-export function controlPlaneSequences(ctx: GeneratorContext, maxCommands: number, creates = true): fc.Arbitrary<{ commands: Command[]; toString(): string }> {
-  const lead = creates ? fc.constant([]) : budgetedLead(ctx);
-  const rest = fc.commands(controlPlaneCommands(ctx, creates), { maxCommands: creates ? maxCommands : maxCommands - 2 });
+export function controlPlaneSequences(ctx: GeneratorContext, maxCommands: number, creates = true, waitsAllowed?: number): fc.Arbitrary<{ commands: Command[]; toString(): string }> {
+  const lead = creates ? fc.constant([]) : budgetedLead(ctx, waitsAllowed);
+  const rest = fc.commands(controlPlaneCommands(ctx, creates, waitsAllowed), { maxCommands: creates ? maxCommands : maxCommands - 2 });
   return fc.tuple(createCommand(ctx), lead, rest).map(([first, opening, others]) => {
     const commands = [first, ...opening, ...others];
     return { commands, toString: () => commands.map(String).join(', ') };

@@ -19,6 +19,12 @@ export interface ModelDeployment {
   /** source_revision_config members set by the request that created the latest revision. */
   latestSet: Json;
   deleted: boolean;
+  /**
+   * Its newest revision may still be in progress: no PATCH was sent to it since the step that made
+   * that revision. Where the target refuses a PATCH while a revision is in progress, the next
+   * PATCH to it first waits for that revision to end (commands.ts counts those waits).
+   */
+  fresh: boolean;
 }
 
 
@@ -37,6 +43,8 @@ function overlay(current: Json, patch: unknown): Json {
 
 export class ControlPlaneModel {
   readonly deployments: ModelDeployment[] = [];
+  /** PATCHes sent to a `fresh` deployment so far: on a target that refuses a PATCH while busy, revision waits one after another. */
+  waits = 0;
 
   live(): ModelDeployment[] {
     return this.deployments.filter((d) => !d.deleted);
@@ -70,16 +78,23 @@ export class ControlPlaneModel {
       revisions: 1,
       latestSet: revisionMembersSet(body as Json),
       deleted: false,
+      fresh: true,
     };
     this.deployments.push(deployment);
     return deployment;
+  }
+
+  /** A PATCH is sent to the deployment (accepted or not): where it had a revision in progress, the PATCH waited for it. */
+  sendingPatch(deployment: ModelDeployment): void {
+    if (deployment.fresh) this.waits += 1;
+    deployment.fresh = false;
   }
 
   /** An accepted PATCH: returns how many revisions it added (0 or 1). */
   patch(deployment: ModelDeployment, patch: Json): 0 | 1 {
     const delta = expectedRevisionDelta(patch, deployment.view);
     deployment.revisions += delta;
-    if (delta === 1) deployment.latestSet = revisionMembersSet(patch);
+    if (delta === 1) Object.assign(deployment, { latestSet: revisionMembersSet(patch), fresh: true });
     const { listener_config: _fixed, resource_spec: spec, ...config } = isObject(patch.source_config) ? patch.source_config : {};
     deployment.view = {
       ...deployment.view,

@@ -7,8 +7,16 @@ import { requirement, type Check, type TargetProfile, budgeted } from '../../har
 import { creates, deleteWithProject, generatorContext } from './support/steps.ts';
 import { httpControlPlane } from './support/http-api.ts';
 
-/** Sequences and their length: within a budget fewer and shorter, and none creates a second deployment. */
-const sequenceSize = (p: TargetProfile) => (budgeted(p) ? CP_SEQUENCES.budgeted : { runs: CP_SEQUENCES.runs(p.runs), maxCommands: CP_SEQUENCES.maxCommands });
+/**
+ * Sequences and their length: within a budget fewer and shorter, and none creates a second
+ * deployment. Where each PATCH to a deployment with a revision in progress waits for it, a
+ * sequence makes at most a few such waits, and twice as many sequences run (CP_SEQUENCES.refused).
+ */
+function sequenceSize(p: TargetProfile): { runs: number; maxCommands: number } {
+  if (budgeted(p)) return CP_SEQUENCES.budgeted;
+  return { runs: p.busyPatch === 'refused' ? CP_SEQUENCES.refused.runs(p.runs) : CP_SEQUENCES.runs(p.runs), maxCommands: CP_SEQUENCES.maxCommands };
+}
+const waitsAllowed = (p: TargetProfile) => (p.busyPatch === 'refused' ? CP_SEQUENCES.refused.waits : undefined);
 
 requirement(
   'CP-SEQ-001',
@@ -16,7 +24,7 @@ requirement(
     const ctx = generatorContext(t, 'seq');
     const size = sequenceSize(t.profile);
     await t.property(
-      controlPlaneSequences(ctx, size.maxCommands, !budgeted(t.profile)),
+      controlPlaneSequences(ctx, size.maxCommands, !budgeted(t.profile), waitsAllowed(t.profile)),
       async (sequence) => {
         const api = httpControlPlane(t);
         // A mismatch fails the rule it breaks, which blocks CP-SEQ-001: the sequence is how it was found.
@@ -35,12 +43,13 @@ requirement(
   {
     title: 'Sequences of create, PATCH, read, revisions listing and delete agree with the model of sections 2 and 3',
     // Each step of a sequence (its first create and up to maxCommands more) makes at most one deployment or one revision.
-    // The sequences run side by side; within one, each PATCH waits for the revision before it.
     // Within a budget one sequence on one deployment: its create, then at most one revision a step.
+    // The sequences run side by side. Where PATCHes are accepted while a revision is in progress none
+    // waits for a revision; where they are refused, a sequence makes at most refusedWaits waits.
     cost: (p) => {
       const { runs, maxCommands } = sequenceSize(p);
       const steps = runs * (1 + maxCommands);
-      return creates(budgeted(p) ? runs : steps, steps, { accepted: 0, refused: 1 + maxCommands });
+      return creates(budgeted(p) ? runs : steps, steps, { accepted: 0, refused: CP_SEQUENCES.refused.waits });
     },
   },
 );

@@ -11,6 +11,9 @@ import type { Deployment, Source } from '../../schemas/index.ts';
 import { firstOffered, sharedCost, sharedFirstListing, sharedSimple, simplePool } from './support/shared.ts';
 import {
   ANY_SOURCE,
+  createDeployment,
+  creates,
+  deploymentPerPatch,
   field,
   generatorContext,
   getDeployment,
@@ -24,6 +27,7 @@ import {
   revisionConfigOf,
   revisionValueDifferences,
   revisionsShown,
+  simpleBody,
 } from './support/steps.ts';
 import { putTarball, requestUpload, sourceTarball } from './support/upload.ts';
 
@@ -94,15 +98,21 @@ const combinedRuns = (p: TargetProfile) => (budgeted(p) ? 2 : Math.max(2, Math.m
 requirement('CP-REV-008', async (t: Check) => {
   const ctx = generatorContext(t);
   const source = pickSource(t, COMBINED);
-  const created = await sharedSimple(t, [source]);
+  // One deployment for every case, or (deploymentPerPatch) one per case, the cases side by side.
+  const spread = deploymentPerPatch(t);
+  const shared = spread ? undefined : await sharedSimple(t, [source]);
   await t.property(
     combinedTriggerPatch(ctx, source),
     async ({ patch: body }) => {
+      const created = shared ?? (await createDeployment(t, simpleBody(t, source, 'comb')));
       await patchCounting(t, created, body, 1, 'CP-REV-008');
     },
-    { numRuns: combinedRuns(t.profile) },
+    { numRuns: combinedRuns(t.profile), sideBySide: spread },
   );
-}, { cost: (p) => sharedCost(p, firstOffered(p, COMBINED), combinedRuns(p)) });
+}, {
+  // Spread: each case waits for its own deployment's first revision, all at once.
+  cost: (p) => (deploymentPerPatch({ profile: p }) ? creates(combinedRuns(p), 2 * combinedRuns(p), { accepted: 0, refused: 1 }) : sharedCost(p, firstOffered(p, COMBINED), combinedRuns(p))),
+});
 
 const UNTRIGGERED = ['gitforge', 'external_container', 'internal_container', 'internal_source'] as const;
 

@@ -6,8 +6,8 @@ import { classifyCreate, classifyPatch } from '../../generators/control-plane/cl
 import { invalidCreate, type CreateBody } from '../../generators/control-plane/create-payloads.ts';
 import { invalidPatch } from '../../generators/control-plane/patches.ts';
 import { tagRef } from '../../generators/control-plane/values.ts';
-import { requirement, type Check } from '../../harness/conformance/index.ts';
-import type { Source } from '../../schemas/index.ts';
+import { budgeted, requirement, type Check } from '../../harness/conformance/index.ts';
+import type { Deployment, Source } from '../../schemas/index.ts';
 import { sharedCost, sharedCreate, sharedDeployment, sharedSimple } from './support/shared.ts';
 import {
   createDeployment,
@@ -112,9 +112,11 @@ const APPLYING = ['gitforge', 'external_container', 'internal_container', 'inter
 
 requirement('CP-APPL-007', async (t: Check) => {
   const ctx = generatorContext(t, 'appl');
-  // One deployment of each offered source, each sent the fields that do not apply to it.
-  for (const source of offered(t, APPLYING)) {
-    const created = await sharedSimple(t, [source]);
+  // One deployment of each offered source, each sent the fields that do not apply to it. All are
+  // created first: where PATCHes wait for a revision in progress, they wait for the builds together.
+  const deployments: [Source, Deployment][] = [];
+  for (const source of offered(t, APPLYING)) deployments.push([source, await sharedSimple(t, [source])]);
+  for (const [source, created] of deployments) {
     const invalid = invalidPatch(ctx, source).filter((c) => c.breaks === 'CP-APPL-007');
     await t.property(
       invalid,
@@ -125,4 +127,10 @@ requirement('CP-APPL-007', async (t: Check) => {
       },
     );
   }
-}, { cost: (p) => sharedCost(p, offered({ profile: p }, APPLYING)) });
+}, {
+  // Where PATCHes wait for a revision in progress: new deployments' builds together; pooled ones' (under a budget) one after another.
+  cost: (p) => {
+    const sources = offered({ profile: p }, APPLYING);
+    return { ...sharedCost(p, sources), waits: { accepted: 0, refused: budgeted(p) ? sources.length : 1 } };
+  },
+});

@@ -26,9 +26,12 @@ const assistantProperty = (defect?: Defect) =>
     await runAssistantCommands(memoryAssistants(defect), commands);
   }) as fc.IAsyncProperty<[unknown]>;
 
-const controlPlaneProperty = (ctx: (typeof contexts)[number], fault?: FakeFault) =>
-  fc.asyncProperty(controlPlaneSequences(ctx, CP_SEQUENCES.maxCommands), async ({ commands }) => {
-    await fc.asyncModelRun(() => newSequence(new FakeControlPlane(ctx.mode, fault)), commands);
+/** `waitsAllowed`: as on a target that refuses a PATCH while a revision is in progress (CP_SEQUENCES.refused); `waits` gets each sequence's revision waits. */
+const controlPlaneProperty = (ctx: (typeof contexts)[number], fault?: FakeFault, waitsAllowed?: number, waits: number[] = []) =>
+  fc.asyncProperty(controlPlaneSequences(ctx, CP_SEQUENCES.maxCommands, true, waitsAllowed), async ({ commands }) => {
+    const api = new FakeControlPlane(ctx.mode, fault);
+    await fc.asyncModelRun(() => newSequence(api), commands);
+    waits.push(api.waits);
   }) as fc.IAsyncProperty<[unknown]>;
 
 describe('assistant version sequences, 100 seeds at the default --runs', () => {
@@ -48,5 +51,18 @@ describe.each(contexts)('$mode control-plane sequences, 100 seeds at the default
 
   test('a PATCH with secrets that creates no revision is caught in at least 99', async () => {
     expect(await caught(controlPlaneProperty(ctx, 'secrets-no-revision'), CP_SEQUENCES.runs(RUNS))).toBeGreaterThanOrEqual(99);
+  });
+});
+
+describe.each(contexts)('$mode control-plane sequences on a target that refuses a PATCH while a revision is in progress', (ctx) => {
+  const { waits: allowed, runs } = CP_SEQUENCES.refused;
+  test('no sequence waits for more revisions one after another than allowed; a control plane that keeps the rules passes all 100', async () => {
+    const waits: number[] = [];
+    expect(await caught(controlPlaneProperty(ctx, undefined, allowed, waits), runs(RUNS))).toBe(0);
+    expect(Math.max(...waits)).toBe(allowed);
+  });
+  test.each<FakeFault>(['secrets-no-revision', 'combined-triggers-two-revisions'])('the fault %s is caught in at least as many seeds as by the unlimited sequences', async (fault) => {
+    const unlimited = await caught(controlPlaneProperty(ctx, fault), CP_SEQUENCES.runs(RUNS));
+    expect(await caught(controlPlaneProperty(ctx, fault, allowed), runs(RUNS))).toBeGreaterThanOrEqual(unlimited);
   });
 });

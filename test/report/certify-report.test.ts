@@ -1,7 +1,8 @@
 // One real certification (a small slice, against the reference implementation with a known key,
 // a known tenant listed as a value to redact, and a deliberate fault so there are failures),
 // shared by the tests of every report format, the page in headless Chromium, redaction,
-// replay and the expected-failures baseline.
+// replay and the expected-failures baseline. That one runs as a user's would, a child process whose
+// terminal output the redaction test reads; the replays and baseline runs go inside this process.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import type { ComplianceReport } from '../../harness/report/compliance.ts';
 import { startReference, type ReferenceServer } from '../../reference-impl/index.ts';
 import { complianceReportProblems } from '../../schemas/compliance-report.ts';
 import { ROOT } from '../support/certify.ts';
+import { apcHere } from '../support/apc-here.ts';
 import { apc, type ApcRun } from './support/apc.ts';
 import { launchChromium } from './support/chromium.ts';
 import { recordingProxy, sentSecrets, type RecordingProxy } from './support/recording-proxy.ts';
@@ -236,7 +238,7 @@ describe('compliance.html in headless Chromium', () => {
 describe('replay', () => {
   test('re-runs exactly the failed requirements with the recorded seed and target', async () => {
     const out = join(work, 'replay');
-    const replay = await apc(['certify', '--replay', reportDir, '--reports', out, '--quiet'], env);
+    const replay = await apcHere(['certify', '--replay', reportDir, '--reports', out, '--quiet'], env);
     const again = JSON.parse(readFileSync(join(out, 'compliance.json'), 'utf8')) as ComplianceReport;
     const failed = report.requirements.filter((r) => r.status === 'failed');
     expect(replay.code, replay.stderr).toBe(1);
@@ -247,7 +249,7 @@ describe('replay', () => {
 
   test('a folder without compliance.json is refused with exit code 2', async () => {
     const empty = mkdtempSync(join(work, 'empty-'));
-    const replay = await apc(['certify', '--replay', empty]);
+    const replay = await apcHere(['certify', '--replay', empty]);
     expect(replay.code).toBe(2);
     expect(replay.stderr).toContain(`${empty}: expected a report folder written by \`apc certify\`, but it has no compliance.json.`);
   });
@@ -261,7 +263,7 @@ describe('expected-failures baseline', () => {
   };
   const certifyWith = (file: string) => {
     const out = mkdtempSync(join(work, 'run-'));
-    return apc(['certify', ...targetArgs, '--interfaces', 'agent-server', '--requirements', 'AS-SRCH-001,AS-THR-001', '--seed', SEED, '--runs', '5', '--reports', out, '--expected-failures', file], env).then((r) => ({
+    return apcHere(['certify', ...targetArgs, '--interfaces', 'agent-server', '--requirements', 'AS-SRCH-001,AS-THR-001', '--seed', SEED, '--runs', '5', '--reports', out, '--expected-failures', file], env).then((r) => ({
       ...r,
       report: JSON.parse(readFileSync(join(out, 'compliance.json'), 'utf8')) as ComplianceReport,
     }));
@@ -284,7 +286,7 @@ describe('expected-failures baseline', () => {
 
   test('an unknown id is an error naming the line', async () => {
     const file = baseline(['AS-SRCH-001', 'AS-NOPE-001']);
-    const r = await apc(['certify', '--expected-failures', file, '--requirements', 'AS-THR-001']);
+    const r = await apcHere(['certify', '--expected-failures', file, '--requirements', 'AS-THR-001']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`${file}:4: unknown requirement id AS-NOPE-001`);
   });

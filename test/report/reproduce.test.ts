@@ -2,7 +2,9 @@
 // the "run this check again" line (pasted into a shell as a user would), `apc certify --replay`,
 // and, for the reference, the `apc serve` line under which the recorded curl lines fail again.
 // One failure of each kind: a fault switch of the reference, a URL target, and a property's
-// counterexample. A reproduction that passed would teach the reader the failure was a fluke.
+// counterexample. A reproduction that passed would teach the reader the failure was a fluke. The
+// printed lines run in a shell, as pasted; the certifications they reproduce, and --replay, run
+// inside this process.
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -14,7 +16,7 @@ import type { ComplianceReport } from '../../harness/report/compliance.ts';
 import { serveLine } from '../../harness/report/reproduction.ts';
 import { startReference } from '../../reference-impl/index.ts';
 import { ROOT } from '../support/certify.ts';
-import { apc } from './support/apc.ts';
+import { apcHere } from '../support/apc-here.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'apc-reproduce-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -56,14 +58,14 @@ function allureDescription(dir: string, id: string): string {
 
 async function certified(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ dir: string; report: ComplianceReport }> {
   const dir = mkdtempSync(join(work, 'run-'));
-  const run = await apc(['certify', ...args, '--reports', dir, '--quiet'], env);
+  const run = await apcHere(['certify', ...args, '--reports', dir, '--quiet'], env);
   expect(run.code, run.stdout + run.stderr).toBe(1);
   return { dir, report: readReport(dir) };
 }
 
 async function replayFails(dir: string, id: string, env: NodeJS.ProcessEnv = {}): Promise<ComplianceReport> {
   const out = mkdtempSync(join(work, 'replay-'));
-  const run = await apc(['certify', '--replay', dir, '--reports', out, '--quiet'], env);
+  const run = await apcHere(['certify', '--replay', dir, '--reports', out, '--quiet'], env);
   expect(run.code, run.stdout + run.stderr).toBe(1);
   const again = readReport(out);
   expect(again.requirements.find((r) => r.id === id)?.status).toBe('failed');

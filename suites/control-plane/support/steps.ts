@@ -236,6 +236,13 @@ export function deployTimeout(waits: number): number | 'deploy' {
  * under a budget one case, so the budget buys more rules (harness/run/cost.ts).
  */
 export const createRuns = (t: { profile: TargetProfile }): number => (budgeted(t.profile) ? 1 : Math.max(2, Math.min(t.profile.runs, 5)));
+/**
+ * Whether a test that PATCHes one deployment several times gives each PATCH a deployment of its
+ * own instead, the PATCHes side by side: where the target refuses a PATCH while a revision is in
+ * progress each PATCH to one deployment waits for the revision before it (a build in a row each),
+ * and no budget holds the deployments down.
+ */
+export const deploymentPerPatch = (t: { profile: TargetProfile }): boolean => t.profile.busyPatch === 'refused' && !budgeted(t.profile);
 /** Runs for a property whose cases are refused requests. */
 export const refusalRuns = (t: { profile: TargetProfile }): number => Math.max(3, Math.min(t.profile.runs, 15));
 

@@ -19,6 +19,10 @@ interface Stored {
 export class FakeControlPlane implements ControlPlaneApi {
   private readonly deployments = new Map<string, Stored>();
   private counter = 0;
+  /** Deployments whose newest revision no PATCH has reached yet: on a target that refuses a PATCH while busy, the next PATCH waits for it. */
+  private readonly building = new Set<string>();
+  /** PATCHes that reached a deployment in `building`: the revision waits a sequence made one after another. */
+  waits = 0;
 
   constructor(
     private readonly mode: Mode,
@@ -45,6 +49,7 @@ export class FakeControlPlane implements ControlPlaneApi {
       revisions: [{ id: randomUUID(), source_revision_config: revisionMembersSet(body) }],
     };
     this.deployments.set(id, stored);
+    this.building.add(id);
     return { status: 201, body: this.body(id, stored), name };
   }
 
@@ -56,6 +61,7 @@ export class FakeControlPlane implements ControlPlaneApi {
   async patch(id: string, patch: Json): Promise<Answer> {
     const stored = this.deployments.get(id);
     if (!stored) return { status: 404, body: { detail: `Deployment ID ${id} not found.` } };
+    if (this.building.delete(id)) this.waits += 1;
     const verdict = classifyPatch(patch, { ...stored.view, source_revision_config: stored.revisions.at(-1)!.source_revision_config }, this.mode);
     const refused = !verdict.valid;
     if (refused && this.fault !== 'refused-patch-applied') return { status: 400, body: { detail: 'invalid' } };
@@ -63,6 +69,7 @@ export class FakeControlPlane implements ControlPlaneApi {
     const counted = this.fault === 'secrets-no-revision' ? { ...patch, secrets: null } : patch;
     const delta = expectedRevisionDelta(counted, stored.view);
     if (delta === 1) stored.revisions.push({ id: randomUUID(), source_revision_config: revisionMembersSet(patch) });
+    if (delta === 1 && !refused) this.building.add(id);
     // The fault: a PATCH of several triggers makes a second revision.
     if (delta === 1 && this.fault === 'combined-triggers-two-revisions' && triggersOf(patch).length >= 2) stored.revisions.push({ id: randomUUID(), source_revision_config: revisionMembersSet(patch) });
     return refused ? { status: 400, body: { detail: 'invalid' } } : { status: 200, body: this.body(id, stored) };
