@@ -1,9 +1,10 @@
 // The one schema loader: the registry of every named schema, validation into the spec's
 // ValidationError shape, and exports as standalone JSON Schema or OpenAPI components.
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import { _, Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
 import type { TSchema } from '@sinclair/typebox';
 import { agentServerSchemas } from './agent-server.ts';
+import { cachedValidators, cacheKey } from './compiled-cache.ts';
 import { controlPlaneSchemas } from './control-plane.ts';
 import { isDateTime } from './datetime-format.ts';
 import { errorSchemas } from './errors.ts';
@@ -29,24 +30,33 @@ export type ValidationResult = { ok: true } | { ok: false; issues: ValidationIss
 type JsonObject = Record<string, unknown>;
 
 /** Every problem (`all`), or only the first (`first`: it stops there, so it costs little on any input). */
-type Mode = 'all' | 'first';
+export type Mode = 'all' | 'first';
 
 const loaders = new Map<Mode, Ajv2020>();
 const compiled = new Map<string, ValidateFunction>();
 
+/** What the generated code depends on besides the schemas and Ajv's version (compiled-cache.ts's key). */
+const OPTIONS = { strict: true, verbose: true, validateSchema: false, optimize: false } as const;
+
 function loader(mode: Mode): Ajv2020 {
-  const existing = loaders.get(mode);
-  if (existing) return existing;
+  let instance = loaders.get(mode);
+  if (!instance) loaders.set(mode, (instance = newLoader(mode)));
+  return instance;
+}
+
+/** A new loader holding every API schema, none compiled yet (test/schemas/compiled-cache.test.ts compares the cached code with it). */
+export function newLoader(mode: Mode): Ajv2020 {
   const instance = new Ajv2020({
-    strict: true,
+    strict: OPTIONS.strict,
     allErrors: mode === 'all',
-    verbose: true,
+    verbose: OPTIONS.verbose,
     // Our own schemas, checked against the draft 2020-12 meta-schema by test/schemas/loader.test.ts,
     // not again in every process that validates (the certifying one with the reference, each suite
     // worker); and no optimising pass over the generated code, which checks the same without it.
-    // Together a third of the CPU of compiling, paid at every run's start.
-    validateSchema: false,
-    code: { optimize: false },
+    // Together a third of the CPU of compiling, paid at every run's start. The generated code is
+    // kept (source) for compiled-cache.ts, with the formats it refers to named `formats`.
+    validateSchema: OPTIONS.validateSchema,
+    code: { optimize: OPTIONS.optimize, source: true, formats: _`formats` },
     // Strict mode warnings are schema bugs: fail loudly instead of logging.
     logger: {
       log: () => undefined,
@@ -61,8 +71,21 @@ function loader(mode: Mode): Ajv2020 {
   formats.default(instance, ['uuid']);
   instance.addFormat('date-time', { type: 'string', validate: isDateTime });
   for (const schema of Object.values(schemas)) instance.addSchema(plain(schema));
-  loaders.set(mode, instance);
   return instance;
+}
+
+let cachedAll: { validators: Record<string, ValidateFunction> | undefined } | undefined;
+
+/** Every schema's validator that lists every problem, from compiled-cache.ts; undefined where none can be kept. */
+function validatorsFromCache(): Record<string, ValidateFunction> | undefined {
+  if (!cachedAll) {
+    const ajv = loader('all');
+    // The uuid format is a regular expression from ajv-formats, written into the generated code.
+    const formatsUsed = Object.fromEntries(Object.entries(ajv.formats).map(([name, format]) => [name, format instanceof RegExp ? String(format) : typeof format]));
+    const key = cacheKey({ ...OPTIONS, allErrors: true, formats: formatsUsed }, Object.fromEntries(schemaNames.map((name) => [name, plain(schemas[name])])));
+    cachedAll = { validators: cachedValidators(key, ajv, Object.fromEntries(schemaNames.map((name) => [name, (schemas[name] as TSchema).$id as string]))) };
+  }
+  return cachedAll.validators;
 }
 
 /** The compiled validator of a schema, compiled on first use. */
@@ -71,7 +94,7 @@ function validator(name: SchemaName, mode: Mode): ValidateFunction {
   if (!fn) {
     const schema = schemas[name] as TSchema | undefined;
     if (!schema) throw new Error(`Unknown schema ${JSON.stringify(name)}; expected one of ${schemaNames.join(', ')}.`);
-    fn = loader(mode).getSchema(schema.$id as string);
+    fn = (mode === 'all' ? validatorsFromCache()?.[name] : undefined) ?? loader(mode).getSchema(schema.$id as string);
     if (!fn) throw new Error(`Schema ${name} was not registered with the loader.`);
     compiled.set(`${mode}:${name}`, fn);
   }

@@ -1,0 +1,68 @@
+// The API schemas' validators as Ajv's generated code, kept on disk between processes. Every
+// process that validates (the certifying one with the reference, each suite worker, each test
+// file's) compiled the schemas it met again, a sixth of a suite worker's CPU in apc selftest's
+// profile; loading the code that compiling generates costs a few milliseconds. The file is named
+// by a hash of everything the code depends on (Ajv's version, its options, every schema), so a
+// changed schema makes a new one; where the install is not writable, schemas compile as before.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
+import standaloneCode from 'ajv/dist/standalone/index.js';
+
+const CACHE = join(dirname(fileURLToPath(import.meta.url)), '..', 'node_modules', '.cache', 'apc-schemas');
+/** The generated code requires Ajv's runtime helpers (string length, deep equality, URI parsing). */
+const requireFromHere = createRequire(import.meta.url);
+const AJV_VERSION = (requireFromHere('ajv/package.json') as { version: string }).version;
+
+/** The cache file's name for these options and schemas. */
+export function cacheKey(options: unknown, schemas: Record<string, unknown>): string {
+  return createHash('sha256').update(JSON.stringify({ ajv: AJV_VERSION, options, schemas })).digest('hex').slice(0, 24);
+}
+
+/** Where the code of `key` is kept. */
+export const cacheFile = (key: string): string => join(CACHE, `${key}.cjs`);
+
+function load(file: string, formats: Ajv2020['formats']): Record<string, ValidateFunction> | undefined {
+  let code: string;
+  try {
+    code = readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const module = { exports: {} as Record<string, ValidateFunction> };
+  try {
+    // The code is CommonJS that Ajv generated from our own schemas; `formats` is the name the
+    // loader's code.formats option gave the formats it refers to.
+    new Function('require', 'module', 'exports', 'formats', code)(requireFromHere, module, module.exports, formats);
+  } catch {
+    // A file that does not load (damaged on disk) is written again.
+    return undefined;
+  }
+  return module.exports;
+}
+
+/**
+ * The validators of `ids` (schema name to `$id`), from the cache file when there is one; else
+ * compiled by `ajv` (whose options must include `code.source` and `code.formats`) and written
+ * for the next process. Undefined where no file can be written: the caller compiles each schema
+ * when first used.
+ */
+export function cachedValidators(key: string, ajv: Ajv2020, ids: Record<string, string>): Record<string, ValidateFunction> | undefined {
+  const file = cacheFile(key);
+  const cached = load(file, ajv.formats);
+  if (cached) return cached;
+  const staging = `${file}.${process.pid}-${Math.random().toString(36).slice(2)}`;
+  try {
+    mkdirSync(CACHE, { recursive: true });
+    writeFileSync(staging, standaloneCode.default(ajv, ids));
+    // Processes that start together may each write it; the rename makes every read see a whole file.
+    renameSync(staging, file);
+  } catch {
+    rmSync(staging, { force: true });
+    return undefined;
+  }
+  return Object.fromEntries(Object.entries(ids).map(([name, id]) => [name, ajv.getSchema(id)!]));
+}
