@@ -188,7 +188,7 @@ function duration(ms: number): string {
 /** How the plan names a busyPatch answer. */
 const BUSY_PATCH_TEXT: Record<BusyPatch, string> = {
   accepted: 'a target that accepts a revision-creating PATCH while a revision is in progress (spec 3)',
-  refused: 'one that refuses it (each PATCH waits for the revision before it)',
+  refused: 'a target that refuses such a PATCH (each PATCH then waits for the revision before it)',
 };
 
 /**

@@ -48,6 +48,6 @@ describe('planOf', () => {
   test('the printed plan gives both answers, the profile’s first and named as its', () => {
     const text = planLines([planOf(tests, byId, 60_000, 'accepted', 4), planOf(tests, byId, 60_000, 'refused', 4)]).join('\n');
     expect(text).toContain('at most 1 (busyPatch accepted), 3 (busyPatch refused) one after another in a test');
-    expect(text).toMatch(/the revision waits take about 1 min on a target that accepts .*, as the profile says \(busyPatch: accepted\); about 3 min on one that refuses it/);
+    expect(text).toMatch(/the revision waits take about 1 min on a target that accepts .*, as the profile says \(busyPatch: accepted\); about 3 min on a target that refuses such a PATCH/);
   });
 });
