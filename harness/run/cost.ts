@@ -4,6 +4,7 @@
 import type { TestCase } from 'vitest/node';
 import { addCreated, budgetText, CREATED_KINDS, KIND_INTERFACE, type Created } from '../conformance/created.ts';
 import type { TestCost } from '../conformance/requirement.ts';
+import { waitsOf } from '../conformance/waits.ts';
 import type { RunContext } from '../conformance/run-context.ts';
 import { budgeted, INTERFACES, type Budget, type BusyPatch, type InterfaceName } from '../profile/profile.ts';
 import { BUSY_PATCH_ANSWERS } from '../../schemas/target-profile.ts';
@@ -68,14 +69,6 @@ export async function plannedTests(context: RunContext, interfaces: InterfaceNam
 function interfaceOf(test: PlannedTest, byId: ReadonlyMap<string, { interface: InterfaceName }>): InterfaceName {
   return byId.get(test.requirements[0]!)!.interface;
 }
-
-/**
- * The revision waits a test makes one after another (harness/conformance/requirement.ts TestCost):
- * what it declares for the target's busyPatch; else, on a target that accepts a PATCH while a
- * revision is in progress none (only a test's own waits for a revision to end count, and those are
- * declared), and on one that refuses it at most one per revision the test makes.
- */
-export const waitsOf = (cost: TestCost, busyPatch: BusyPatch): number => cost.waits?.[busyPatch] ?? (busyPatch === 'refused' ? (cost.creates.revisions ?? 0) : 0);
 
 /**
  * `workers`: the run's suite workers (harness/run/workers.ts), among which the files are shared;

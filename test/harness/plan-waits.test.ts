@@ -3,8 +3,9 @@
 // declares, with the defaults a test that declares nothing gets; the longest chain of a suite
 // file counts (its tests overlap), and the files share the workers.
 import { describe, expect, test } from 'vitest';
-import { planLines, planOf, waitsOf, type PlannedTest } from '../../harness/run/cost.ts';
+import { planLines, planOf, type PlannedTest } from '../../harness/run/cost.ts';
 import type { TestCost } from '../../harness/conformance/requirement.ts';
+import { waitsOf } from '../../harness/conformance/waits.ts';
 
 const byId = new Map([['CP-X-001', { interface: 'control-plane' as const }]]);
 const planned = (file: string, cost: TestCost): PlannedTest => ({ title: `CP-X-001 ${file}`, file, requirements: ['CP-X-001'], cost });
