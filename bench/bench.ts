@@ -7,7 +7,7 @@ import { ROOT } from '../harness/root.ts';
 import { freshDatabase, startThrowawayServer, type ThrowawayServer } from '../test/support/postgres.ts';
 import { certification } from './certification.ts';
 import { feedback, unitLoop } from './feedback.ts';
-import { revisionWaits } from './revision-waits.ts';
+import { revisionWaits, WAIT_TARGETS, type WaitTarget } from './revision-waits.ts';
 import { BENCH_USAGE, benchArgs } from './options.ts';
 import { peerRatios } from './peer-ratios.ts';
 import { harnessOverhead } from './harness-overhead.ts';
@@ -38,6 +38,11 @@ const PEER_ROUNDS = Math.max(1, Number(args['peer-rounds']));
 const WAITS_ROUNDS = Number(args['waits-rounds']);
 if (!Number.isInteger(WAITS_ROUNDS) || WAITS_ROUNDS < 1) {
   process.stderr.write(`bench: --waits-rounds wants a whole number of at least 1, found ${JSON.stringify(args['waits-rounds'])}\n`);
+  process.exit(2);
+}
+const WAITS_TARGETS = args['waits-targets']!.split(',') as WaitTarget[];
+if (WAITS_TARGETS.some((t) => !WAIT_TARGETS.includes(t))) {
+  process.stderr.write(`bench: --waits-targets takes some of ${WAIT_TARGETS.join(', ')}, found ${JSON.stringify(args['waits-targets'])}\n`);
   process.exit(2);
 }
 const sections = new Set((args.only ?? 'certification,waits,overhead,throughput,streams,memory,scale').split(','));
@@ -78,8 +83,8 @@ if (sections.has('feedback')) {
   results.feedback = [await unitLoop()];
 }
 if (sections.has('waits')) {
-  log(`revision waits: control-plane certifications at revision phases of ${args['phase-ms']} ms, ${WAITS_ROUNDS} interleaved rounds`);
-  results.revisionWaits = await revisionWaits(args['phase-ms']!.split(',').map(Number), WAITS_ROUNDS);
+  log(`revision waits: control-plane certifications at revision phases of ${args['phase-ms']} ms, ${WAITS_ROUNDS} interleaved rounds (${WAITS_TARGETS.join(', ')})`);
+  results.revisionWaits = await revisionWaits(args['phase-ms']!.split(',').map(Number), WAITS_ROUNDS, WAITS_TARGETS);
 }
 if (sections.has('overhead')) {
   log('harness overhead during the create property suites');

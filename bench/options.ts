@@ -20,6 +20,7 @@ export const BENCH_OPTIONS = {
   'memory-requests': { type: 'string', value: 'N', default: '100000', help: 'requests of the memory section' },
   'certify-runs': { type: 'string', value: 'N', default: '3', help: 'runs of each timed certification (the median counts)' },
   'phase-ms': { type: 'string', value: 'LIST', default: '20,250,1000', help: "the reference's revision phases of the waits section (a revision is six)" },
+  'waits-targets': { type: 'string', value: 'LIST', default: 'accepting,budgeted,busy', help: 'runs of the waits section: accepting (the reference, unbudgeted), budgeted (the same within the default budget of a URL target), busy (PATCHes refused while a revision is in progress; minutes)' },
   'waits-rounds': { type: 'string', value: 'N', default: '3', help: 'rounds of the waits section (interleaved; the slope is fitted on medians)' },
   'database-url': { type: 'string', value: 'URL', help: 'a PostgreSQL superuser URL for the PostgreSQL figures (default APC_TEST_DATABASE_URL, else a throwaway server)' },
   'no-postgres': { type: 'boolean', help: 'skip the PostgreSQL figures' },

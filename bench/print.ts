@@ -42,9 +42,10 @@ export function printSummary(raw: Record<string, unknown>): void {
   }
   if (r.revisionWaits) {
     out('revision waits (a control-plane certification of the reference by URL; wall time over revision time)');
-    const { busy, ...accepting } = r.revisionWaits;
+    const { accepting, budgeted, busy } = r.revisionWaits;
     for (const [w, what, goal] of [
-      [accepting, 'PATCHes accepted while a revision is in progress', '; goal ≤ 1.5'],
+      [accepting, 'PATCHes accepted while a revision is in progress, unbudgeted', '; goal ≤ 1.5'],
+      [budgeted, 'the same within the default budget of a target given by URL (12 deployments, 40 revisions)', '; goal ≤ 1.5'],
       [busy, 'PATCHes refused while a revision is in progress: each waits for it first', ''],
     ] as const) {
       if (!w) continue;

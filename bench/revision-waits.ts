@@ -1,10 +1,12 @@
 // How a control-plane certification's wall time grows with the revision time: the reference's
 // revision phases at 20, 250 and 1,000 ms (a revision takes six phases), a default control-plane
 // certification against each, by URL as a real platform is certified, and the slope of wall time
-// over revision time (least squares): the revision waits one after another. Twice: against the
-// reference as it is (it accepts a PATCH while a revision is in progress, as spec 3 reads), and
-// against one that refuses it (busy-deployments, as the real platform's docs say), where every
-// PATCH first waits for the revision before it. README "Cost of a certification".
+// over revision time (least squares): the revision waits one after another. Three times: against
+// the reference as it is (it accepts a PATCH while a revision is in progress, as spec 3 reads),
+// unbudgeted; the same within the default budget of a target given by URL (12 deployments, 40
+// revisions: tests share pooled deployments, leased one test at a time); and against one that
+// refuses such a PATCH (busy-deployments, as the real platform's docs say), where every PATCH
+// first waits for the revision before it. README "Cost of a certification".
 //
 // On a shared machine one run's wall time moves with the load of the moment by more than the
 // revision time adds, so the settings are certified in rounds, interleaved (20, 250, 1,000, 20,
@@ -13,6 +15,7 @@
 import { loadavg } from 'node:os';
 import { referenceProfileFile, startReferenceTarget } from '../harness/reference/reference-target.ts';
 import { certifyChild } from '../harness/selftest/certify-child.ts';
+import { REMOTE_BUDGET } from '../harness/profile/profile.ts';
 import { round } from './support/load.ts';
 
 /** Revision phases of the reference (reference-impl/control-plane/revision-lifecycle.ts). */
@@ -42,9 +45,17 @@ export interface WaitSeries {
   intercept: number;
 }
 
-export interface RevisionWaitFigures extends WaitSeries {
-  /** The same against a target that refuses a revision-creating PATCH while a revision is in progress. */
-  busy: WaitSeries;
+/** The kinds of run the waits section measures (`--waits-targets`). */
+export const WAIT_TARGETS = ['accepting', 'budgeted', 'busy'] as const;
+export type WaitTarget = (typeof WAIT_TARGETS)[number];
+
+export interface RevisionWaitFigures {
+  /** Against the reference as it is, unbudgeted (the goal's figure). */
+  accepting?: WaitSeries;
+  /** The same within a target given by URL's default budget (12 deployments, 40 revisions). */
+  budgeted?: WaitSeries;
+  /** Against a target that refuses a revision-creating PATCH while a revision is in progress, unbudgeted. */
+  busy?: WaitSeries;
 }
 
 export const median = (values: number[]): number => {
@@ -75,14 +86,18 @@ export async function waitSeries(phases: number[], rounds: number, certify: (pha
   return { points, ...fitLine(points) };
 }
 
-async function certifyAt(phaseMs: number, busy: boolean): Promise<WaitRun> {
+/** The default budget of a target given by URL, as a flag (the profile file of the reference says none). */
+const URL_BUDGET = ['--budget', `deployments=${REMOTE_BUDGET.deployments},revisions=${REMOTE_BUDGET.revisions}`];
+
+async function certifyAt(phaseMs: number, kind: WaitTarget): Promise<WaitRun> {
+  const busy = kind === 'busy';
   const target = await startReferenceTarget({ mode: 'hosted', phaseMs, ...(busy ? { platformLike: { behaviours: ['busy-deployments'] } } : {}) });
   try {
     const [own, other] = target.grants;
     const load = round(loadavg()[0]!, 1);
     const run = await certifyChild({
       profile: referenceProfileFile(target),
-      args: ['--interfaces', 'control-plane', '--seed', '1', '--quiet'],
+      args: ['--interfaces', 'control-plane', '--seed', '1', '--quiet', ...(kind === 'budgeted' ? URL_BUDGET : [])],
       env: { APC_API_KEY: own!.key, APC_OTHER_API_KEY: other!.key },
       timeoutMs: 900_000,
     });
@@ -93,10 +108,12 @@ async function certifyAt(phaseMs: number, busy: boolean): Promise<WaitRun> {
 }
 
 /**
- * `rounds` interleaved rounds against the reference as it is (the goal's figure); the target that
- * refuses PATCHes while busy, whose runs are minutes, gets one round less (at least one).
+ * `rounds` interleaved rounds of each of `targets`: against the reference as it is, unbudgeted
+ * (the goal's figure) and budgeted; the target that refuses PATCHes while busy, whose runs are
+ * minutes, gets one round less (at least one).
  */
-export async function revisionWaits(phases: number[], rounds: number): Promise<RevisionWaitFigures> {
-  const accepting = await waitSeries(phases, rounds, (phaseMs) => certifyAt(phaseMs, false));
-  return { ...accepting, busy: await waitSeries(phases, Math.max(1, rounds - 1), (phaseMs) => certifyAt(phaseMs, true)) };
+export async function revisionWaits(phases: number[], rounds: number, targets: readonly WaitTarget[] = WAIT_TARGETS): Promise<RevisionWaitFigures> {
+  const figures: RevisionWaitFigures = {};
+  for (const kind of targets) figures[kind] = await waitSeries(phases, kind === 'busy' ? Math.max(1, rounds - 1) : rounds, (phaseMs) => certifyAt(phaseMs, kind));
+  return figures;
 }

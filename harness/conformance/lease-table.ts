@@ -5,6 +5,12 @@
 // wait in the order they asked. The certifying process keeps one table for all its workers
 // (harness/run/pool-broker.ts); a test run without it keeps one per worker.
 //
+// A busy key makes the asker wait; the pool never opens a second entry of the same kind, even
+// where the budget has room: the plan and the budget (harness/run/cost.ts) count each pooled
+// deployment once, so a second one would make the plan no longer an upper bound of what the run
+// creates, and the default budget has no room to give (a full hosted control-plane certification
+// plans 12 of its 12 deployments).
+//
 // A key's value is whatever its first holder made (an accepted create and its first listing, say)
 // and is handed to every later holder. A holder that leaves it changed beyond use (a failed test)
 // drops it: the next holder gets none and makes another.

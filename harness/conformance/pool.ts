@@ -28,7 +28,7 @@ interface Held extends PoolLease {
   used: boolean;
 }
 
-interface Leases {
+export interface Leases {
   held: Map<string, Held>;
   /** Why leasing failed (the pool did not answer): the test says so instead of judging. */
   problem?: string;
@@ -82,7 +82,7 @@ const hooked = new WeakSet<object>();
 function keysOf(run: RunContext, context: TestContext): string[] {
   const task = context.task;
   if (!budgeted(run.profile) || run.overBudget?.includes(task.name)) return [];
-  return Object.keys(task.meta.cost?.shared ?? {}).sort();
+  return Object.keys(task.meta.cost?.shared ?? {});
 }
 
 /** Called as a test is declared: the file's tests lease their shared keys before they start (registered once a file). */
@@ -95,19 +95,25 @@ export function leaseBeforeEach(run: () => RunContext): void {
     const ctx = run();
     const keys = keysOf(ctx, context);
     if (keys.length === 0) return;
-    const leases: Leases = { held: new Map() };
-    waiting.set(context.task.id, leases);
+    const leases = await leaseKeys(ctx, context.task.id, keys);
     // A test that times out does not reach its own end: its leases go back when vitest ends it.
     context.onTestFinished(() => releaseLeases(ctx, leases, context.task.result?.state === 'fail'));
-    try {
-      for (const key of keys) {
-        const granted = await lender(ctx).lease(key);
-        leases.held.set(key, { key, token: granted.token, value: granted.value, dropWhenFailed: true, used: false });
-      }
-    } catch (error) {
-      leases.problem = `the run's pool of shared deployments did not lend ${keys.join(', ')}: ${error instanceof Error ? error.message : String(error)}`;
-    }
   });
+}
+
+/** Leases `keys` (sorted: one order for all tests) for test `testId`, which picks them up as it starts (takeLeases). */
+export async function leaseKeys(run: RunContext, testId: string, keys: readonly string[]): Promise<Leases> {
+  const leases: Leases = { held: new Map() };
+  waiting.set(testId, leases);
+  try {
+    for (const key of [...keys].sort()) {
+      const granted = await lender(run).lease(key);
+      leases.held.set(key, { key, token: granted.token, value: granted.value, dropWhenFailed: true, used: false });
+    }
+  } catch (error) {
+    leases.problem = `the run's pool of shared deployments did not lend ${keys.join(', ')}: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  return leases;
 }
 
 /** The test's leases go to its Check; a test whose leases could not be taken is not judged. */

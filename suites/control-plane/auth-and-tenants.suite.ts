@@ -19,13 +19,15 @@ import {
   pickSource,
   simpleBody,
   statusOf,
+  refusedWaits,
 } from './support/steps.ts';
 import { firstOffered, sharedCost, sharedSimple, withOwn } from './support/shared.ts';
 
 /** Credentials are tried on a deployment of the first offered of these (pooled under a budget: a test that breaks it fails, and drops it). */
 const SOME = ['internal_container', 'gitforge', 'external_container', 'internal_source'] as const;
 const someDeployment = (t: Check): Promise<Deployment> => sharedSimple(t, SOME);
-const onSomeDeployment = (p: TargetProfile) => sharedCost(p, firstOffered(p, SOME));
+/** Their PATCHes go at once (refused for their credentials, or sent for another workspace): they wait for no revision. */
+const onSomeDeployment = (p: TargetProfile) => refusedWaits(sharedCost(p, firstOffered(p, SOME)), 0);
 
 /** One request of each kind, all with `auth`; every one must be refused. */
 async function everyKindOfRequest(t: Check, deployment: Deployment, auth: Auth): Promise<Exchange[]> {

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { triggerPatch } from '../../generators/control-plane/patches.ts';
 import { requirement, type Check, type TargetProfile, budgeted } from '../../harness/conformance/index.ts';
 import { firstOffered, sharedCost, sharedSimple } from './support/shared.ts';
-import { field, generatorContext, getDeployment, is4xx, listRevisions, patch, patchAddingRevision, statusOf } from './support/steps.ts';
+import { createSimple, creates, deploymentPerPatch, field, generatorContext, getDeployment, is4xx, listRevisions, patch, patchAddingRevision, statusOf } from './support/steps.ts';
 import { untilIdle } from './support/revision-wait.ts';
 
 const CONCURRENT = ['internal_container', 'gitforge', 'external_container', 'internal_source'] as const;
@@ -20,7 +20,10 @@ requirement(['CP-CONC-001', 'CP-CONC-002'], async (t: Check) => {
   const n = atOnce(t.profile);
   const bodies = fc.sample(triggerPatch(generatorContext(t), 'secrets'), { numRuns: n + 1, seed: t.testSeed });
   // One PATCH alone first: concurrency is judged only on a target whose secrets PATCH adds a revision (CP-REV-006).
-  await patchAddingRevision(t, deployment.id, bodies.pop()!);
+  // Where each PATCH waits for the revision in progress (deploymentPerPatch) it goes to a deployment
+  // of its own, so its wait and the one before the concurrent PATCHes overlap.
+  const alone = deploymentPerPatch(t) ? await createSimple(t, deployment.source, 'alone') : deployment;
+  await Promise.all([patchAddingRevision(t, alone.id, bodies.pop()!), alone === deployment ? undefined : untilIdle(t, deployment.id)]);
   // Counted from here: how many revisions a create makes is CP-REV-001's rule.
   const before = (await listRevisions(t, deployment.id)).length;
   await untilIdle(t, deployment.id);
@@ -65,4 +68,11 @@ requirement(['CP-CONC-001', 'CP-CONC-002'], async (t: Check) => {
     expected: `${String(newest.id)} (created ${String(newest.created_at)}) or another revision of that instant`,
     seen: after.latest_revision_id,
   });
-}, { cost: (p) => sharedCost(p, firstOffered(p, CONCURRENT), 1 + atOnce(p)) });
+}, {
+  // The concurrent PATCHes wait for nothing; before them, where PATCHes wait for a revision in
+  // progress, one revision (spread, unless a budget holds) or two.
+  cost: (p) =>
+    deploymentPerPatch({ profile: p })
+      ? creates(2, 3 + atOnce(p), { accepted: 0, refused: 1 })
+      : { ...sharedCost(p, firstOffered(p, CONCURRENT), 1 + atOnce(p)), waits: { accepted: 0, refused: budgeted(p) ? 2 : 1 } },
+});

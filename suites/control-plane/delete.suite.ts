@@ -6,7 +6,7 @@ import { requirement, type Check, type Exchange, describeResponse, AWAITING_DELE
 import { sharedCost } from './support/shared.ts';
 import type { Deployment } from '../../schemas/index.ts';
 import { stillListed, untilGone } from './support/deletion.ts';
-import { createSimple, deploymentPath, expectRefused, field, patch, revisionsPath, statusOf, unknownId, pickSource, creates } from './support/steps.ts';
+import { createSimple, deploymentPath, expectRefused, field, patch, revisionsPath, statusOf, unknownId, pickSource, creates, refusedWaits } from './support/steps.ts';
 
 /**
  * Under a budget the deployment CP-DEL-001 deleted, which CP-DEL-005 reads again instead of
@@ -57,7 +57,7 @@ requirement(['CP-DEL-001', 'CP-DEL-002'], async (t: Check) => {
       seen: listing && describeResponse(listing),
     });
   }
-}, { cost: (p) => sharedCost(p, DELETED) });
+}, { cost: (p) => refusedWaits(sharedCost(p, DELETED), 0) });
 
 requirement('CP-DEL-005', async (t: Check) => {
   const deleted = (budgeted(t.profile) ? deletedRecord(t).value : undefined) ?? (await deleteOne(t));
@@ -67,7 +67,7 @@ requirement('CP-DEL-005', async (t: Check) => {
   // Still AWAITING_DELETE at the bound: when it would go is CP-DEL-002's question. Anything else the GET answered is this rule's.
   t.needOn(gone.read, gone.gone || field(gone.read.response?.json, 'status') !== AWAITING_DELETE, { requirement: 'CP-DEL-002', message: gone.gone ? '' : gone.why });
   t.expectOn(gone.read, statusOf(gone.read) === 404, { message: 'GET of a deleted deployment did not answer 404.', expected: 'HTTP 404' });
-}, { cost: (p) => sharedCost(p, DELETED) });
+}, { cost: (p) => refusedWaits(sharedCost(p, DELETED), 0) });
 
 async function deleteOne(t: Check): Promise<Deleted> {
   const { id } = await someDeployment(t);
@@ -81,4 +81,4 @@ requirement('CP-DEL-003', async (t: Check) => {
 requirement('CP-DEL-004', async (t: Check) => {
   const deployment = await someDeployment(t);
   t.expectStatus(await t.cp.delete(deploymentPath(deployment.id), { query: { delete_tracing_project: true } }), 204);
-}, { cost: creates(1) });
+}, { cost: refusedWaits(creates(1), 0) });

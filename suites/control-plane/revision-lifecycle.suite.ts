@@ -130,8 +130,9 @@ requirement(
   {
     // Overlapped: the first and the newer revision side by side, and when the first could not be
     // seen active, a third after the newer one: up to three waits in a row, typically one and a bit.
-    // Without the overlap: the first revision, then the newer one.
-    cost: (p) => (overlapping(p) ? creates(1, 3, { accepted: 3, refused: 2 }) : { ...sharedCost(p, deployableKey(p), 1), waits: { accepted: 2, refused: 2 } }),
+    // Without the overlap: the first revision, then the newer one. Each answer's figure is what the
+    // test does on a target answering so, with this profile's budget.
+    cost: (p) => (overlapping(p) ? creates(1, 3, { accepted: 3, refused: 2 }) : { ...sharedCost(p, deployableKey(p), 1), waits: { accepted: budgeted(p) ? 2 : 3, refused: 2 } }),
     timeout: deployTimeout(3),
   },
 );

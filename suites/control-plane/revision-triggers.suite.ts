@@ -24,6 +24,7 @@ import {
   patchAddingRevision,
   patchOk,
   pickSource,
+  refusedWaits,
   revisionConfigOf,
   revisionValueDifferences,
   revisionsShown,
@@ -82,7 +83,7 @@ function triggerRow(rule: string, trigger: GeneratedTrigger, sources: readonly S
       const missing = (body.secrets ?? []).map((s) => s.name).filter((n) => !listed.includes(n));
       t.expect(missing.length === 0, { requirement: rule, message: `The PATCH created a revision but the deployment it answered with does not list the secret(s) ${missing.join(', ')} it sent.`, expected: (body.secrets ?? []).map((s) => s.name), seen: listed });
     }
-  }, { cost: (p) => sharedCost(p, firstOffered(p, sources), 1) });
+  }, { cost: (p) => refusedWaits(sharedCost(p, firstOffered(p, sources), 1), 1) });
 }
 
 triggerRow('CP-REV-002', 'repo_ref', ['gitforge']);
@@ -110,8 +111,12 @@ requirement('CP-REV-008', async (t: Check) => {
     { numRuns: combinedRuns(t.profile), sideBySide: spread },
   );
 }, {
-  // Spread: each case waits for its own deployment's first revision, all at once.
-  cost: (p) => (deploymentPerPatch({ profile: p }) ? creates(combinedRuns(p), 2 * combinedRuns(p), { accepted: 0, refused: 1 }) : sharedCost(p, firstOffered(p, COMBINED), combinedRuns(p))),
+  // Spread: each case waits for its own deployment's first revision, all at once. Where PATCHes
+  // wait for a revision in progress, the cases spread unless a budget holds, else wait in a row.
+  cost: (p) =>
+    deploymentPerPatch({ profile: p })
+      ? creates(combinedRuns(p), 2 * combinedRuns(p), { accepted: 0, refused: 1 })
+      : refusedWaits(sharedCost(p, firstOffered(p, COMBINED), combinedRuns(p)), budgeted(p) ? combinedRuns(p) : 1),
 });
 
 const UNTRIGGERED = ['gitforge', 'external_container', 'internal_container', 'internal_source'] as const;
@@ -154,7 +159,7 @@ requirement('CP-REV-013', async (t: Check) => {
       seen: patched.latest_revision_id,
     });
   }
-}, { cost: (p) => sharedCost(p, firstOffered(p, LATEST), 2) });
+}, { cost: (p) => refusedWaits(sharedCost(p, firstOffered(p, LATEST), 2), 2) });
 
 /**
  * The upload flow's PATCH for an internal_source deployment: a fresh object path is a value the

@@ -15,6 +15,7 @@ import {
   patchAddingRevision,
   ANY_SOURCE,
   pickSource,
+  refusedWaits,
   revisionConfigOf,
   revisionPath,
   revisionsPath,
@@ -34,8 +35,9 @@ const historySource = (p: TargetProfile): Source | undefined => offered({ profil
 const HISTORY = 'revisions-listing-history';
 /** The cost of a test on threeRevisions: under a budget the file's tests share one history, whose two PATCHes count once. */
 function onHistory(p: TargetProfile): TestCost {
-  const cost = sharedCost(p, historySource(p), 2);
-  return cost.shared ? { creates: {}, shared: { ...cost.shared, [HISTORY]: { revisions: 2 } } } : cost;
+  // Where PATCHes wait for a revision in progress, each of the two waits for the one before it.
+  const cost = refusedWaits(sharedCost(p, historySource(p), 2), 2);
+  return cost.shared ? { ...cost, creates: {}, shared: { ...cost.shared, [HISTORY]: { revisions: 2 } } } : cost;
 }
 
 /** Under a budget: the history made last, which the next test reuses while its deployment has no newer revision. */

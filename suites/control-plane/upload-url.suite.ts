@@ -20,6 +20,7 @@ import {
   statusOf,
   tryCreate,
   revisionsShown,
+  refusedWaits,
 } from './support/steps.ts';
 import { firstOffered, sharedCost, sharedSimple } from './support/shared.ts';
 import { putTarball, requestUpload, sourceTarball, type UploadGrant } from './support/upload.ts';
@@ -68,7 +69,7 @@ requirement(
       seen: created ?? revisions,
     });
   },
-  { cost: onInternalSource(1), title: 'The upload flow: upload-url, PUT the tarball, PATCH with the object path creates one revision carrying it' },
+  { cost: (p) => refusedWaits(onInternalSource(1)(p), 1), title: 'The upload flow: upload-url, PUT the tarball, PATCH with the object path creates one revision carrying it' },
 );
 
 requirement(['CP-UPL-003', 'CP-UPL-004'], async (t: Check) => {

@@ -33,10 +33,17 @@ interface Started {
   signal: Promise<NodeJS.Signals | null>;
 }
 
+/**
+ * A slice of the catalogue, not all of it: revision rules that wait on the slow phases (so the run is
+ * still under way when the interrupt comes, with deployments on the target) and agent-server rules
+ * that end at once (so some are judged before it).
+ */
+const SLICE = 'CP-LIFE-*,CP-REVL-*,AS-ASST-*,AS-THR-*';
+
 function startCertify(): Started {
   const reportDir = mkdtempSync(join(tmpdir(), 'apc-interrupt-'));
   reports.push(reportDir);
-  const args = ['--control-plane-url', server.urls.controlPlane, '--agent-server-url', server.urls.agentServer, '--tenant-id', tenant, '--poll-interval-ms', '100', '--reports', reportDir];
+  const args = ['--control-plane-url', server.urls.controlPlane, '--agent-server-url', server.urls.agentServer, '--tenant-id', tenant, '--requirements', SLICE, '--poll-interval-ms', '100', '--reports', reportDir];
   const child = spawn(process.execPath, [join(ROOT, 'bin', 'apc.mjs'), 'certify', ...args], {
     cwd: ROOT,
     env: { ...process.env, NO_COLOR: '1', APC_API_KEY: apiKey },

@@ -3,11 +3,11 @@
 // failed then must pass now. Each test would fail again if the harness went back to mistaking the
 // platform's environment for a deviation.
 import { expect, test } from 'vitest';
-import { certify, type CertifyRun } from '../support/certify.ts';
+import { certifyHere, type CertifyRun } from '../support/certify.ts';
 
-/** `apc certify` of the in-process reference with platform-like behaviours on. */
+/** `apc certify`, inside this process, of the reference it starts with platform-like behaviours on. */
 const certifyPlatformLike = (behaviours: string, timeScale: number, requirements: string[]) =>
-  certify({ args: ['--reference-platform-like', behaviours, '--reference-time-scale', String(timeScale), '--requirements', requirements.join(','), '--runs', '5'], timeoutMs: 300_000 });
+  certifyHere({ args: ['--reference-platform-like', behaviours, '--reference-time-scale', String(timeScale), '--requirements', requirements.join(','), '--runs', '5'], timeoutMs: 300_000 });
 
 /** Every selected requirement passed, and the run certified what it selected. */
 function expectAllPassed(run: CertifyRun, requirements: string[]): void {

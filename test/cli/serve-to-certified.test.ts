@@ -1,12 +1,13 @@
 // From `apc serve` to CERTIFIED with nothing but what it prints: two generated keys, each with
-// its tenant, and the `apc certify` line that uses them (issue: a newcomer's first hour).
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// its tenant, and the `apc certify` line that uses them (issue: a newcomer's first hour). `apc serve`
+// runs as a user starts it, a process of its own; the line it prints runs inside this process.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { main } from '../../harness/cli/main.ts';
-import { ROOT } from '../support/certify.ts';
+import { certifyHere, ROOT } from '../support/certify.ts';
 
 let served: ChildProcess | undefined;
 const dir = mkdtempSync(join(tmpdir(), 'apc-serve-certified-'));
@@ -37,15 +38,9 @@ test('apc serve prints two keys and a certify line that certifies it', { timeout
   expect(line, printed).not.toBeNull();
   const env = Object.fromEntries(line![1]!.split(' ').map((pair) => pair.split('=') as [string, string]));
   // As printed, with fewer runs per property to keep the test short.
-  const run = spawnSync(process.execPath, [join(ROOT, 'bin', 'apc.mjs'), 'certify', ...line![2]!.split(' '), '--runs', '5', '--quiet', '--reports', dir], {
-    cwd: dir,
-    encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1', ...env },
-    timeout: 560_000,
-  });
-  const report = JSON.parse(readFileSync(join(dir, 'compliance.json'), 'utf8')) as { verdict: string; verdictReason: string };
-  expect(report.verdict, `${report.verdictReason}\n${run.stdout}${run.stderr}`).toBe('certified');
-  expect(run.status).toBe(0);
+  const run = await certifyHere({ args: [...line![2]!.split(' '), '--runs', '5'], env, reportDir: dir, timeoutMs: 560_000 });
+  expect(run.report?.verdict, `${run.report?.verdictReason}\n${run.stdout}${run.stderr}`).toBe('certified');
+  expect(run.code).toBe(0);
 });
 
 test('a key list in APC_REF_API_KEYS that lacks a tenant is named as such, not as a flag never given', async () => {

@@ -1,9 +1,10 @@
 // The budget: which tests a budget of deployments and revisions leaves out, how it is read from a
-// flag, and a certification of the reference within one (the rest skipped, saying "budget").
+// flag, and a certification of the reference within one (the rest skipped, saying "budget"). The
+// certifications run inside this process: under a budget the control plane gets one suite worker anyway.
 import { describe, expect, test } from 'vitest';
 import { buildProfile, ProfileError } from '../../harness/profile/sources.ts';
 import { overBudget, planOf, type PlannedTest } from '../../harness/run/cost.ts';
-import { certify } from '../support/certify.ts';
+import { certifyHere } from '../support/certify.ts';
 
 const planned = (title: string, requirements: string[], deployments: number, revisions = deployments): PlannedTest => ({
   title,
@@ -54,7 +55,7 @@ describe('--budget', () => {
 
   test('a target given by URL gets 12 deployments and 40 revisions unless a flag or the profile says otherwise; the reference the harness starts, none', async () => {
     const plan = (args: string[], profile?: Record<string, unknown>) =>
-      certify({ args: ['--plan', '--interfaces', 'control-plane', '--requirements', 'CP-READ-00[12]', ...args], ...(profile ? { profile } : {}) });
+      certifyHere({ args: ['--plan', '--interfaces', 'control-plane', '--requirements', 'CP-READ-00[12]', ...args], ...(profile ? { profile } : {}) });
     const url = ['--control-plane-url', 'http://127.0.0.1:9'];
     expect((await plan(url)).stdout).toContain('budget 12 deployments, 40 revisions');
     expect((await plan([...url, '--budget', 'deployments=3'])).stdout).toContain('budget 3 deployments:');
@@ -66,7 +67,7 @@ describe('--budget', () => {
   }, 120_000);
 
   test('a certification of the reference within a budget: what it leaves out is skipped with "budget", nothing beyond it is created', async () => {
-    const run = await certify({ args: ['--interfaces', 'control-plane', '--requirements', 'CP-REV-00[1-4]', '--budget', 'deployments=1', '--seed', '3'] });
+    const run = await certifyHere({ args: ['--interfaces', 'control-plane', '--requirements', 'CP-REV-00[1-4]', '--budget', 'deployments=1', '--seed', '3'] });
     const report = run.report!;
     expect(report.cost!.created['control-plane']!.deployments).toBeLessThanOrEqual(1);
     const skipped = report.requirements.filter((r) => r.status === 'skipped');
@@ -81,7 +82,7 @@ describe('--budget', () => {
     ['hosted', [], []],
     ['self-hosted', ['--control-plane-mode', 'self-hosted'], ['CP-DEL-004']],
   ])('a full %s control-plane certification of the reference within 12 deployments and 40 revisions judges every MUST: tests share deployments', async (_mode, args, leftOut) => {
-    const run = await certify({ args: ['--interfaces', 'control-plane', ...args, '--budget', 'deployments=12,revisions=40', '--seed', '5'] });
+    const run = await certifyHere({ args: ['--interfaces', 'control-plane', ...args, '--budget', 'deployments=12,revisions=40', '--seed', '5'] });
     const report = run.report!;
     const created = report.cost!.created['control-plane']!;
     expect(created.deployments).toBeLessThanOrEqual(12);

@@ -257,5 +257,13 @@ export const creates = (deployments: number, revisions = deployments, waits?: Te
   ...(waits !== undefined ? { waits } : {}),
 });
 
+/**
+ * `cost` with the revision waits its test makes one after another where the target refuses a PATCH
+ * while a revision is in progress: each of its PATCHes to a deployment whose revision has not ended
+ * waits for it first (patch()). Where the target accepts such a PATCH, none: the test itself waits
+ * for no revision to end. For tests that make fewer than one wait per revision they make.
+ */
+export const refusedWaits = (cost: TestCost, waits: number): TestCost => ({ ...cost, waits: { accepted: 0, refused: waits } });
+
 /** A random uuid no deployment has. */
 export { randomUUID as unknownId } from 'node:crypto';
