@@ -1,12 +1,14 @@
 // `apc certify --resume DIR`: a certification of the reference stopped halfway (SIGINT), then
 // resumed, ends with one report of the same run id and seed whose verdict and statuses are those
-// of a run that was never interrupted.
+// of a run that was never interrupted. The interrupted run is a child process, stopped by a signal;
+// the others run inside this process (test/support/apc-here.ts).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import type { ComplianceReport } from '../../harness/report/compliance.ts';
+import { apcHere } from '../support/apc-here.ts';
 import { ROOT } from '../support/certify.ts';
 
 const folders: string[] = [];
@@ -16,15 +18,15 @@ afterAll(() => {
 
 const SELECTION = ['--interfaces', 'control-plane', '--seed', '5'];
 
-/** Runs `apc certify args`; with `interruptAfter`, sends SIGINT once that many tests are done. */
-async function certify(args: string[], interruptAfter?: number): Promise<{ code: number | null; output: string }> {
+/** Runs `apc certify args` in a child process and sends it SIGINT once `interruptAfter` tests are done. */
+async function certifyInterrupted(args: string[], interruptAfter: number): Promise<{ code: number | null; output: string }> {
   const child = spawn(process.execPath, [join(ROOT, 'bin', 'apc.mjs'), 'certify', ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   let sent = false;
   const seen = (d: Buffer) => {
     output += d.toString();
     const done = Math.max(0, ...[...output.matchAll(/\[(\d+) tests done\]/g)].map((m) => Number(m[1])));
-    if (interruptAfter !== undefined && !sent && done >= interruptAfter) {
+    if (!sent && done >= interruptAfter) {
       sent = true;
       child.kill('SIGINT');
     }
@@ -33,6 +35,12 @@ async function certify(args: string[], interruptAfter?: number): Promise<{ code:
   child.stderr.on('data', seen);
   const code = await new Promise<number | null>((done) => child.on('close', done));
   return { code, output };
+}
+
+/** Runs `apc certify args` inside this process. */
+async function certify(args: string[]): Promise<{ code: number; output: string }> {
+  const run = await apcHere(['certify', ...args]);
+  return { code: run.code, output: run.stdout + run.stderr };
 }
 
 const reportIn = (dir: string) => JSON.parse(readFileSync(join(dir, 'compliance.json'), 'utf8')) as ComplianceReport;
@@ -46,7 +54,7 @@ describe('apc certify --resume', () => {
     expect(uninterrupted.code, uninterrupted.output).toBe(0);
 
     // Stopped once some suite files are done: the rest of the control plane is not judged yet.
-    const first = await certify([...SELECTION, '--reports', parts!], 20);
+    const first = await certifyInterrupted([...SELECTION, '--reports', parts!], 20);
     expect(first.code, first.output).toBe(130);
     const interrupted = reportIn(parts!);
     expect(interrupted.verdict).toBe('interrupted');
