@@ -20,8 +20,8 @@ export default defineConfig({
       'test/contracts/sse-body-pattern.test.ts',
     ],
     // preflight.test.ts checks setup mistakes against a started reference; budget.test.ts
-    // certifies the reference in child processes (a full control-plane run among them: most of
-    // this loop's time when it was here).
+    // certifies the reference (a full control-plane run among them: most of this loop's time when
+    // it was here).
     exclude: ['test/harness/preflight.test.ts', 'test/harness/budget.test.ts'],
     env: { PACT_DO_NOT_TRACK: 'true' },
     pool: 'forks',

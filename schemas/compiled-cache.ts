@@ -5,7 +5,7 @@
 // by a hash of everything the code depends on (Ajv's version, its options, every schema), so a
 // changed schema makes a new one; where the install is not writable, schemas compile as before.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -64,5 +64,19 @@ export function cachedValidators(key: string, ajv: Ajv2020, ids: Record<string, 
     rmSync(staging, { force: true });
     return undefined;
   }
+  pruneOlder(file);
   return Object.fromEntries(Object.entries(ids).map(([name, id]) => [name, ajv.getSchema(id)!]));
+}
+
+/** Files of earlier schemas (a day old, so no process still starting from one): each is most of a megabyte. */
+function pruneOlder(keep: string): void {
+  const dayAgo = Date.now() - 24 * 60 * 60 * 1000;
+  try {
+    for (const name of readdirSync(CACHE)) {
+      const path = join(CACHE, name);
+      if (path !== keep && statSync(path).mtimeMs < dayAgo) rmSync(path, { force: true });
+    }
+  } catch {
+    // Another process pruned the same file first: nothing to do.
+  }
 }

@@ -13,7 +13,7 @@ import { Check, type CheckTally, type PropertyTally } from './check.ts';
 import { budgetText, createdBy, createdText, type Created } from './created.ts';
 import { ConformanceFailure, describeValue, NotJudged, type FailureRecord } from './failure.ts';
 import type { RunContext } from './run-context.ts';
-import type { BusyPatch } from '../profile/profile.ts';
+import { waitsOf, type RevisionWaits } from './waits.ts';
 import { runCleanups } from './cleanups.ts';
 import { endLeases, leaseBeforeEach, takeLeases } from './pool.ts';
 
@@ -48,9 +48,9 @@ export interface TestCost {
    * a revision is in progress (the profile's busyPatch). A target that accepts it (spec 3) gets
    * every PATCH at once, so only the test's own waits for a revision to end count (default: none).
    * One that refuses it gets a revision-creating PATCH only once the revision before has ended
-   * (default: one wait per revision the test makes). harness/run/cost.ts waitsOf reads it.
+   * (default: one wait per revision the test makes). waits.ts waitsOf reads it.
    */
-  waits?: Partial<Record<BusyPatch, number>>;
+  waits?: RevisionWaits;
   /**
    * Under a budget: what the test shares with others, by key, and what each costs: made once per
    * run by whichever test needs it first (a pooled deployment and its first revision, say).
@@ -94,15 +94,17 @@ function seedFor(run: RunContext, title: string): number {
   return createHash('sha256').update(`${run.profile.seed}:${title}`).digest().readInt32LE(0);
 }
 
-function timeoutFor(run: RunContext, option: RequirementOptions['timeout']): number {
+/** The test's deadline: its own time, and at least the deploy timeout for each revision wait in a row it declares for this target. */
+function timeoutFor(run: RunContext, option: RequirementOptions['timeout'], cost: TestCost): number {
   const t = run.profile.timeouts;
   const base = Math.max(60_000, t.requestMs * 4);
-  if (typeof option === 'number') return option;
-  if (option === 'deploy') return t.deployMs + base;
-  if (option === 'stream') return t.streamMs * 3 + base;
-  if (option === 'stats') return t.statsMs + base;
+  const waits = waitsOf(cost, run.profile.busyPatch) * t.deployMs + base;
+  if (typeof option === 'number') return Math.max(option, waits);
+  if (option === 'deploy') return Math.max(t.deployMs + base, waits);
+  if (option === 'stream') return Math.max(t.streamMs * 3 + base, waits);
+  if (option === 'stats') return Math.max(t.statsMs + base, waits);
   // Property runs make many requests, each bounded by the request deadline.
-  return base + run.profile.runs * t.requestMs;
+  return Math.max(base + run.profile.runs * t.requestMs, waits);
 }
 
 function exchangesOf(list: Exchange[]) {
@@ -153,7 +155,7 @@ export function requirement(ids: string | string[], body: (t: Check) => Promise<
   // up. Tests on one pooled deployment still run one at a time: each leases it (pool.ts).
   const concurrent = cost.shared ? !options.inOrder : (cost.creates.deployments ?? 0) > 0;
   leaseBeforeEach(context);
-  test(title, { timeout: run ? timeoutFor(run, options.timeout) : 60_000, meta: { cost }, concurrent }, async (ctx) => {
+  test(title, { timeout: run ? timeoutFor(run, options.timeout, cost) : 60_000, meta: { cost }, concurrent }, async (ctx) => {
     const runCtx = context();
     ctx.task.meta.requirements = list;
     if (runCtx.overBudget?.includes(title)) {
@@ -170,7 +172,7 @@ export function requirement(ids: string | string[], body: (t: Check) => Promise<
       ctx.skip(`not applicable: ${notApplicableReason(missing)}`);
       return;
     }
-    const timeoutMs = timeoutFor(runCtx, options.timeout);
+    const timeoutMs = timeoutFor(runCtx, options.timeout, cost);
     // Waiting out a throttling target stops a little before the test's deadline, so the test ends skipped, not timed out.
     const check = new Check(runCtx, seedFor(runCtx, title), list, Date.now() + timeoutMs - Math.min(10_000, timeoutMs / 10));
     try {

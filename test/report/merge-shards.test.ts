@@ -1,13 +1,14 @@
 // Sharding across machines: two real `apc certify --shard I/2` runs (each starting its own
 // reference implementation, one fault switched on), merged by `apc report merge` into one
-// report with one verdict; folders of another seed are refused.
+// report with one verdict; folders of another seed are refused. The commands run inside this
+// process (test/support/apc-here.ts).
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ComplianceReport } from '../../harness/report/compliance.ts';
 import { complianceReportProblems } from '../../schemas/compliance-report.ts';
-import { apc } from './support/apc.ts';
+import { apcHere } from '../support/apc-here.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'apc-merge-test-'));
 const shardDirs = [join(work, 'shard-1'), join(work, 'shard-2')];
@@ -22,7 +23,7 @@ const allureFiles = (dir: string) => readdirSync(join(dir, 'allure-results')).fi
 beforeAll(async () => {
   await Promise.all(
     shardDirs.map((dir, i) =>
-      apc(['certify', '--interfaces', 'agent-server', '--requirements', SLICE, '--shard', `${i + 1}/2`, '--seed', '77', '--runs', '5', '--reference-fault', FAULT, '--quiet', '--reports', dir]),
+      apcHere(['certify', '--interfaces', 'agent-server', '--requirements', SLICE, '--shard', `${i + 1}/2`, '--seed', '77', '--runs', '5', '--reference-fault', FAULT, '--quiet', '--reports', dir]),
     ),
   );
   reports = shardDirs.map(readReport);
@@ -41,7 +42,7 @@ describe('apc certify --shard and apc report merge', () => {
 
   test('merging them gives one report in every format, with one verdict over every requirement', async () => {
     const out = join(work, 'merged');
-    const merge = await apc(['report', 'merge', ...shardDirs, '--reports', out]);
+    const merge = await apcHere(['report', 'merge', ...shardDirs, '--reports', out]);
     const merged = readReport(out);
     const all = reports.flatMap((r) => r.requirements);
     expect(merge.code, merge.stderr).toBe(1);
@@ -62,27 +63,27 @@ describe('apc certify --shard and apc report merge', () => {
     const other = join(work, 'other-seed');
     cpSync(shardDirs[1]!, other, { recursive: true });
     writeFileSync(join(other, 'compliance.json'), JSON.stringify({ ...readReport(other), seed: 78 }));
-    const merge = await apc(['report', 'merge', shardDirs[0]!, other, '--reports', join(work, 'refused')]);
+    const merge = await apcHere(['report', 'merge', shardDirs[0]!, other, '--reports', join(work, 'refused')]);
     expect(merge.code).toBe(2);
     expect(merge.stderr).toContain(`${other} ran with seed 78, ${shardDirs[0]} with seed 77: shards must share one seed.`);
     expect(existsSync(join(work, 'refused'))).toBe(false);
   });
 
   test('apc help report documents both subcommands; an unknown one exits 2', async () => {
-    const help = await apc(['help', 'report']);
+    const help = await apcHere(['help', 'report']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('apc report merge DIR... [--reports OUT]');
     expect(help.stdout).toContain('apc report allure [DIR]');
-    const unknown = await apc(['report', 'combine']);
+    const unknown = await apcHere(['report', 'combine']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('unknown subcommand "combine"');
   });
 
   test('a missing shard or a folder that is no report is refused', async () => {
-    const missing = await apc(['report', 'merge', shardDirs[0]!]);
+    const missing = await apcHere(['report', 'merge', shardDirs[0]!]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('Shard(s) 2/2 missing');
-    const none = await apc(['report', 'merge', shardDirs[0]!, work]);
+    const none = await apcHere(['report', 'merge', shardDirs[0]!, work]);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain(`${work}: expected a report folder written by \`apc certify\`, but it has no compliance.json.`);
   });
