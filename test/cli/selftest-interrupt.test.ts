@@ -9,14 +9,19 @@ import { expect, test } from 'vitest';
 import type { SelftestReport } from '../../harness/selftest/report.ts';
 import { ROOT } from '../support/certify.ts';
 
-/** Processes whose parent is `pid` (Linux /proc). */
-function childrenOf(pid: number): number[] {
+/**
+ * The `apc certify` processes whose parent is `pid` (Linux /proc). Only those: after a change of the
+ * sources the CLI first rebuilds its bundle, and the bundler's own helper process, a child too, ends
+ * a moment after its parent.
+ */
+function certifyChildrenOf(pid: number): number[] {
   return readdirSync('/proc')
     .filter((name) => /^\d+$/.test(name))
     .filter((name) => {
       try {
         // Field 4 of stat is the parent; the command name (field 2) may hold spaces, so split after it.
-        return Number(readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]) === pid;
+        const parent = Number(readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+        return parent === pid && readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').includes('certify');
       } catch {
         return false;
       }
@@ -42,7 +47,7 @@ test.skipIf(process.platform !== 'linux')('SIGTERM stops the certifications unde
     let certifying: number[] = [];
     for (let i = 0; i < 600 && certifying.length < 3; i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      certifying = childrenOf(child.pid!);
+      certifying = certifyChildrenOf(child.pid!);
     }
     expect(certifying.length, output).toBeGreaterThanOrEqual(3);
     // Into their runs (past start-up, waiting on the target) before the signal comes.
