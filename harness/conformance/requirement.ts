@@ -69,6 +69,8 @@ export interface RequirementOptions {
   timeout?: 'deploy' | 'stream' | 'stats' | number;
   /** What the test creates at most; a function of the profile when it depends on `--runs`. Absent: nothing. */
   cost?: TestCost | ((profile: RunContext['profile']) => TestCost);
+  /** Where it shares (under a budget), the test reads what a test declared before it in its file left (CP-DEL-005): it starts once those have ended. */
+  inOrder?: boolean;
 }
 
 let runContext: RunContext | undefined;
@@ -148,10 +150,10 @@ export function requirement(ids: string | string[], body: (t: Check) => Promise<
   const applicable = run ? entries.every((e) => missingCapabilities(e, capabilitiesOf(run.profile)).length === 0) : false;
   const declared = typeof options.cost === 'function' ? (run ? options.cost(run.profile) : undefined) : options.cost;
   const cost: TestCost = applicable && declared ? declared : { creates: {} };
-  // Tests that create deployments run side by side within their file: each may wait for revisions
-  // (minutes on a real platform), and those waits overlap instead of adding up. Tests on a pooled
-  // deployment run one at a time (suites/control-plane/support/shared.ts).
-  const concurrent = (cost.creates.deployments ?? 0) > 0 && !cost.shared;
+  // Tests that create deployments or share pooled ones run side by side within their file: each
+  // may wait for revisions (minutes on a real platform), and those waits overlap instead of adding
+  // up. Tests on one pooled deployment still run one at a time: each leases it (pool.ts).
+  const concurrent = cost.shared ? !options.inOrder : (cost.creates.deployments ?? 0) > 0;
   leaseBeforeEach(context);
   test(title, { timeout: run ? timeoutFor(run, options.timeout, cost) : 60_000, meta: { cost }, concurrent }, async (ctx) => {
     const runCtx = context();

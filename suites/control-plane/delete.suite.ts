@@ -10,8 +10,8 @@ import { createSimple, deploymentPath, expectRefused, field, patch, revisionsPat
 
 /**
  * Under a budget the deployment CP-DEL-001 deleted, which CP-DEL-005 reads again instead of
- * deleting one of its own: both lease this key of the run's pool (shared.ts), so they run one
- * after another, CP-DEL-001 first (a file's tests that share run in order), in whichever worker.
+ * deleting one of its own: both lease this key of the run's pool (shared.ts), and CP-DEL-005
+ * runs in order (after CP-DEL-001 has ended), so CP-DEL-001 makes the record first.
  */
 const DELETED = 'deleted-by-CP-DEL-001';
 interface Deleted {
@@ -67,7 +67,7 @@ requirement('CP-DEL-005', async (t: Check) => {
   // Still AWAITING_DELETE at the bound: when it would go is CP-DEL-002's question. Anything else the GET answered is this rule's.
   t.needOn(gone.read, gone.gone || field(gone.read.response?.json, 'status') !== AWAITING_DELETE, { requirement: 'CP-DEL-002', message: gone.gone ? '' : gone.why });
   t.expectOn(gone.read, statusOf(gone.read) === 404, { message: 'GET of a deleted deployment did not answer 404.', expected: 'HTTP 404' });
-}, { cost: (p) => refusedWaits(sharedCost(p, DELETED), 0) });
+}, { cost: (p) => refusedWaits(sharedCost(p, DELETED), 0), inOrder: true });
 
 async function deleteOne(t: Check): Promise<Deleted> {
   const { id } = await someDeployment(t);

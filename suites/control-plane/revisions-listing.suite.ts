@@ -64,8 +64,8 @@ const membersSet = (config: unknown): Json =>
  * (CP-REVL-005). Of a new deployment the latest is its first, made with the create's values; a
  * pooled one's (support/shared.ts) is another test's, whose values this test does not know: those
  * are judged on the two it made, the value PATCH first. Under a budget the next test reuses them
- * while the deployment has no newer revision (this file's tests run one after another in one
- * worker; a test of another file on the same deployment adds a newer one).
+ * while the deployment has no newer revision (this file's tests hold the history one at a time,
+ * in one worker; a test of another file on the same deployment adds a newer one).
  */
 async function threeRevisions(t: Check): Promise<History> {
   const ctx = generatorContext(t);
