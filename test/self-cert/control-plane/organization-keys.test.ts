@@ -7,7 +7,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startReference, type ReferenceServer } from '../../../reference-impl/index.ts';
 import { startProxy } from '../../../harness/proxy/proxy.ts';
-import { certify, type CertifyRun } from '../../support/certify.ts';
+import { certifyHere, type CertifyRun } from '../../support/certify.ts';
 
 const organizationKey = `apc-selftest-${randomBytes(12).toString('hex')}`;
 const [own, second, foreign] = [randomUUID(), randomUUID(), randomUUID()];
@@ -20,7 +20,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 function run(url: string, profile: Record<string, unknown>): Promise<CertifyRun> {
-  return certify({
+  return certifyHere({
     profile: { controlPlaneMode: 'hosted', tenantId: own, otherTenant: { tenantId: second }, timeouts: { deployMs: 20_000 }, pollIntervalMs: 20, runs: 5, seed: 1, ...profile },
     args: ['--control-plane-url', url, '--interfaces', 'control-plane', '--requirements', 'CP-TEN-*'],
     env: { APC_API_KEY: organizationKey },

@@ -7,7 +7,7 @@ import { editJson, startProxy, type ProxyRules } from '../../../harness/proxy/pr
 import { referenceProfileFile, startReferenceTarget } from '../../../harness/reference/reference-target.ts';
 import { answerJson, routeOf, type Json } from '../../../harness/selftest/mutants/deployment-traffic.ts';
 import { isObject } from '../../../schemas/is-object.ts';
-import { certify } from '../../support/certify.ts';
+import { certifyHere } from '../../support/certify.ts';
 
 /**
  * The reference, seen as a target that supersedes: a revision that was not yet seen DEPLOYED when a
@@ -50,7 +50,7 @@ test('a target that supersedes an overtaken revision passes the revision lifecyc
   const proxy = await startProxy(target.urls['control-plane'], superseding(superseded));
   try {
     const profile = referenceProfileFile({ apply: target.apply, urls: { ...target.urls, 'control-plane': proxy.url } });
-    const run = await certify({
+    const run = await certifyHere({
       profile,
       args: ['--interfaces', 'control-plane', '--requirements', 'CP-LIFE-*', '--seed', '1'],
       env: { APC_API_KEY: target.grants[0]!.key, APC_OTHER_API_KEY: target.grants[1]!.key },

@@ -1,6 +1,6 @@
 // Running `apc certify` on the control plane of the reference implementation it starts itself,
-// with fault switches.
-import { certify, type CertifyRun } from '../../../support/certify.ts';
+// with fault switches, inside the test's process.
+import { certifyHere, type CertifyRun } from '../../../support/certify.ts';
 
 export interface ReferenceRun {
   mode: 'hosted' | 'self-hosted';
@@ -12,7 +12,7 @@ export interface ReferenceRun {
 
 /** `apc certify` with no URL: it starts the reference itself, with the given fault switches. */
 export function certifyReference(run: ReferenceRun): Promise<CertifyRun> {
-  return certify({
+  return certifyHere({
     args: [
       '--interfaces', 'control-plane',
       '--control-plane-mode', run.mode,
