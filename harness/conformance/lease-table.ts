@@ -11,6 +11,11 @@
 // creates, and the default budget has no room to give (a full hosted control-plane certification
 // plans 12 of its 12 deployments).
 //
+// Tests of one suite file that wait for a key get it before the tests of other files that wait
+// too: a file's tests may build on what the one before left on the deployment (the revisions
+// history of revisions-listing.suite.ts, whose PATCHes the plan counts once), which a test of
+// another file would change in between. Otherwise first come, first served.
+//
 // A key's value is whatever its first holder made (an accepted create and its first listing, say)
 // and is handed to every later holder. A holder that leaves it changed beyond use (a failed test)
 // drops it: the next holder gets none and makes another.
@@ -30,8 +35,10 @@ export interface Release {
 interface Entry {
   value?: unknown;
   holder?: string;
-  /** Who waits for the key, first come first served. */
-  waiting: { grant: (granted: Granted) => void; cancelled: boolean }[];
+  /** The holder's group (its suite file). */
+  group?: string;
+  /** Who waits for the key, in the order they asked. */
+  waiting: { grant: (granted: Granted) => void; cancelled: boolean; group?: string }[];
 }
 
 export class LeaseTable {
@@ -44,11 +51,11 @@ export class LeaseTable {
    * Leases `key`: at once when it is free, else when the holders before have released it. An
    * aborted `signal` takes the request out of the queue (a worker that went away).
    */
-  lease(key: string, signal?: AbortSignal): Promise<Granted> {
+  lease(key: string, signal?: AbortSignal, group?: string): Promise<Granted> {
     const entry = this.entryOf(key);
-    if (entry.holder === undefined) return Promise.resolve(this.grant(key, entry));
+    if (entry.holder === undefined) return Promise.resolve(this.grant(key, entry, group));
     return new Promise((resolve, reject) => {
-      const waiter = { grant: resolve, cancelled: false };
+      const waiter = { grant: resolve, cancelled: false, ...(group !== undefined ? { group } : {}) };
       entry.waiting.push(waiter);
       signal?.addEventListener('abort', () => {
         waiter.cancelled = true;
@@ -66,11 +73,10 @@ export class LeaseTable {
     entry.holder = undefined;
     if (release.drop) delete entry.value;
     else if (release.value !== undefined) entry.value = release.value;
-    for (let next = entry.waiting.shift(); next; next = entry.waiting.shift()) {
-      if (next.cancelled) continue;
-      next.grant(this.grant(key, entry));
-      break;
-    }
+    entry.waiting = entry.waiting.filter((w) => !w.cancelled);
+    const sameGroup = entry.group === undefined ? -1 : entry.waiting.findIndex((w) => w.group === entry.group);
+    const [next] = entry.waiting.splice(Math.max(0, sameGroup), 1);
+    if (next) next.grant(this.grant(key, entry, next.group));
     return true;
   }
 
@@ -85,9 +91,10 @@ export class LeaseTable {
     return entry;
   }
 
-  private grant(key: string, entry: Entry): Granted {
+  private grant(key: string, entry: Entry, group: string | undefined): Granted {
     const token = `${key}#${++this.issued}`;
     entry.holder = token;
+    entry.group = group;
     this.held.set(token, key);
     return { token, ...(entry.value !== undefined ? { value: entry.value } : {}) };
   }

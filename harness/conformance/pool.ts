@@ -36,7 +36,8 @@ export interface Leases {
 
 /** Where leases come from: the certifying process's pool, or (a run without one) this worker's. */
 interface Lender {
-  lease(key: string): Promise<Granted>;
+  /** `group`: the test's suite file, whose other tests waiting for the key come first (lease-table.ts). */
+  lease(key: string, group?: string): Promise<Granted>;
   release(token: string, release: Release): Promise<void>;
 }
 
@@ -59,7 +60,7 @@ function post(url: string, body: unknown): Promise<Record<string, unknown>> {
 }
 
 const remote = (url: string): Lender => ({
-  lease: async (key) => (await post(`${url}/lease`, { key })) as unknown as Granted,
+  lease: async (key, group) => (await post(`${url}/lease`, { key, group })) as unknown as Granted,
   release: async (token, release) => void (await post(`${url}/release`, { token, ...release })),
 });
 
@@ -68,7 +69,7 @@ function lender(run: RunContext): Lender {
   if (run.poolUrl) return remote(run.poolUrl);
   if (!local) {
     const table = new LeaseTable();
-    local = { lease: (key) => table.lease(key), release: async (token, release) => void table.release(token, release) };
+    local = { lease: (key, group) => table.lease(key, undefined, group), release: async (token, release) => void table.release(token, release) };
   }
   return local;
 }
@@ -95,19 +96,19 @@ export function leaseBeforeEach(run: () => RunContext): void {
     const ctx = run();
     const keys = keysOf(ctx, context);
     if (keys.length === 0) return;
-    const leases = await leaseKeys(ctx, context.task.id, keys);
+    const leases = await leaseKeys(ctx, context.task.id, keys, context.task.file.filepath);
     // A test that times out does not reach its own end: its leases go back when vitest ends it.
     context.onTestFinished(() => releaseLeases(ctx, leases, context.task.result?.state === 'fail'));
   });
 }
 
 /** Leases `keys` (sorted: one order for all tests) for test `testId`, which picks them up as it starts (takeLeases). */
-export async function leaseKeys(run: RunContext, testId: string, keys: readonly string[]): Promise<Leases> {
+export async function leaseKeys(run: RunContext, testId: string, keys: readonly string[], group?: string): Promise<Leases> {
   const leases: Leases = { held: new Map() };
   waiting.set(testId, leases);
   try {
     for (const key of [...keys].sort()) {
-      const granted = await lender(run).lease(key);
+      const granted = await lender(run).lease(key, group);
       leases.held.set(key, { key, token: granted.token, value: granted.value, dropWhenFailed: true, used: false });
     }
   } catch (error) {

@@ -3,7 +3,7 @@
 // Its address reaches the workers through the run context (`poolUrl`); a path no one can guess
 // keeps other local processes out, as the pooled exchanges carry what the target answered.
 //
-// POST <url>/lease {key} answers once the key is leased to the asker: {token, value?}, which may
+// POST <url>/lease {key, group?} answers once the key is leased to the asker: {token, value?}, which may
 // be minutes later (another test holds it). POST <url>/release {token, value?, drop?}. A worker
 // that goes away while waiting leaves the queue; one that goes away holding a lease is a run being
 // stopped, which ends the pool with it.
@@ -42,7 +42,7 @@ async function handle(table: LeaseTable, prefix: string, req: IncomingMessage, r
   if (typeof body.key !== 'string' || body.key === '') return answer(res, 400, { error: 'key: a non-empty string is required' });
   const gone = new AbortController();
   res.on('close', () => gone.abort());
-  const granted = await table.lease(body.key, gone.signal);
+  const granted = await table.lease(body.key, gone.signal, typeof body.group === 'string' ? body.group : undefined);
   // Granted to a worker that went away meanwhile: the next in the queue gets it.
   if (res.destroyed) table.release(granted.token);
   else answer(res, 200, granted);

@@ -1,6 +1,6 @@
 // The run's pool of shared deployments, held by the certifying process (harness/run/pool-broker.ts
 // over harness/conformance/lease-table.ts): one holder per key at a time, the others served in
-// the order they asked; a dropped value is made again by the next holder; different keys are
+// the order they asked (those of the holder's suite file first); a dropped value is made again by the next holder; different keys are
 // held side by side. Asked over HTTP by many clients at once, as the suite workers ask it.
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -30,6 +30,18 @@ describe('LeaseTable', () => {
     // A second release of the same lease gives nothing back twice.
     expect(table.release(s.token)).toBe(false);
     expect(table.holds(t.token)).toBe('internal_container');
+  });
+
+  test("a key goes next to a waiter of its holder's suite file, before those of other files that asked earlier", async () => {
+    const table = new LeaseTable();
+    const first = await table.lease('k', undefined, 'listing.suite.ts');
+    const order: string[] = [];
+    const other = table.lease('k', undefined, 'triggers.suite.ts').then((g) => (order.push('other file'), g));
+    const same = table.lease('k', undefined, 'listing.suite.ts').then((g) => (order.push('same file'), g));
+    table.release(first.token);
+    table.release((await same).token);
+    await other;
+    expect(order).toEqual(['same file', 'other file']);
   });
 
   test('a waiter that gave up leaves the queue: the key goes to the one after it', async () => {
