@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { triggerPatch } from '../../generators/control-plane/patches.ts';
 import { requirement, type Check, type TargetProfile, budgeted } from '../../harness/conformance/index.ts';
 import { firstOffered, sharedCost, sharedSimple } from './support/shared.ts';
-import { createSimple, creates, deploymentPerPatch, field, generatorContext, getDeployment, is4xx, listRevisions, patch, patchAddingRevision, statusOf } from './support/steps.ts';
+import { createSimple, creates, deploymentPerPatch, refusedWaits, field, generatorContext, getDeployment, is4xx, listRevisions, patch, patchAddingRevision, statusOf } from './support/steps.ts';
 import { untilIdle } from './support/revision-wait.ts';
 
 const CONCURRENT = ['internal_container', 'gitforge', 'external_container', 'internal_source'] as const;
@@ -73,6 +73,6 @@ requirement(['CP-CONC-001', 'CP-CONC-002'], async (t: Check) => {
   // progress, one revision (spread, unless a budget holds) or two.
   cost: (p) =>
     deploymentPerPatch({ profile: p })
-      ? creates(2, 3 + atOnce(p), { accepted: 0, refused: 1 })
-      : { ...sharedCost(p, firstOffered(p, CONCURRENT), 1 + atOnce(p)), waits: { accepted: 0, refused: budgeted(p) ? 2 : 1 } },
+      ? refusedWaits(creates(2, 3 + atOnce(p)), 1)
+      : refusedWaits(sharedCost(p, firstOffered(p, CONCURRENT), 1 + atOnce(p)), budgeted(p) ? 2 : 1),
 });

@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { controlPlaneSequences, CP_SEQUENCES, newSequence } from '../../generators/control-plane/commands.ts';
 import { requirement, type Check, type TargetProfile, budgeted } from '../../harness/conformance/index.ts';
-import { creates, deleteWithProject, generatorContext } from './support/steps.ts';
+import { creates, deleteWithProject, generatorContext, refusedWaits } from './support/steps.ts';
 import { httpControlPlane } from './support/http-api.ts';
 
 /**
@@ -49,7 +49,7 @@ requirement(
     cost: (p) => {
       const { runs, maxCommands } = sequenceSize(p);
       const steps = runs * (1 + maxCommands);
-      return creates(budgeted(p) ? runs : steps, steps, { accepted: 0, refused: CP_SEQUENCES.refused.waits });
+      return refusedWaits(creates(budgeted(p) ? runs : steps, steps), CP_SEQUENCES.refused.waits);
     },
   },
 );

@@ -115,7 +115,7 @@ requirement('CP-REV-008', async (t: Check) => {
   // wait for a revision in progress, the cases spread unless a budget holds, else wait in a row.
   cost: (p) =>
     deploymentPerPatch({ profile: p })
-      ? creates(combinedRuns(p), 2 * combinedRuns(p), { accepted: 0, refused: 1 })
+      ? refusedWaits(creates(combinedRuns(p), 2 * combinedRuns(p)), 1)
       : refusedWaits(sharedCost(p, firstOffered(p, COMBINED), combinedRuns(p)), budgeted(p) ? combinedRuns(p) : 1),
 });
 

@@ -22,6 +22,7 @@ import {
   tryCreate,
   expectAccepted,
   creates,
+  refusedWaits,
 } from './support/steps.ts';
 
 /**
@@ -131,6 +132,6 @@ requirement('CP-APPL-007', async (t: Check) => {
   // Where PATCHes wait for a revision in progress: new deployments' builds together; pooled ones' (under a budget) one after another.
   cost: (p) => {
     const sources = offered({ profile: p }, APPLYING);
-    return { ...sharedCost(p, sources), waits: { accepted: 0, refused: budgeted(p) ? sources.length : 1 } };
+    return refusedWaits(sharedCost(p, sources), budgeted(p) ? sources.length : 1);
   },
 });
