@@ -4,12 +4,12 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
 import { AGENT_SERVER_HOSTINGS } from '../schemas/target-profile.ts';
 import { LEVELS, type Level } from '../schemas/vocabulary.ts';
 import { closest } from './closest.ts';
 import { foreignTenant, OPTIONAL_ENDPOINTS, SOURCE_KINDS, type InterfaceName, type TargetProfile } from './profile/profile.ts';
 import { UsageError } from './usage-error.ts';
+import { yaml } from './yaml.ts';
 import { parseYamlOf } from './yaml-cache.ts';
 
 export { LEVELS, type Level } from '../schemas/vocabulary.ts';
@@ -89,7 +89,7 @@ interface CatalogueFile {
 
 /** The repository's own catalogue is parsed once per content (yaml-cache.ts); another folder's (a test's) every time. */
 function parsed(dir: string, file: string, text: string): unknown {
-  return dir === REQUIREMENTS_DIR ? parseYamlOf(file, text) : parse(text);
+  return dir === REQUIREMENTS_DIR ? parseYamlOf(file, text) : yaml().parse(text);
 }
 
 function readFile(dir: string, iface: InterfaceName, hash: ReturnType<typeof createHash>): CatalogueFile {

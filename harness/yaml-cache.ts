@@ -6,8 +6,8 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { parse } from 'yaml';
 import { ROOT } from './root.ts';
+import { yaml } from './yaml.ts';
 
 export const YAML_CACHE = join(ROOT, 'node_modules', '.cache', 'apc-yaml');
 // Part of the hash: a change to how the text is read makes new entries.
@@ -22,7 +22,7 @@ export function parseYamlOf(file: string, text: string): unknown {
   } catch {
     // Not parsed yet in this install (or its entry is unreadable): parse and keep it.
   }
-  const value = parse(text) as unknown;
+  const value = yaml().parse(text) as unknown;
   try {
     mkdirSync(YAML_CACHE, { recursive: true });
     // The entries of earlier versions of the file go: one per file name is kept.

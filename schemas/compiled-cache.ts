@@ -10,7 +10,6 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
-import standaloneCode from 'ajv/dist/standalone/index.js';
 
 const CACHE = join(dirname(fileURLToPath(import.meta.url)), '..', 'node_modules', '.cache', 'apc-schemas');
 /** The generated code requires Ajv's runtime helpers (string length, deep equality, URI parsing). */
@@ -25,7 +24,7 @@ export function cacheKey(options: unknown, schemas: Record<string, unknown>): st
 /** Where the code of `key` is kept. */
 export const cacheFile = (key: string): string => join(CACHE, `${key}.cjs`);
 
-function load(file: string, formats: Ajv2020['formats']): Record<string, ValidateFunction> | undefined {
+function load(file: string, formats: Formats): Record<string, ValidateFunction> | undefined {
   let code: string;
   try {
     code = readFileSync(file, 'utf8');
@@ -44,19 +43,25 @@ function load(file: string, formats: Ajv2020['formats']): Record<string, Validat
   return module.exports;
 }
 
+/** The formats the generated code refers to as `formats`, by name (a loader's `formats`). */
+type Formats = Ajv2020['formats'];
+
 /**
  * The validators of `ids` (schema name to `$id`), from the cache file when there is one; else
- * compiled by `ajv` (whose options must include `code.source` and `code.formats`) and written
- * for the next process. Undefined where no file can be written: the caller compiles each schema
- * when first used.
+ * compiled by the loader `compiler` makes (whose options must include `code.source` and
+ * `code.formats`, and whose formats are `formats`) and written for the next process. Undefined
+ * where no file can be written: the caller compiles each schema when first used.
  */
-export function cachedValidators(key: string, ajv: Ajv2020, ids: Record<string, string>): Record<string, ValidateFunction> | undefined {
+export function cachedValidators(key: string, formats: Formats, ids: Record<string, string>, compiler: () => Ajv2020): Record<string, ValidateFunction> | undefined {
   const file = cacheFile(key);
-  const cached = load(file, ajv.formats);
+  const cached = load(file, formats);
   if (cached) return cached;
+  const ajv = compiler();
   const staging = `${file}.${process.pid}-${Math.random().toString(36).slice(2)}`;
   try {
     mkdirSync(CACHE, { recursive: true });
+    // Loaded only to write the file: reading it back needs none of Ajv's compiler.
+    const standaloneCode = requireFromHere('ajv/dist/standalone/index.js') as typeof import('ajv/dist/standalone/index.js');
     writeFileSync(staging, standaloneCode.default(ajv, ids));
     // Processes that start together may each write it; the rename makes every read see a whole file.
     renameSync(staging, file);

@@ -1,6 +1,7 @@
 // Assistant payloads: contexts and metadata as JSON objects, and the pure comparison of a
 // context a server reports (or a run echoes) with the version that should be in force.
 import fc from 'fast-check';
+import { matching } from '../matching.ts';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -8,7 +9,7 @@ export type JsonObject = Record<string, unknown>;
  * Keys a server of any storage accepts: lowercase words. (`__proto__`-like keys are refused by
  * common JSON parsers, which would test the parser, not the spec.)
  */
-export const contextKey = fc.stringMatching(/^[a-z][a-z0-9_]{0,9}$/);
+export const contextKey = matching(/^[a-z][a-z0-9_]{0,9}$/);
 
 /** Text values: any grapheme except NUL, which some JSON stores cannot hold. */
 const text = fc.string({ unit: 'grapheme', maxLength: 16 }).map((s) => s.replace(/\u0000/g, ''));

@@ -3,6 +3,7 @@
 // invalid bodies naming the rule they break. Generated for one source, since which fields apply
 // depends on it.
 import fc from 'fast-check';
+import { matching } from '../matching.ts';
 import type { DeploymentPatchRequest, Source } from '../../schemas/index.ts';
 import { DEPLOYMENT_TYPES } from '../../schemas/index.ts';
 import { BOUNDED_CPU_FIELDS, cpuOutOf } from './cpu.ts';
@@ -125,8 +126,8 @@ type Json = Record<string, unknown>;
 
 // Built once (fast-check compiles a regular expression into an arbitrary in tens of
 // milliseconds), not for each deployment whose immutable fields a property changes.
-const shortSuffix = fc.stringMatching(/^[a-z0-9]{1,6}$/);
-const namespaceName = fc.stringMatching(/^[a-z][a-z0-9-]{0,10}[a-z0-9]$/);
+const shortSuffix = matching(/^[a-z0-9]{1,6}$/);
+const namespaceName = matching(/^[a-z][a-z0-9-]{0,10}[a-z0-9]$/);
 
 /** Values different from `current` for each immutable field that exists for `source`. */
 export function immutableChange(ctx: GeneratorContext, source: Source, current: { name: string; source_config: Json }): fc.Arbitrary<ImmutableChange> {

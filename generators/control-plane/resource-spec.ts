@@ -2,6 +2,7 @@
 // would refuse although the spec does not say so: a limit is only sent with its request and is
 // never below it, and replica counts come in ordered pairs.
 import fc from 'fast-check';
+import { matching } from '../matching.ts';
 import type { ResourceSpec } from '../../schemas/index.ts';
 import { cpuIn, cpuOnGrid, type BoundedCpuField } from './cpu.ts';
 import { compact } from './values.ts';
@@ -85,8 +86,8 @@ function scalePair(min: string, max: string): fc.Arbitrary<Spec> {
     .map(({ low, extra, with: given }) => (given ? { [min]: low, [max]: low + extra } : {}));
 }
 
-const labelKey = fc.stringMatching(/^[a-z][a-z0-9-]{0,10}[a-z0-9]$/);
-const labelValue = fc.stringMatching(/^[a-z0-9]{0,12}$/);
+const labelKey = matching(/^[a-z][a-z0-9-]{0,10}[a-z0-9]$/);
+const labelValue = matching(/^[a-z0-9]{0,12}$/);
 
 /** A ResourceSpec every reading of the spec accepts for an external_container deployment. */
 export const validResourceSpec: fc.Arbitrary<ResourceSpec> = fc
@@ -106,7 +107,7 @@ export const validResourceSpec: fc.Arbitrary<ResourceSpec> = fc
         db_storage_gi: fc.integer({ min: 1, max: 100 }),
         db_max_connections: fc.integer({ min: 10, max: 500 }),
         labels: fc.dictionary(labelKey, labelValue, { maxKeys: 2 }),
-        annotations: fc.dictionary(labelKey, fc.stringMatching(/^[ -~]{0,20}$/), { maxKeys: 2 }),
+        annotations: fc.dictionary(labelKey, matching(/^[ -~]{0,20}$/), { maxKeys: 2 }),
       },
       { requiredKeys: [] },
     ),

@@ -1,10 +1,11 @@
 // Small values of control-plane payloads: deployment names, secrets, URLs, ids.
 import fc from 'fast-check';
+import { matching } from '../matching.ts';
 import type { Secret, SecretReference } from '../../schemas/index.ts';
 
 // Built once: fast-check compiles a regular expression into an arbitrary in tens of
 // milliseconds, and the suites make a create body's arbitrary many times in a run.
-const nameSuffix = fc.stringMatching(/^[a-z0-9]{1,6}(-[a-z0-9]{1,4})?$/);
+const nameSuffix = matching(/^[a-z0-9]{1,6}(-[a-z0-9]{1,4})?$/);
 
 /**
  * Names as the real platform accepts them (lowercase letters, digits and `-`), starting with the
@@ -18,8 +19,8 @@ export const deploymentName = (prefix: string): fc.Arbitrary<string> => nameSuff
  */
 export const secrets: fc.Arbitrary<Secret[]> = fc.uniqueArray(
   fc.record({
-    name: fc.stringMatching(/^APC_[A-Z][A-Z0-9_]{0,9}$/),
-    value: fc.stringMatching(/^[A-Za-z0-9]{8,16}$/).map((v) => `sv-${v}`),
+    name: matching(/^APC_[A-Z][A-Z0-9_]{0,9}$/),
+    value: matching(/^[A-Za-z0-9]{8,16}$/).map((v) => `sv-${v}`),
   }),
   { maxLength: 3, selector: (s) => s.name },
 );
@@ -28,9 +29,9 @@ export const nonEmptySecrets: fc.Arbitrary<Secret[]> = secrets.filter((list) => 
 
 export const secretReferences: fc.Arbitrary<SecretReference[]> = fc.uniqueArray(
   fc.record({
-    name: fc.stringMatching(/^APC_REF_[A-Z0-9]{1,6}$/),
-    secret_name: fc.stringMatching(/^[a-z][a-z0-9-]{0,10}[a-z0-9]$/),
-    secret_key: fc.stringMatching(/^[a-z][a-z0-9_]{0,10}$/),
+    name: matching(/^APC_REF_[A-Z0-9]{1,6}$/),
+    secret_name: matching(/^[a-z][a-z0-9-]{0,10}[a-z0-9]$/),
+    secret_key: matching(/^[a-z][a-z0-9_]{0,10}$/),
   }),
   { minLength: 1, maxLength: 2, selector: (r) => r.name },
 );
@@ -38,15 +39,15 @@ export const secretReferences: fc.Arbitrary<SecretReference[]> = fc.uniqueArray(
 export const uuid: fc.Arbitrary<string> = fc.uuid({ version: 4 });
 
 /** A URL under a reserved domain, so nothing real is ever named. */
-export const exampleUrl: fc.Arbitrary<string> = fc.stringMatching(/^[a-z][a-z0-9-]{0,10}[a-z0-9]$/).map((host) => `https://${host}.example.com`);
+export const exampleUrl: fc.Arbitrary<string> = matching(/^[a-z][a-z0-9-]{0,10}[a-z0-9]$/).map((host) => `https://${host}.example.com`);
 
 /** A tag ref (`refs/tags/...`, spec 2.3). */
-export const tagRef: fc.Arbitrary<string> = fc.stringMatching(/^v[0-9]{1,2}\.[0-9]{1,2}\.[0-9]{1,2}$/).map((tag) => `refs/tags/${tag}`);
+export const tagRef: fc.Arbitrary<string> = matching(/^v[0-9]{1,2}\.[0-9]{1,2}\.[0-9]{1,2}$/).map((tag) => `refs/tags/${tag}`);
 
 /** An object path no upload-url call handed out. */
 export const arbitraryTarballPath: fc.Arbitrary<string> = fc.oneof(
-  fc.stringMatching(/^[a-z0-9]{4,12}\.tar\.gz$/),
-  fc.stringMatching(/^[a-z0-9]{1,8}\/[a-z0-9]{1,8}\/[a-z0-9]{4,12}\.tar\.gz$/),
+  matching(/^[a-z0-9]{4,12}\.tar\.gz$/),
+  matching(/^[a-z0-9]{1,8}\/[a-z0-9]{1,8}\/[a-z0-9]{4,12}\.tar\.gz$/),
   fc.constantFrom('/etc/passwd', '../../other-tenant/source.tar.gz', 'gs://bucket/source.tar.gz'),
 );
 

@@ -4,6 +4,7 @@
 // milliseconds after the experiment start and written by the upload (upload.ts), so one upload
 // never mixes naive and zoned datetimes.
 import fc from 'fast-check';
+import { matching } from '../matching.ts';
 import { jsonObject, shortText } from './values.ts';
 
 export interface FeedbackCase {
@@ -33,7 +34,7 @@ export const feedbackConfig: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
   fc.constant({ type: 'freeform' }),
 );
 
-const feedbackKey = fc.stringMatching(/^[a-z][a-z0-9_.-]{0,39}$/);
+const feedbackKey = matching(/^[a-z][a-z0-9_.-]{0,39}$/);
 
 const fullFeedback: fc.Arbitrary<FeedbackCase> = fc.record(
   {

@@ -1,6 +1,7 @@
 // Broken run streams, one class each, built from a valid stream by one deliberate defect, and
 // `stillBroken`, which re-checks on the model that a (shrunk) case still has its defect.
 import fc from 'fast-check';
+import { matching } from '../matching.ts';
 import { jsonText, updatesBlock, validRunStream, type SseBlock, type StreamModel } from './stream-model.ts';
 import { isObject } from '../../schemas/is-object.ts';
 
@@ -56,7 +57,7 @@ const notAnUpdate = fc.oneof(fc.constant([]), fc.string({ maxLength: 5 }), fc.in
 
 const notNodeMap = fc.oneof(
   notAnUpdate.map((v) => ({ messages: v })),
-  fc.tuple(fc.stringMatching(/^[a-z]{1,6}$/), notAnUpdate).map(([node, v]) => ({ [node]: v })),
+  fc.tuple(matching(/^[a-z]{1,6}$/), notAnUpdate).map(([node, v]) => ({ [node]: v })),
   fc.constant([{ echo: {} }]),
   fc.constant('echo'),
   fc.integer(),

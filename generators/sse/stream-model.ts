@@ -3,6 +3,7 @@
 // node names to updates, any other kinds after); the encoder (encoding.ts) turns a model into
 // bytes in any way the SSE format allows.
 import fc from 'fast-check';
+import { matching } from '../matching.ts';
 
 /** One block; an absent field is a missing line (broken streams use that). */
 export interface SseBlock {
@@ -33,7 +34,7 @@ export const lineText = (maxLength = 12): fc.Arbitrary<string> =>
 /** Any text an SSE data field can carry: line feeds become extra data lines; CR cannot be sent. */
 const dataText = fc.string({ unit: 'grapheme', maxLength: 30 }).map((s) => s.replace(/\r/g, '\n'));
 
-const key = fc.stringMatching(/^[a-z][a-z0-9_]{0,8}$/);
+const key = matching(/^[a-z][a-z0-9_]{0,8}$/);
 
 const jsonLeaf = fc.oneof(fc.string({ unit: 'grapheme', maxLength: 12 }), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null));
 
@@ -48,7 +49,7 @@ export function jsonText(value: unknown, pretty: boolean): string {
   return pretty ? JSON.stringify(value, null, 2) : JSON.stringify(value);
 }
 
-export const nodeName = fc.stringMatching(/^[a-z][a-z0-9_-]{0,10}$/);
+export const nodeName = matching(/^[a-z][a-z0-9_-]{0,10}$/);
 
 export const metadataBlock: fc.Arbitrary<SseBlock> = fc
   .record({ runId: fc.uuid(), attempt: fc.option(fc.nat({ max: 3 }), { nil: undefined }), pretty: fc.boolean() })

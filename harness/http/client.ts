@@ -3,7 +3,6 @@
 // the spec's neutral words and the target's spelling. A throttled (429) or briefly unavailable
 // (503 with Retry-After) answer is waited out and the request sent again (throttling.ts); only
 // the final answer is recorded and judged.
-import { request as undiciRequest, Agent, interceptors } from 'undici';
 import type { Dispatcher } from 'undici';
 import type { Credentials, InterfaceName, TargetProfile } from '../profile/profile.ts';
 import { redactor } from '../redact.ts';
@@ -11,6 +10,7 @@ import { translator, type Translator } from '../profile/vocabulary.ts';
 import type { Exchange, RecordedRequest } from './exchange.ts';
 import { requestBreaker, streamBreaker } from './circuit-breaker.ts';
 import { Limiter } from './limiter.ts';
+import { Agent, decompress, request as undiciRequest } from './undici-parts.ts';
 import { emptyCounts, safeToResend, TargetKeptRefusing, transientKind, waitMs, type TransientCounts, type TransientKind, type TransientTally } from './throttling.ts';
 
 export type Auth = 'default' | 'none' | Credentials | { headers: Record<string, string> };
@@ -83,7 +83,7 @@ export const MAX_BODY_BYTES = 16 * 1024 * 1024;
 // The harness asks for compressed answers, as HTTP clients usually do, and reads them decompressed:
 // a target may compress when asked (apc selftest's compressed-answers variation). The cap holds
 // for the decompressed bytes too.
-const dispatcher = new Agent({ keepAliveTimeout: 4_000, connections: 32 }).compose(quietly(() => interceptors.decompress({ maxSize: MAX_BODY_BYTES, skipErrorResponses: false })));
+const dispatcher = new Agent({ keepAliveTimeout: 4_000, connections: 32 }).compose(quietly(() => decompress({ maxSize: MAX_BODY_BYTES, skipErrorResponses: false })));
 
 /**
  * Makes the interceptor without the ExperimentalWarning undici prints once for it: undici is

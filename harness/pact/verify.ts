@@ -2,6 +2,7 @@
 // through the target's HTTP interface, the profile's key (and tenant) replace the consumer's
 // example credentials on every request, and event streams are judged again by the harness's SSE
 // checker. The result names, per interaction, the requirements it relies on and what failed.
+import type { IncomingMessage } from 'node:http';
 import type { ControlPlaneMode, InterfaceName, TargetProfile } from '../profile/profile.ts';
 import { redactor } from '../redact.ts';
 import type { PactFile } from './pact-files.ts';
@@ -89,6 +90,20 @@ function mismatchTexts(error: NonNullable<CoreResults['errors']>[number]): strin
 }
 
 /**
+ * Pact's verifier sends a pact's body without a Content-Type when the pact names none, and the
+ * verification proxy Pact puts in front of the provider (for the request filter and provider
+ * states) forwards only the bodies its parsers read, which need a Content-Type: it sent such a
+ * request on with its Content-Length and no body, so it never ended and the verifier gave up
+ * after its timeout ("error sending request"). Read here, the body is forwarded as sent.
+ */
+async function keepUntypedBody(req: IncomingMessage & { body?: unknown }): Promise<void> {
+  if (req.body !== undefined || req.readableEnded || req.headers['content-type'] !== undefined) return;
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  if (chunks.length > 0) req.body = Buffer.concat(chunks);
+}
+
+/**
  * Verifies one pact in this process. Pact's native verifier prints its own account of every
  * interaction (and "There were N pact failures") straight to this process's standard output, and no
  * option turns that off: callers use `verifyPact` (verifier-process.ts), which runs this in a process
@@ -125,13 +140,13 @@ export async function verifyHere(pact: PactFile, options: VerifyOptions): Promis
       logLevel: 'error',
       timeout: Math.max(profile.timeouts.requestMs, profile.timeouts.streamMs),
       stateHandlers,
-      requestFilter: (req: { headers: Record<string, unknown> }, _res: unknown, next: () => void) => {
+      requestFilter: (req: IncomingMessage & { body?: unknown }, _res: unknown, next: () => void) => {
         if (profile.apiKey) req.headers['x-api-key'] = profile.apiKey;
         if (iface === 'control-plane') {
           if (profile.tenantId) req.headers['x-tenant-id'] = profile.tenantId;
           else delete req.headers['x-tenant-id'];
         }
-        next();
+        void keepUntypedBody(req).then(next);
       },
       ...(options.publish
         ? {

@@ -2,11 +2,11 @@
 // command-line flags, in that order of precedence. Every problem is a ProfileError that names
 // the setting, what was expected and what was found.
 import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
 import type { ErrorObject } from 'ajv';
 import { compileSchema } from '../../schemas/index.ts';
 import { AGENT_SERVER_HOSTINGS, ALWAYS_JUDGED_ENDPOINTS, CONTROL_PLANE_MODES, TargetProfileFileSchema, type TargetProfileFile } from '../../schemas/target-profile.ts';
 import { closest } from '../closest.ts';
+import { yaml } from '../yaml.ts';
 import { defaultProfile, defaultSources, type Budget, type InterfaceName, type TargetProfile } from './profile.ts';
 import { UsageError } from '../usage-error.ts';
 
@@ -133,7 +133,7 @@ function problemOf(error: ErrorObject): string {
 function readProfileFile(file: string): TargetProfileFile {
   let doc: unknown;
   try {
-    doc = parse(readFileSync(file, 'utf8')) ?? {};
+    doc = yaml().parse(readFileSync(file, 'utf8')) ?? {};
   } catch (error) {
     throw new ProfileError(`profile ${file}: ${(error as Error).message.split('\n')[0]}`);
   }

@@ -5,10 +5,10 @@
 // A listed failure becomes `expected-failure`; a listed requirement that passes is stale and
 // fails the run, so the baseline can only shrink.
 import { readFileSync } from 'node:fs';
-import { LineCounter, parseDocument } from 'yaml';
 import type { Catalogue } from '../catalogue.ts';
 import type { Baseline } from './compliance.ts';
 import { UsageError } from '../usage-error.ts';
+import { yaml } from '../yaml.ts';
 
 export class BaselineError extends UsageError {}
 
@@ -19,6 +19,7 @@ export function loadBaseline(file: string, catalogue: Catalogue): Baseline {
   } catch (error) {
     throw new BaselineError(`${file}: cannot read the expected-failures file (${(error as Error).message}).`);
   }
+  const { LineCounter, parseDocument } = yaml();
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines });
   if (doc.errors.length > 0) {

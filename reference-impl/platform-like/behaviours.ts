@@ -47,6 +47,12 @@ export interface PlatformLike {
   seed: number;
   /** A platform duration on this run's clock. */
   scaled(ms: number): number;
+  /**
+   * A wait the platform states in whole seconds (Retry-After), on this run's clock: the same whole
+   * seconds at time scale 1, a fraction of a second (to the millisecond) on a faster clock, so a
+   * client waits as long relative to the scaled windows as it would on the platform.
+   */
+  scaledSeconds(seconds: number): number;
 }
 
 export function resolvePlatformLike(options: PlatformLikeOptions | undefined): PlatformLike {
@@ -58,6 +64,7 @@ export function resolvePlatformLike(options: PlatformLikeOptions | undefined): P
     timeScale,
     seed: options?.seed ?? 1,
     scaled: (ms) => Math.max(1, Math.round(ms * timeScale)),
+    scaledSeconds: (seconds) => Math.round(seconds * timeScale * 1000) / 1000,
   };
 }
 

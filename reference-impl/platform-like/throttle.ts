@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { PLATFORM_DEFAULTS, type PlatformLike } from './behaviours.ts';
 
 export interface Throttle {
-  /** Seconds the caller should wait when `request` is over its key's limit, else undefined. */
+  /** Seconds the caller should wait when `request` is over its key's limit (Retry-After), else undefined. */
   check(request: FastifyRequest, now: number): number | undefined;
 }
 
@@ -26,8 +26,9 @@ export function keyThrottle(platform: PlatformLike): Throttle {
       const count = (counts.get(key) ?? 0) + 1;
       counts.set(key, count);
       if (count <= PLATFORM_DEFAULTS.requestsPerWindow) return undefined;
-      // Retry-After is in whole seconds: the rest of the window, rounded up.
-      return Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000));
+      // Retry-After: the rest of the window in the platform's whole seconds (rounded up), on this run's clock.
+      const platformMs = Math.round((windowStart + windowMs - now) / platform.timeScale);
+      return platform.scaledSeconds(Math.max(1, Math.ceil(platformMs / 1000)));
     },
   };
 }

@@ -17,7 +17,7 @@ export function installPlatformTraffic(app: FastifyInstance, platform: PlatformL
   app.addHook('onRequest', async (request, reply) => {
     const wait = throttle?.check(request, Date.now());
     if (wait !== undefined) return reply.code(429).header('retry-after', String(wait)).type('application/json').send({ detail: RATE_LIMITED });
-    if (transient?.strikes(request)) return reply.code(503).header('retry-after', '1').type('application/json').send({ detail: UNAVAILABLE });
+    if (transient?.strikes(request)) return reply.code(503).header('retry-after', String(platform.scaledSeconds(1))).type('application/json').send({ detail: UNAVAILABLE });
     return undefined;
   });
 }

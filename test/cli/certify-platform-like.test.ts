@@ -1,8 +1,9 @@
 // The reference behaving as the real hosted platform does, every behaviour at once, on a clock ten
 // times faster (phases of 150 ms, deletions of 300 ms, throttling windows of 100 ms, a GET in 40
-// answered 503, 409 while busy, pages of 10, 120 deployments already there): a conforming target
-// in the platform's environment, which the harness must certify. The run goes inside this process,
-// with the suite workers it chooses (slow builds: a worker per suite file, as for a real platform).
+// answered 503, each with Retry-After: 0.1, 409 while busy, pages of 10, 120 deployments already
+// there): a conforming target in the platform's environment, which the harness must certify. The
+// run goes inside this process, with the suite workers it chooses (slow builds: a worker per suite
+// file, as for a real platform).
 import { expect, test } from 'vitest';
 import { PLATFORM_BEHAVIOURS } from '../../reference-impl/platform-like/behaviours.ts';
 import { certifyHere } from '../support/certify.ts';

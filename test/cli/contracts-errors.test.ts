@@ -73,6 +73,8 @@ describe('apc contracts verify against an agent server, no key and no profile', 
   let dir: string;
   let keyless: Server;
   let demanding: Server;
+  /** What the keyless server was sent: the harness's probe, then the verifier's request. */
+  const keylessHeard: { contentType: string | undefined; body: string }[] = [];
   const urlOf = (s: Server) => `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'apc-contracts-keyless-'));
@@ -83,7 +85,14 @@ describe('apc contracts verify against an agent server, no key and no profile', 
       metadata: { pactSpecification: { version: '3.0.0' } },
     };
     writeFileSync(join(dir, 'agent-client-agent-server.json'), JSON.stringify(pact));
-    keyless = createServer((_req, res) => res.setHeader('content-type', 'application/json').end('[]'));
+    keyless = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        keylessHeard.push({ contentType: req.headers['content-type'], body });
+        res.setHeader('content-type', 'application/json').end('[]');
+      });
+    });
     demanding = createServer((_req, res) => res.writeHead(401, { 'content-type': 'application/json' }).end('{"detail":"missing key"}'));
     await Promise.all([keyless, demanding].map((s) => new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve))));
   });
@@ -104,7 +113,10 @@ describe('apc contracts verify against an agent server, no key and no profile', 
       const run = await apc(['verify', '--agent-server-url', urlOf(keyless), '--pacts', dir]);
       expect(run.out).toContain('Assumed agentServerHosting self-run: POST /assistants/search without a key answered 200');
       expect(run.out).toContain('Verifying agent-client → agent-server');
-      expect(run.code, run.err).not.toBe(2);
+      // The pact's body names no Content-Type, and the verifier sends it so: it reaches the server whole, and the interaction holds.
+      expect(keylessHeard, run.out).toContainEqual({ contentType: undefined, body: '{"limit":1}' });
+      expect(run.out).toContain('✓ agent-client → agent-server: search assistants');
+      expect(run.code, `${run.out}\n${run.err}`).toBe(0);
       expect(run.out).toContain(`JUnit: ${join(cwd, 'reports', 'contracts', 'junit.xml')}`);
       expect(existsSync(join(cwd, 'reports', 'contracts', 'junit.xml'))).toBe(true);
     } finally {

@@ -11,8 +11,11 @@ afterAll(() => rmSync(cacheFile(key), { force: true }));
 
 test('the code read back from the cache judges every schema as the compiled validators do', () => {
   const ids = Object.fromEntries(schemaNames.map((name) => [name, (schemas[name] as { $id: string }).$id]));
-  const compiled = cachedValidators(key, newLoader('all'), ids);
-  const read = cachedValidators(key, newLoader('all'), ids);
+  const loader = newLoader('all');
+  const compiled = cachedValidators(key, loader.formats, ids, () => loader);
+  const read = cachedValidators(key, loader.formats, ids, () => {
+    throw new Error('the file written by the first call should have been read, not compiled again');
+  });
   // The first call compiled (its validators keep their source) and wrote the file; the second read it.
   expect(compiled?.['Deployment']?.source).toBeDefined();
   expect(read?.['Deployment']?.source).toBeUndefined();

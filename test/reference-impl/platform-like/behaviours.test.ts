@@ -22,6 +22,8 @@ describe('platform-like behaviour names', () => {
     expect(platform.has('slow-builds')).toBe(true);
     expect(platform.has('throttle')).toBe(false);
     expect(platform.scaled(PLATFORM_DEFAULTS.phaseMs)).toBe(150);
+    expect(platform.scaledSeconds(1)).toBe(0.1);
+    expect(resolvePlatformLike({ behaviours: [] }).scaledSeconds(1)).toBe(1);
     expect(() => resolvePlatformLike({ behaviours: [], timeScale: 0 })).toThrow(/above 0/);
   });
 });
@@ -37,10 +39,14 @@ describe('throttle', () => {
     expect(throttle.check(request('GET', 'a'), start + PLATFORM_DEFAULTS.windowMs)).toBeUndefined();
   });
 
-  it('states Retry-After in whole seconds of a scaled window', () => {
-    const throttle = keyThrottle(resolvePlatformLike({ behaviours: ['throttle'], timeScale: 5 }));
-    for (let i = 0; i <= PLATFORM_DEFAULTS.requestsPerWindow; i++) throttle.check(request('GET', 'a'), 0 + 10_000);
-    expect(throttle.check(request('GET', 'a'), 10_000 + 100)).toBe(5);
+  it.each([
+    [5, 100, 5],
+    [0.1, 2, 0.1],
+    [0.5, 10, 0.5],
+  ])('at time scale %s, %s ms into the window, states Retry-After as the platform\'s whole seconds on the scaled clock: %s', (timeScale, intoMs, seconds) => {
+    const throttle = keyThrottle(resolvePlatformLike({ behaviours: ['throttle'], timeScale }));
+    for (let i = 0; i <= PLATFORM_DEFAULTS.requestsPerWindow; i++) throttle.check(request('GET', 'a'), 10_000);
+    expect(throttle.check(request('GET', 'a'), 10_000 + intoMs)).toBe(seconds);
   });
 });
 

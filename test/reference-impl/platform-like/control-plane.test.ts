@@ -134,15 +134,18 @@ describe('platform-like control plane (memory)', () => {
     });
   });
 
-  it('transient-errors: some GETs answer 503 {"detail":"Service temporarily unavailable"} with Retry-After: 1, never a POST', async () => {
-    await withServer('memory', ['transient-errors'], {}, async (server) => {
+  it.each([
+    [1, '1'],
+    [0.1, '0.1'],
+  ])('transient-errors at time scale %s: some GETs answer 503 {"detail":"Service temporarily unavailable"} with Retry-After: %s, never a POST', async (timeScale, retryAfter) => {
+    await withServer('memory', ['transient-errors'], { timeScale }, async (server) => {
       const statuses = [];
       for (let i = 0; i < 200; i++) {
         const reply = await server.request('GET', '/v2/deployments');
         statuses.push(reply.status);
         if (reply.status === 503) {
           expect(reply.body).toEqual({ detail: 'Service temporarily unavailable' });
-          expect(reply.headers.get('retry-after')).toBe('1');
+          expect(reply.headers.get('retry-after')).toBe(retryAfter);
         }
       }
       expect(statuses.filter((s) => s === 503).length).toBeGreaterThan(0);
