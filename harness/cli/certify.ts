@@ -7,7 +7,7 @@ import { redactor } from '../redact.ts';
 import { exitCodeOf } from '../report/compliance.ts';
 import { writeRunErrorReport } from '../report/run-error-report.ts';
 import { writeReports } from '../report/write.ts';
-import { executeRun, reportOf } from '../run/execute.ts';
+import { executeRun, reportOf, type RunHooks } from '../run/execute.ts';
 import { draftRun, planRun, SetupError, type RunDraft, type RunRequest } from '../run/plan.ts';
 import { Progress } from '../run/progress.ts';
 import { PLATFORM_REVISION_MS, printPlan, REFERENCE_REVISION_MS } from '../run/cost.ts';
@@ -105,6 +105,8 @@ export interface CertifyOptions {
   allure?: boolean;
   /** Suite worker processes at most (RunHooks.workers). */
   workers?: number;
+  /** Runs the suites in vitest runs shared with other certifications (RunHooks.suites). */
+  suites?: RunHooks['suites'];
 }
 
 export async function certify(argv: string[], io: CommandIo, stop?: StopRequest, options: CertifyOptions = {}): Promise<number> {
@@ -142,6 +144,7 @@ async function certifyWith(v: CertifyValues, io: CommandIo, stop: StopRequest | 
       ...(stop ? { stop } : {}),
       listener: { outcome: (o) => progress.outcome(o), fileEnd: (f) => progress.fileEnd(f) },
       ...(options.workers ? { workers: options.workers } : {}),
+      ...(options.suites ? { suites: options.suites } : {}),
       stopping: (reason) => io.err.write(`\napc: ${reason}: stopping the suites${profile.keep ? '' : ' and deleting what the run created'}; press Ctrl-C again to exit at once.\n`),
     });
     const report = reportOf(plan, results);

@@ -1,7 +1,6 @@
 // `apc selftest`: the harness certifies itself. It certifies every mutant (a deliberately broken
 // reference), valid variation and hostile target of harness/selftest/, prints the matrix and
 // writes selftest.json and selftest.md. docs/selftest.md explains the measures.
-import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import { selector } from '../catalogue.ts';
 import { selftestSubjects } from '../selftest/subject-list.ts';
@@ -12,6 +11,7 @@ import { explanationOf } from '../selftest/mutants/generated/explained.ts';
 import { QUICK_GENERATED, sampleGenerated } from '../selftest/mutants/generated/sample.ts';
 import { isGenerated, type Subject } from '../selftest/subjects.ts';
 import type { StopRequest } from '../run/run-stop.ts';
+import { SuiteBatches } from '../run/suite-batches.ts';
 import { command, type CommandIo } from './command.ts';
 import { UsageError } from '../usage-error.ts';
 import { SELFTEST_USAGE } from './usage.ts';
@@ -66,8 +66,8 @@ export async function selftest(argv: string[], io: CommandIo, stop?: StopRequest
       timeoutMs: 300_000,
       ...(values.budget !== undefined ? { budget: values.budget } : {}),
     };
-    // Certifications of the reference mostly wait (revision phases, statistics), so twice the CPUs.
-    const concurrency = count('concurrency', values.concurrency, Math.min(4, 2 * cpus().length), 32);
+    // Two shared vitest runs at a time (runAll): one's workers run while the other waits for its slowest subject.
+    const concurrency = count('concurrency', values.concurrency, 2 * BATCH, 8 * BATCH);
     const dir = resolve(values.reports ?? join('reports', `selftest-${new Date().toISOString().replace(/[:.]/g, '-')}`));
     const started = Date.now();
     // A first SIGINT or SIGTERM stops the certifications under way (each ends as a stopped apc
@@ -81,7 +81,7 @@ export async function selftest(argv: string[], io: CommandIo, stop?: StopRequest
     });
     settings.signal = aborter.signal;
     io.out.write(`apc selftest · ${subjects.length} subjects (${KINDS.map((k) => `${subjects.filter((s) => s.kind === k).length} ${k === 'hostile' ? 'hostile targets' : `${k}s`}`).join(', ')}) · ${settings.runs} runs per property, detection over ${settings.seeds} seeds at ${settings.detectionRuns} runs · ${concurrency} at a time\n`);
-    const runs = await runAll(subjects, settings, concurrency, (run, done) => io.out.write(`[${done}/${subjects.length}] ${lineOf(subjects.find((s) => s.id === run.id)!, run)}\n`));
+    const { runs, sharedRuns } = await runAll(subjects, settings, concurrency, (run, done) => io.out.write(`[${done}/${subjects.length}] ${lineOf(subjects.find((s) => s.id === run.id)!, run)}\n`));
     const ended = interrupted ? subjects.filter((s) => runs.some((r) => r.id === s.id)) : subjects;
     const measures = measure(ended, runs);
     const { signal: _signal, timeoutMs: _timeoutMs, ...shown } = settings;
@@ -96,6 +96,7 @@ export async function selftest(argv: string[], io: CommandIo, stop?: StopRequest
     writeSelftestReport(dir, report);
     io.out.write(`\n${summaryLines(measures).join('\n')}\n`);
     for (const p of measures.problems) io.out.write(`  missed: ${p}\n`);
+    io.out.write(`suites:  ${sharedRuns} shared vitest runs, up to ${BATCH} certifications each (platform-like variations and hostile targets ran alone)\n`);
     io.out.write(`report:  ${join(dir, 'selftest.md')}\n`);
     if (interrupted) {
       io.out.write(`interrupted: ${runs.length} of ${subjects.length} subjects ended; the report covers those.\n`);
@@ -105,27 +106,39 @@ export async function selftest(argv: string[], io: CommandIo, stop?: StopRequest
   });
 }
 
+/** Certifications one shared vitest run carries at most (suite-batches.ts): more start fewer workers, and wait longer for their slowest. */
+const BATCH = 12;
+
 /**
- * Runs mutants and variations `concurrency` at a time, in catalogue order except that platform-like
- * variations go first: they mostly wait (a second per throttled request, slow builds), and started
- * last, one of them alone made the selftest's last minute. Hostile runs mostly wait on deadlines,
- * so they run beside them in a pool of their own, three at a time.
+ * Runs mutants and variations `concurrency` at a time. Their suites run in shared vitest runs
+ * (harness/run/suite-batches.ts) of up to BATCH certifications each, two workers a run, so a
+ * worker loads the harness and the suites once for many subjects; the next batch's references
+ * start while a run is under way. Platform-like variations mostly wait (a second per throttled
+ * request, slow builds) and would hold a shared run open: they run first, three at a time, each
+ * in its own vitest run. Hostile runs mostly wait on deadlines and must end by themselves, as a
+ * user's run does: they run beside them, three at a time, each in its own `apc certify` process.
  */
-async function runAll(subjects: Subject[], settings: RunSettings, concurrency: number, progress: (run: SubjectRun, done: number) => void): Promise<SubjectRun[]> {
+async function runAll(subjects: Subject[], settings: RunSettings, concurrency: number, progress: (run: SubjectRun, done: number) => void): Promise<{ runs: SubjectRun[]; sharedRuns: number }> {
   const results = new Map<string, SubjectRun>();
   let done = 0;
-  const pool = (queue: Subject[], size: number) =>
+  const pool = (queue: Subject[], size: number, own: RunSettings) =>
     Array.from({ length: size }, async () => {
       for (let next = queue.shift(); next && !settings.signal?.aborted; next = queue.shift()) {
-        const run = await runSubject(next, settings);
+        const run = await runSubject(next, own);
         results.set(run.id, run);
         progress(run, ++done);
       }
     });
   const waitsMost = (s: Subject) => s.kind === 'variation' && s.platformLike !== undefined;
   const bent = subjects.filter((s) => s.kind !== 'hostile');
-  await Promise.all([...pool([...bent.filter(waitsMost), ...bent.filter((s) => !waitsMost(s))], concurrency), ...pool(subjects.filter((s) => s.kind === 'hostile'), 3)]);
-  return subjects.flatMap((s) => results.get(s.id) ?? []);
+  const size = Math.min(BATCH, concurrency);
+  const batches = new SuiteBatches({ lanes: Math.ceil(concurrency / size), workers: 2, size, gatherMs: 300 });
+  await Promise.all([
+    ...pool(bent.filter(waitsMost), 3, settings),
+    ...pool(bent.filter((s) => !waitsMost(s)), concurrency + size, { ...settings, batches }),
+    ...pool(subjects.filter((s) => s.kind === 'hostile'), 3, settings),
+  ]);
+  return { runs: subjects.flatMap((s) => results.get(s.id) ?? []), sharedRuns: batches.started };
 }
 
 function lineOf(subject: Subject, run: SubjectRun): string {

@@ -73,7 +73,8 @@ function seenOn<S extends FailureSpec>(exchange: Exchange, spec: S): S {
   return 'seen' in spec ? spec : { ...spec, seen: describeResponse(exchange) };
 }
 
-let limiterForWorker: Limiter | undefined;
+/** Each run's limiter in this worker (a worker may run several runs' files: run-of-file.ts). */
+const limiters = new Map<string, Limiter>();
 let nameCounter = 0;
 
 export class Check {
@@ -103,7 +104,7 @@ export class Check {
     readonly deadlineAt?: number,
   ) {
     this.profile = run.profile;
-    limiterForWorker ??= new Limiter(run.workerConcurrency, run.workerMaxRps, run.adaptiveRps);
+    if (!limiters.has(run.runId)) limiters.set(run.runId, new Limiter(run.workerConcurrency, run.workerMaxRps, run.adaptiveRps));
     shareBreakersThrough(run.stateDir);
   }
 
@@ -112,7 +113,7 @@ export class Check {
     if (!client) {
       const base = this.profile.urls[name];
       if (!base) throw new ConformanceFailure({ message: `The profile has no ${name} URL.` });
-      client = new InterfaceClient(name, base, this.profile, this.recorder, limiterForWorker!, {
+      client = new InterfaceClient(name, base, this.profile, this.recorder, limiters.get(this.run.runId)!, {
         throwWhenRefused: true,
         ...(this.deadlineAt !== undefined ? { giveUpAt: this.deadlineAt } : {}),
       });

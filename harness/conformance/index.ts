@@ -6,6 +6,7 @@ export { Check, type PropertyOptions, type PollOptions } from './check.ts';
 export { poolLease, type PoolLease } from './pool.ts';
 export { ConformanceFailure, type FailureSpec, type FailureRecord } from './failure.ts';
 export type { RunContext } from './run-context.ts';
+export { runOfCollectedFile } from './run-of-file.ts';
 export type { Exchange } from '../http/exchange.ts';
 export type { Auth } from '../http/client.ts';
 export { describeResponse } from '../http/curl.ts';

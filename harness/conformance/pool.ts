@@ -64,14 +64,17 @@ const remote = (url: string): Lender => ({
   release: async (token, release) => void (await post(`${url}/release`, { token, ...release })),
 });
 
-let local: Lender | undefined;
+/** This worker's pools, by run id (a worker may run several runs' files: run-of-file.ts). */
+const local = new Map<string, Lender>();
 function lender(run: RunContext): Lender {
   if (run.poolUrl) return remote(run.poolUrl);
-  if (!local) {
+  let own = local.get(run.runId);
+  if (!own) {
     const table = new LeaseTable();
-    local = { lease: (key, group) => table.lease(key, undefined, group), release: async (token, release) => void table.release(token, release) };
+    own = { lease: (key, group) => table.lease(key, undefined, group), release: async (token, release) => void table.release(token, release) };
+    local.set(run.runId, own);
   }
-  return local;
+  return own;
 }
 
 /** Leases taken before a test started, by test id, until the test picks them up. */
@@ -87,13 +90,13 @@ function keysOf(run: RunContext, context: TestContext): string[] {
 }
 
 /** Called as a test is declared: the file's tests lease their shared keys before they start (registered once a file). */
-export function leaseBeforeEach(run: () => RunContext): void {
+export function leaseBeforeEach(run: (file: string) => RunContext): void {
   // The collector of a file's top level is one object reused for every file a worker collects; its file is the file's own.
   const file = getCurrentSuite().file;
   if (hooked.has(file)) return;
   hooked.add(file);
   beforeEach(async (context) => {
-    const ctx = run();
+    const ctx = run(context.task.file.filepath);
     const keys = keysOf(ctx, context);
     if (keys.length === 0) return;
     const leases = await leaseKeys(ctx, context.task.id, keys, context.task.file.filepath);

@@ -3,7 +3,7 @@
 // FailureRecord (redacted, with curl lines and a replay command) in the test's meta for the
 // compliance reporter.
 import { createHash } from 'node:crypto';
-import { inject, test } from 'vitest';
+import { test } from 'vitest';
 import { capabilitiesOf, loadCatalogue, missingCapabilities, notApplicableReason, type Requirement } from '../catalogue.ts';
 import { toCurl, describeResponse } from '../http/curl.ts';
 import type { Exchange } from '../http/exchange.ts';
@@ -13,6 +13,7 @@ import { Check, type CheckTally, type PropertyTally } from './check.ts';
 import { budgetText, createdBy, createdText, type Created } from './created.ts';
 import { ConformanceFailure, describeValue, NotJudged, type FailureRecord } from './failure.ts';
 import type { RunContext } from './run-context.ts';
+import { runOfCollectedFile, runOfFile } from './run-of-file.ts';
 import { waitsOf, type RevisionWaits } from './waits.ts';
 import { runCleanups } from './cleanups.ts';
 import { endLeases, leaseBeforeEach, takeLeases } from './pool.ts';
@@ -73,16 +74,6 @@ export interface RequirementOptions {
   inOrder?: boolean;
 }
 
-let runContext: RunContext | undefined;
-function context(): RunContext {
-  if (!runContext) {
-    runContext = inject('apcRun');
-    if (!runContext) throw new Error('Conformance suites run through `apc certify`, which provides the target profile.');
-    redactor.add(runContext.profile.apiKey, runContext.profile.otherTenant?.apiKey, ...runContext.profile.redact);
-  }
-  return runContext;
-}
-
 let byId: Map<string, Requirement> | undefined;
 /** The requirements by id: as the certifying process read them (the run context), else read here. */
 function requirementsById(run: RunContext | undefined): Map<string, Requirement> {
@@ -134,7 +125,7 @@ export function requirement(ids: string | string[], body: (t: Check) => Promise<
   const list = Array.isArray(ids) ? ids : [ids];
   const run = (() => {
     try {
-      return context();
+      return runOfCollectedFile();
     } catch {
       return undefined;
     }
@@ -154,9 +145,9 @@ export function requirement(ids: string | string[], body: (t: Check) => Promise<
   // may wait for revisions (minutes on a real platform), and those waits overlap instead of adding
   // up. Tests on one pooled deployment still run one at a time: each leases it (pool.ts).
   const concurrent = cost.shared ? !options.inOrder : (cost.creates.deployments ?? 0) > 0;
-  leaseBeforeEach(context);
+  leaseBeforeEach(runOfFile);
   test(title, { timeout: run ? timeoutFor(run, options.timeout, cost) : 60_000, meta: { cost }, concurrent }, async (ctx) => {
-    const runCtx = context();
+    const runCtx = runOfFile(ctx.task.file.filepath);
     ctx.task.meta.requirements = list;
     if (runCtx.overBudget?.includes(title)) {
       ctx.task.meta.notJudged = `budget: the profile's budget (${budgetText(runCtx.profile.budget)}) is spent on other tests; this one would create ${createdText(cost.creates)}`;

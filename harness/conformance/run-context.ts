@@ -27,5 +27,7 @@ export interface RunContext {
 declare module 'vitest' {
   export interface ProvidedContext {
     apcRun: RunContext;
+    /** A shared vitest run's contexts, by run key (harness/conformance/run-of-file.ts). */
+    apcRuns: Record<string, RunContext>;
   }
 }

@@ -17,7 +17,7 @@ import { LeftoverSweep } from './leftovers.ts';
 import { startPoolBroker } from './pool-broker.ts';
 import type { RunListener } from './outcome-collector.ts';
 import type { RunPlan } from './plan.ts';
-import { runSuites, suiteFiles, suiteFilesNaming } from './run-suites.ts';
+import { runSuites, suiteFiles, suiteFilesNaming, type SuiteRunOptions, type SuiteRunResult } from './run-suites.ts';
 import { markNotRun, withDeadline, type StopRequest } from './run-stop.ts';
 import { suiteWorkers } from './workers.ts';
 import { deleteBoundMs } from './awaiting-delete.ts';
@@ -34,6 +34,8 @@ export interface RunHooks {
    * and catalogue) is a quarter of a mutant's CPU, and the other certifications fill the waits.
    */
   workers?: number;
+  /** Runs the suites (default runSuites); apc selftest shares vitest runs among its certifications (suite-batches.ts). */
+  suites?: (options: SuiteRunOptions) => Promise<SuiteRunResult>;
 }
 
 /** Flags that start the reference again as certified: its mode, fault switches and platform-like behaviours. */
@@ -114,7 +116,7 @@ async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResult
   // Under a budget the suite workers share the run's pool of deployments, held here (pool-broker.ts).
   const pool = budgeted(profile) && plan.suiteInterfaces.includes('control-plane') ? await startPoolBroker() : undefined;
   if (pool) context.poolUrl = pool.url;
-  const { outcomes, errors } = await runSuites({
+  const { outcomes, errors } = await (hooks.suites ?? runSuites)({
     ...(stopped ? { stop: stopped } : {}),
     context,
     interfaces: plan.suiteInterfaces,

@@ -4,6 +4,7 @@ import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import type { SerializedError } from 'vitest';
 import { redactor } from '../redact.ts';
 import type { TestOutcome } from '../report/compliance.ts';
+import { splitRunKey } from '../conformance/run-key.ts';
 
 export interface RunListener {
   outcome?(outcome: TestOutcome): void;
@@ -26,7 +27,7 @@ export class OutcomeCollector implements Reporter {
     const errorText = result.state === 'failed' ? result.errors?.map((e) => e.message).join('\n') : undefined;
     const outcome: TestOutcome = {
       title: testCase.name,
-      file: testCase.module.relativeModuleId,
+      file: splitRunKey(testCase.module.relativeModuleId).file,
       requirements: meta.requirements ?? [],
       state: result.state,
       failures: meta.failures ?? [],
@@ -47,8 +48,9 @@ export class OutcomeCollector implements Reporter {
   }
 
   onTestModuleEnd(testModule: TestModule): void {
-    for (const error of testModule.errors()) this.errors.push(redactor.text(`${testModule.relativeModuleId}: ${error.message}`));
-    this.listener.fileEnd?.(testModule.relativeModuleId);
+    const file = splitRunKey(testModule.relativeModuleId).file;
+    for (const error of testModule.errors()) this.errors.push(redactor.text(`${file}: ${error.message}`));
+    this.listener.fileEnd?.(file);
   }
 
   onTestRunEnd(_modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>): void {

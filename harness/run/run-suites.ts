@@ -2,7 +2,7 @@
 // receive the run context through vitest's provide/inject.
 import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createVitest } from 'vitest/node';
+import { createVitest, type Vitest } from 'vitest/node';
 import type { RunContext } from '../conformance/run-context.ts';
 import type { InterfaceName } from '../profile/profile.ts';
 import { ROOT } from '../root.ts';
@@ -76,8 +76,13 @@ export function titlePattern(ids: string[]): string {
   return `(?:^|\\s)(?:${ids.map(escape).join('|')})(?:\\s|$)`;
 }
 
-/** The vitest instance that runs (or only collects) the suites of a run. */
-export function suiteVitest(options: Pick<SuiteRunOptions, 'context' | 'ids' | 'setupFiles'>, workers: number, reporters: unknown[]) {
+/**
+ * The vitest instance that runs (or only collects) the suites of a run: `context` is that run's;
+ * `contexts`, by run key, are those of the runs whose files one shared vitest run carries
+ * (suite-batches.ts), each file naming its run and each specification its own test-name pattern.
+ */
+export function suiteVitest(options: { context: RunContext; ids: string[]; setupFiles?: string[] } | { contexts: Record<string, RunContext> }, workers: number, reporters: unknown[]) {
+  const single = 'context' in options;
   return createVitest(
     'test',
     {
@@ -85,7 +90,7 @@ export function suiteVitest(options: Pick<SuiteRunOptions, 'context' | 'ids' | '
       root: ROOT,
       watch: false,
       reporters: reporters as never[],
-      testNamePattern: titlePattern(options.ids),
+      ...(single ? { testNamePattern: titlePattern(options.ids) } : {}),
       passWithNoTests: true,
       pool: 'forks',
       maxWorkers: workers,
@@ -95,8 +100,8 @@ export function suiteVitest(options: Pick<SuiteRunOptions, 'context' | 'ids' | '
       // leave for another: the run context is the same for all, and names are unique per worker.
       isolate: false,
       include: ['suites/**/*.suite.ts'],
-      provide: { apcRun: options.context },
-      setupFiles: options.setupFiles ?? [],
+      provide: single ? { apcRun: options.context } : { apcRuns: options.contexts },
+      setupFiles: (single && options.setupFiles) || [],
       // Each test sets its own deadline from the profile (see harness/conformance/requirement.ts).
       testTimeout: 0,
       hookTimeout: 0,
@@ -123,29 +128,41 @@ export async function runSuites(options: SuiteRunOptions): Promise<SuiteRunResul
   // A worker beyond one per file would start for nothing.
   const workers = Math.max(1, Math.min(options.workers, files.length));
   const collector = new OutcomeCollector(options.listener);
-  const signalListeners = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
-  const vitest = await suiteVitest(options, workers, [collector, ...(options.reporters ?? [])]);
-  // vitest's logger exits the process on SIGINT/SIGTERM; the run handles them itself (run-stop.ts)
-  // so that it can delete what it created and write the partial report first.
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    for (const listener of process.listeners(signal)) if (!signalListeners[signal].includes(listener)) process.off(signal, listener);
-  }
+  const vitest = await withoutVitestSignals(() => suiteVitest(options, workers, [collector, ...(options.reporters ?? [])]));
   let endedBeforeStop: TestOutcome[] | undefined;
   const stop = options.stop?.then(() => {
     endedBeforeStop = [...collector.outcomes];
   });
-  const running = vitest.start(files);
+  await runToEnd(vitest, vitest.start(files), stop, () => endedBeforeStop !== undefined);
+  // After a stop, only the tests that ended before it count: those cut short judged nothing.
+  if (endedBeforeStop) return { outcomes: endedBeforeStop, errors: [], stopped: true };
+  return { outcomes: collector.outcomes, errors: collector.errors, stopped: false };
+}
+
+/**
+ * Creates a vitest instance without the signal handlers its logger adds: it would exit the process
+ * on SIGINT/SIGTERM, and a run handles them itself (run-stop.ts) so that it can delete what it
+ * created and write the partial report first.
+ */
+export async function withoutVitestSignals(create: () => Promise<Vitest>): Promise<Vitest> {
+  const before = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
+  const vitest = await create();
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    for (const listener of process.listeners(signal)) if (!before[signal].includes(listener)) process.off(signal, listener);
+  }
+  return vitest;
+}
+
+/** Waits for `running` or `stop`, then closes vitest; `cut()` says whether the run is to be cut short. */
+export async function runToEnd(vitest: Vitest, running: Promise<unknown>, stop: Promise<unknown> | undefined, cut: () => boolean): Promise<void> {
   try {
     await Promise.race([running, ...(stop ? [stop] : [])]);
   } finally {
     // After a stop, the cancel asks the workers to end, and the pool's second cancel (in close)
     // forces them: a test waiting on a hanging target is cut short, not awaited.
-    if (endedBeforeStop) void vitest.cancelCurrentRun('keyboard-input');
+    if (cut()) void vitest.cancelCurrentRun('keyboard-input');
     await vitest.close();
     // The cut-short run settles now, so nothing of it (such as vitest setting process.exitCode) comes after the report.
     await running.catch(() => undefined);
   }
-  // After a stop, only the tests that ended before it count: those cut short judged nothing.
-  if (endedBeforeStop) return { outcomes: endedBeforeStop, errors: [], stopped: true };
-  return { outcomes: collector.outcomes, errors: collector.errors, stopped: false };
 }

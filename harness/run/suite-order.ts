@@ -7,6 +7,7 @@
 // took longest last time, else the larger ones).
 import { readFileSync } from 'node:fs';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { splitRunKey } from '../conformance/run-key.ts';
 
 /** The most revision waits in a row that one test of the suite source declares (0: it waits for none). */
 export function declaredWaits(source: string): number {
@@ -18,7 +19,7 @@ export function declaredWaits(source: string): number {
 export class LongestWaitsFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
-    const waits = new Map(sorted.map((file) => [file.moduleId, declaredWaits(readFileSync(file.moduleId, 'utf8'))]));
+    const waits = new Map(sorted.map((file) => [file.moduleId, declaredWaits(readFileSync(splitRunKey(file.moduleId).file, 'utf8'))]));
     // Array.prototype.sort is stable: files of one rank keep vitest's order.
     return sorted.sort((a, b) => waits.get(b.moduleId)! - waits.get(a.moduleId)!);
   }

@@ -8,6 +8,7 @@ import { referenceProfileFile, startReferenceTarget } from '../reference/referen
 import { certifyChild, type ChildCertifyRun } from './certify-child.ts';
 import { certifyInProcess } from './certify-in-process.ts';
 import { startProxy } from '../proxy/proxy.ts';
+import type { SuiteBatches } from '../run/suite-batches.ts';
 import { isGenerated, type HostileTarget, type Mutant, type Subject, type Variation } from './subjects.ts';
 
 export interface RunSettings {
@@ -24,6 +25,8 @@ export interface RunSettings {
   budget?: string;
   /** Stops the certifications under way (apc selftest interrupted). */
   signal?: AbortSignal;
+  /** Shared vitest runs for the certifications' suites (harness/run/suite-batches.ts); else each runs its own. */
+  batches?: SuiteBatches;
 }
 
 export interface Judged {
@@ -90,7 +93,7 @@ export async function certifyBent(subject: Mutant | Variation, settings: RunSett
       env: { APC_API_KEY: own!.key, APC_OTHER_API_KEY: other!.key },
       timeoutMs: settings.timeoutMs,
       ...(settings.signal ? { signal: settings.signal } : {}),
-    });
+    }, { allure: false, workers: 1, ...(settings.batches ? { suites: settings.batches.run } : {}) });
   } finally {
     await proxy?.close();
     await target.close();

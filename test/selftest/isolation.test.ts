@@ -1,12 +1,15 @@
-// apc selftest certifies its subjects side by side in one process. A mutant that breaks
-// everything (every request but the preflight's answered 500) runs beside one that breaks one
-// rule (revisions listed oldest first), on the same requirements: each must be diagnosed by its
-// own fault only, as if it had run alone.
+// apc selftest certifies its subjects side by side in one process, their suites in shared vitest
+// runs: one worker process runs the suite files of several subjects, its modules loaded once
+// (harness/run/suite-batches.ts). A mutant that breaks everything (every request but the
+// preflight's answered 500) runs beside one that breaks one rule (revisions listed oldest first),
+// on the same requirements, in one vitest run with one worker: each must be diagnosed by its own
+// fault only, as if it had run alone.
 import { expect, test } from 'vitest';
 import { loadCatalogue, selector } from '../../harness/catalogue.ts';
 import { runSubject, type RunSettings } from '../../harness/selftest/run-subject.ts';
 import { selftestSubjects } from '../../harness/selftest/subject-list.ts';
 import type { Mutant } from '../../harness/selftest/subjects.ts';
+import { SuiteBatches } from '../../harness/run/suite-batches.ts';
 
 const scope = ['CP-READ-*', 'CP-REVL-*'];
 
@@ -29,8 +32,12 @@ const oneRule = { ...(selftestSubjects().find((s) => s.id === 'cp.revisions-olde
 const settings: RunSettings = { runs: 5, seed: 1, seeds: 1, detectionRuns: 25, timeoutMs: 300_000 };
 
 test('a mutant that breaks everything and one that breaks one rule, side by side, are each diagnosed by their own fault', async () => {
-  const [broken, one] = await Promise.all([runSubject(everythingBroken, settings), runSubject(oneRule, settings)]);
+  // One shared run, one worker: the two subjects' files run in the same process, one after another.
+  const batches = new SuiteBatches({ lanes: 1, workers: 1, size: 2, gatherMs: 10_000 });
+  const shared = { ...settings, batches };
+  const [broken, one] = await Promise.all([runSubject(everythingBroken, shared), runSubject(oneRule, shared)]);
   for (const run of [broken, one]) expect(run.error, run.error).toBeUndefined();
+  expect(batches.started).toBe(1);
 
   // The broken one: nothing in scope passed; every failure and every block is its 500s
   // (or the 404 body they lack), never a listing order.

@@ -1,8 +1,7 @@
 // Steps the control-plane suites share: create a deployment with its deletion registered, read
 // it and its revisions, PATCH it, wait for a revision, and pick what the target offers. Only HTTP
 // through the check's client; only resources named with `t.name()`.
-import { inject } from 'vitest';
-import { budgeted, type Check, type Exchange, type TestCost, type TargetProfile } from '../../../harness/conformance/index.ts';
+import { budgeted, runOfCollectedFile, type Check, type Exchange, type TestCost, type TargetProfile } from '../../../harness/conformance/index.ts';
 import type { Deployment, Source } from '../../../schemas/index.ts';
 import { sourceAllowed, type GeneratorContext } from '../../../generators/control-plane/context.ts';
 import { baseCreate, type CreateBody } from '../../../generators/control-plane/create-payloads.ts';
@@ -221,7 +220,7 @@ export function revisionValueDifferences(a: unknown, b: unknown): string[] {
 export function deployTimeout(waits: number): number | 'deploy' {
   const run = (() => {
     try {
-      return inject('apcRun');
+      return runOfCollectedFile();
     } catch {
       return undefined;
     }
