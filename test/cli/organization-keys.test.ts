@@ -6,7 +6,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { expect, test } from 'vitest';
 import { referenceProfileBase } from '../../harness/reference/reference-target.ts';
 import { startReference } from '../../reference-impl/index.ts';
-import { certify } from '../support/certify.ts';
+import { certifyHere } from '../support/certify.ts';
 
 test('a second workspace under the same key leaves CP-TEN-005 unjudged, with why, instead of failing it', async () => {
   const key = `apc-org-${randomBytes(12).toString('hex')}`;
@@ -14,7 +14,8 @@ test('a second workspace under the same key leaves CP-TEN-005 unjudged, with why
   const server = await startReference({ apiKeys: [{ key, tenants: [main, second] }], phaseMs: 10, statsDelayMs: 300 });
   try {
     const base = referenceProfileBase();
-    const run = await certify({
+    // Inside this process: nothing here is about the process itself.
+    const run = await certifyHere({
       profile: {
         urls: { 'control-plane': server.urls.controlPlane },
         apiKeyEnv: 'APC_API_KEY',

@@ -4,7 +4,7 @@
 import { expect, test } from 'vitest';
 import { editJson, startProxy } from '../../harness/proxy/proxy.ts';
 import { referenceProfileFile, startReferenceTarget } from '../../harness/reference/reference-target.ts';
-import { certify } from '../support/certify.ts';
+import { certifyHere } from '../support/certify.ts';
 
 /** GET of one revision: the target answers it with a status the catalogue does not know. */
 const isRevisionRead = (path: string) => /\/revisions\/[^/?]+$/.test(path.split('?')[0]!);
@@ -17,7 +17,8 @@ test('a revision status outside its enum fails CP-REVL-009 at once, and the run 
   try {
     const profile = referenceProfileFile({ apply: target.apply, urls: { ...target.urls, 'control-plane': proxy.url } });
     const deployMs = 1_800_000;
-    const run = await certify({
+    // Inside this process: nothing here is about the process itself.
+    const run = await certifyHere({
       profile: { ...profile, timeouts: { ...(profile.timeouts as object), deployMs } },
       args: ['--interfaces', 'control-plane', '--requirements', 'CP-LIFE-001,CP-REVL-009', '--runs', '5'],
       env: { APC_API_KEY: target.grants[0]!.key, APC_OTHER_API_KEY: target.grants[1]!.key },
