@@ -83,9 +83,20 @@ ${schemas.map(([name, schema]) => `<section id="schema-${escape(name)}"><h3>${es
 `;
 }
 
-/** Serves `document` at GET /openapi.json and its HTML rendering at GET /docs. */
-export function registerDocs(app: FastifyInstance, document: OpenApiDocument): void {
-  const page = renderDocsPage(document);
-  app.get('/openapi.json', async () => document);
-  app.get('/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(page));
+/**
+ * Serves the document `build` makes at GET /openapi.json and its HTML rendering at GET /docs. Both
+ * are made on the first request for either, not at start: every listener's start paid for them
+ * (a tenth of the reference's start), and a certification seldom reads them.
+ */
+export function registerDocs(app: FastifyInstance, build: () => OpenApiDocument): void {
+  let made: { document: OpenApiDocument; page: string } | undefined;
+  const docs = () => {
+    if (!made) {
+      const document = build();
+      made = { document, page: renderDocsPage(document) };
+    }
+    return made;
+  };
+  app.get('/openapi.json', async () => docs().document);
+  app.get('/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(docs().page));
 }

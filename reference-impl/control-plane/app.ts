@@ -61,7 +61,7 @@ export async function buildControlPlaneApp(ctx: ReferenceContext): Promise<Fasti
   await app.register(
     async (scope) => {
       installJsonBody(scope, { ...DEFAULT_JSON_LIMITS, bodyBytes: JSON_BODY_LIMIT });
-      registerDocs(scope, openApiDocument(prefix));
+      registerDocs(scope, () => openApiDocument(prefix));
       registerUploadTarget(scope, deps);
       await scope.register(async (api) => {
         // Checked before the body is read, so an unauthenticated client gets 401/403 whatever it sends.

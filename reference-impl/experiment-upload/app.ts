@@ -25,7 +25,7 @@ export async function buildExperimentUploadApp(ctx: ReferenceContext): Promise<F
   installErrorHandling(app);
   installPlatformTraffic(app, ctx.platformLike, 'experiment-upload');
   installJsonBody(app, { ...DEFAULT_JSON_LIMITS, bodyBytes: BODY_LIMIT_BYTES, refuseEmpty: true });
-  registerDocs(app, openApiDocument());
+  registerDocs(app, openApiDocument);
   await app.register(async (api) => {
     // Checked before the body is read, so an unauthenticated client gets 401 whatever it sends.
     api.addHook('onRequest', async (request) => void tenantOf(ctx.auth, request));

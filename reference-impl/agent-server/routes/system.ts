@@ -8,8 +8,6 @@ import { buildOpenApi, PUBLIC_PATHS } from '../openapi.ts';
 const PACKAGE_VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 export function registerSystemRoutes(app: FastifyInstance, deps: AgentServerDeps): void {
-  const openApi = buildOpenApi(PACKAGE_VERSION, deps.graphs.ids);
-
   app.get('/ok', async () => ({ ok: true }));
 
   app.get('/info', async () => ({
@@ -20,5 +18,5 @@ export function registerSystemRoutes(app: FastifyInstance, deps: AgentServerDeps
     flags: { assistants: true, threads: true, crons: false, store: false },
   }));
 
-  registerDocs(app, openApi);
+  registerDocs(app, () => buildOpenApi(PACKAGE_VERSION, deps.graphs.ids));
 }
