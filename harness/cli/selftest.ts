@@ -3,7 +3,7 @@
 // writes selftest.json and selftest.md. docs/selftest.md explains the measures.
 import { join, resolve } from 'node:path';
 import { selector } from '../catalogue.ts';
-import { selftestSubjects } from '../selftest/subject-list.ts';
+import { selftestSubjects, waitsMost } from '../selftest/subject-list.ts';
 import { measure } from '../selftest/measures.ts';
 import { summaryLines, writeSelftestReport } from '../selftest/report.ts';
 import { runSubject, type RunSettings, type SubjectRun } from '../selftest/run-subject.ts';
@@ -96,7 +96,7 @@ export async function selftest(argv: string[], io: CommandIo, stop?: StopRequest
     writeSelftestReport(dir, report);
     io.out.write(`\n${summaryLines(measures).join('\n')}\n`);
     for (const p of measures.problems) io.out.write(`  missed: ${p}\n`);
-    io.out.write(`suites:  ${sharedRuns} shared vitest runs, up to ${BATCH} certifications each (platform-like variations and hostile targets ran alone)\n`);
+    io.out.write(`suites:  ${sharedRuns} shared vitest runs, up to ${BATCH} certifications each (subjects that mostly wait and hostile targets ran alone)\n`);
     io.out.write(`report:  ${join(dir, 'selftest.md')}\n`);
     if (interrupted) {
       io.out.write(`interrupted: ${runs.length} of ${subjects.length} subjects ended; the report covers those.\n`);
@@ -113,9 +113,9 @@ const BATCH = 12;
  * Runs mutants and variations `concurrency` at a time. Their suites run in shared vitest runs
  * (harness/run/suite-batches.ts) of up to BATCH certifications each, two workers a run, so a
  * worker loads the harness and the suites once for many subjects; the next batch's references
- * start while a run is under way. Platform-like variations mostly wait (a second per throttled
- * request, slow builds) and would hold a shared run open: they run first, three at a time, each
- * in its own vitest run. Hostile runs mostly wait on deadlines and must end by themselves, as a
+ * start while a run is under way. Subjects that mostly wait (platform-like variations: a second
+ * per throttled request, slow builds; those that wait out deadlines, subject-list.ts WAITS_OUT)
+ * would hold a shared run open: they run first, three at a time, each in its own vitest run. Hostile runs mostly wait on deadlines and must end by themselves, as a
  * user's run does: they run beside them, three at a time, each in its own `apc certify` process.
  */
 async function runAll(subjects: Subject[], settings: RunSettings, concurrency: number, progress: (run: SubjectRun, done: number) => void): Promise<{ runs: SubjectRun[]; sharedRuns: number }> {
@@ -129,7 +129,6 @@ async function runAll(subjects: Subject[], settings: RunSettings, concurrency: n
         progress(run, ++done);
       }
     });
-  const waitsMost = (s: Subject) => s.kind === 'variation' && s.platformLike !== undefined;
   const bent = subjects.filter((s) => s.kind !== 'hostile');
   const size = Math.min(BATCH, concurrency);
   const batches = new SuiteBatches({ lanes: Math.ceil(concurrency / size), workers: 2, size, gatherMs: 300 });

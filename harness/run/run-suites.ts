@@ -9,6 +9,7 @@ import { ROOT } from '../root.ts';
 import type { TestOutcome } from '../report/compliance.ts';
 import { OutcomeCollector, type RunListener } from './outcome-collector.ts';
 import { LongestWaitsFirst } from './suite-order.ts';
+import { typeboxAlias } from './typebox-module.ts';
 
 export function suiteFiles(interfaces: InterfaceName[]): string[] {
   return interfaces.flatMap((iface) => {
@@ -116,6 +117,8 @@ export function suiteVitest(options: { context: RunContext; ids: string[]; setup
       // Transformed suite and harness modules are kept on disk between runs (a run's start costs a
       // third less), where the install is writable: a failed cache write would fail the run.
       experimental: { fsModuleCache: writable(MODULE_CACHE), fsModuleCachePath: MODULE_CACHE },
+      // TypeBox as one module rather than its 266 (typebox-module.ts).
+      alias: typeboxAlias(),
     },
     {},
     {},

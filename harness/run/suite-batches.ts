@@ -3,7 +3,7 @@
 // start (node, vitest's runtime, the harness, the suites, fast-check and undici loaded again) was
 // a quarter of a subject's CPU. Here the suites of several certifications run in one vitest run
 // whose workers load all that once: each certification's files are given as
-// `<file>?apc-run=<run id>` (harness/conformance/run-key.ts), its tests read its own context
+// `<file>?apc-run=<its place in the batch>` (harness/conformance/run-key.ts), its tests read its own context
 // (run-of-file.ts), and what they report goes to it alone. Everything else of a certification
 // stays its own: plan, target, limiter, pool, deadline, verdict and report.
 //
@@ -96,17 +96,19 @@ function settle(pending: Pending, result: SuiteRunResult): void {
 }
 
 async function runBatch(batch: Pending[], workers: number): Promise<void> {
-  const byKey = new Map(batch.map((p) => [p.options.context.runId, p]));
+  // A run's key is its place in the batch, not its run id: vitest keeps transformed modules on
+  // disk by id (run-suites.ts), so the ids of the suite files stay the same from batch to batch.
+  const byKey = new Map(batch.map((p, i) => [String(i), p]));
   const shared: string[] = [];
   const failed = (error: unknown) => shared.push(redactor.text(`the shared suite run failed: ${error instanceof Error ? error.message : String(error)}`));
   let vitest: Vitest | undefined;
   try {
-    const contexts = Object.fromEntries(batch.map((p) => [p.options.context.runId, p.options.context]));
+    const contexts = Object.fromEntries([...byKey].map(([key, p]) => [key, p.options.context]));
     vitest = await withoutVitestSignals(() => suiteVitest({ contexts }, Math.max(1, Math.min(workers, batch.reduce((n, p) => n + p.files.length, 0))), [new RoutingReporter(byKey, shared)]));
     const project = vitest.getRootProject();
-    const specs = batch.flatMap((p) => {
+    const specs = [...byKey].flatMap(([key, p]) => {
       const testNamePattern = new RegExp(titlePattern(p.options.ids));
-      return p.files.map((file) => project.createSpecification(fileOfRun(file, p.options.context.runId), { testNamePattern }));
+      return p.files.map((file) => project.createSpecification(fileOfRun(file, key), { testNamePattern }));
     });
     // Once every certification of the batch has stopped, the run is cut short.
     const allStopped = Promise.all(batch.map((p) => p.options.stop ?? new Promise(() => undefined)));

@@ -3,7 +3,7 @@
 // (selftest.test.ts) proves the harness catches its breakage. Mutant ids are unique.
 import { expect, test } from 'vitest';
 import { loadCatalogue } from '../../harness/catalogue.ts';
-import { selftestSubjects } from '../../harness/selftest/subject-list.ts';
+import { selftestSubjects, WAITS_OUT } from '../../harness/selftest/subject-list.ts';
 import { FAMILIES, isGenerated, type Mutant } from '../../harness/selftest/subjects.ts';
 
 const catalogue = loadCatalogue();
@@ -22,6 +22,10 @@ test('mutants declare catalogue ids; subject ids are unique', () => {
   const ids = new Set(catalogue.requirements.map((r) => r.id));
   expect(mutants.flatMap((m) => m.catches).filter((id) => !ids.has(id))).toEqual([]);
   expect(subjects.map((s) => s.id).filter((id, i, all) => all.indexOf(id) !== i)).toEqual([]);
+});
+
+test('the subjects listed as waiting out deadlines (certified alone) exist', () => {
+  expect(WAITS_OUT.filter((id) => !subjects.some((s) => s.id === id))).toEqual([]);
 });
 
 test('the families the issue names each have several mutants', () => {
