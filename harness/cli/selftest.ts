@@ -1,6 +1,7 @@
 // `apc selftest`: the harness certifies itself. It certifies every mutant (a deliberately broken
 // reference), valid variation and hostile target of harness/selftest/, prints the matrix and
 // writes selftest.json and selftest.md. docs/selftest.md explains the measures.
+import { setMaxListeners } from 'node:events';
 import { join, resolve } from 'node:path';
 import { selector } from '../catalogue.ts';
 import { selftestSubjects, waitsMost } from '../selftest/subject-list.ts';
@@ -73,6 +74,8 @@ export async function selftest(argv: string[], io: CommandIo, stop?: StopRequest
     // A first SIGINT or SIGTERM stops the certifications under way (each ends as a stopped apc
     // certify does) and starts no more; the report covers the subjects that ended. A second exits at once.
     const aborter = new AbortController();
+    // Every certification under way listens to it (runAll runs many).
+    setMaxListeners(4 * concurrency + 16, aborter.signal);
     let interrupted: string | undefined;
     void stop?.requested.then((reason) => {
       interrupted = reason;
@@ -131,6 +134,9 @@ async function runAll(subjects: Subject[], settings: RunSettings, concurrency: n
     });
   const bent = subjects.filter((s) => s.kind !== 'hostile');
   const size = Math.min(BATCH, concurrency);
+  // Each vitest instance listens for unhandled rejections until it closes; with this many
+  // certifications under way (a budgeted one also collects its tests first) that is no leak.
+  process.setMaxListeners(Math.max(process.getMaxListeners(), 2 * (concurrency + size) + 16));
   const batches = new SuiteBatches({ lanes: Math.ceil(concurrency / size), workers: 2, size, gatherMs: 300 });
   await Promise.all([
     ...pool(bent.filter(waitsMost), 3, settings),

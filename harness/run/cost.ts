@@ -9,7 +9,7 @@ import type { RunContext } from '../conformance/run-context.ts';
 import { budgeted, INTERFACES, type Budget, type BusyPatch, type InterfaceName } from '../profile/profile.ts';
 import { BUSY_PATCH_ANSWERS } from '../../schemas/target-profile.ts';
 import type { ComplianceReport, TestOutcome } from '../report/compliance.ts';
-import { suiteFiles, suiteFilesNaming, suiteVitest } from './run-suites.ts';
+import { suiteFiles, suiteFilesNaming, suiteVitest, withoutVitestSignals } from './run-suites.ts';
 
 /** A test of the selection and what it may cost. */
 export interface PlannedTest {
@@ -47,7 +47,7 @@ export const REFERENCE_REVISION_MS = 60;
 export async function plannedTests(context: RunContext, interfaces: InterfaceName[], ids: string[]): Promise<PlannedTest[]> {
   const files = suiteFilesNaming(suiteFiles(interfaces), ids);
   if (files.length === 0 || ids.length === 0) return [];
-  const vitest = await suiteVitest({ context, ids }, 1, []);
+  const vitest = await withoutVitestSignals(() => suiteVitest({ context, ids }, 1, []));
   try {
     const { testModules } = await vitest.collect(files);
     const wanted = new Set(ids);
