@@ -18,8 +18,8 @@ function platformVariation(iface: InterfaceName, name: string, behaviours: Platf
 
 export function platformVariations(): Variation[] {
   const everywhere = (['control-plane', 'agent-server', 'experiment-upload'] as const).flatMap((iface) => [
-    platformVariation(iface, 'throttle', ['throttle'], 'Past 15 requests of a key in 100 ms the target answers 429 {"detail":"Rate limit exceeded"} with Retry-After: 1, unprocessed.'),
-    platformVariation(iface, 'transient-errors', ['transient-errors'], 'About one GET in 40 is answered 503 {"detail":"Service temporarily unavailable"} with Retry-After: 1, unprocessed.'),
+    platformVariation(iface, 'throttle', ['throttle'], 'Past 15 requests of a key in 100 ms the target answers 429 {"detail":"Rate limit exceeded"} with Retry-After: 0.1 (1 s of the platform at this time scale), unprocessed.'),
+    platformVariation(iface, 'transient-errors', ['transient-errors'], 'About one GET in 40 is answered 503 {"detail":"Service temporarily unavailable"} with Retry-After: 0.1 (1 s of the platform at this time scale), unprocessed.'),
   ]);
   return [
     platformVariation('control-plane', 'slow-builds', ['slow-builds'], 'Each revision phase (queued, building, deploying) takes 150 ms instead of 10 ms.'),

@@ -4,6 +4,7 @@
 // must fail (the whole list takes a full `apc selftest`, too slow for this check).
 import { describe, expect, test } from 'vitest';
 import { evidenceProblems } from '../../harness/conformance/evidence.ts';
+import { SuiteBatches } from '../../harness/run/suite-batches.ts';
 import { certifyBent } from '../../harness/selftest/run-subject.ts';
 import { selftestSubjects } from '../../harness/selftest/subject-list.ts';
 import { FAMILIES, type Mutant } from '../../harness/selftest/subjects.ts';
@@ -29,10 +30,12 @@ test('the sample covers every rule family of the mutants', () => {
 // reference's revisions end in milliseconds, so a deploy timeout of 10 s (not the profile's 30 s)
 // is long enough for every one of them and cuts the wait of the mutant whose revisions never end.
 const DEPLOY_TIMEOUT = ['--deploy-timeout-ms', '10000'];
+// Their suites share vitest runs, as apc selftest's do (harness/run/suite-batches.ts): a worker's start per mutant was most of their CPU.
+const batches = new SuiteBatches({ lanes: 2, workers: 2, size: 8, gatherMs: 500 });
 
 describe.concurrent.each(sample.map((m) => [m.id, m] as const))('mutant %s', (_id, mutant) => {
   test('each failure on a requirement it must fail names the compared field in expected and seen', async () => {
-    const run = await certifyBent({ ...mutant, scope: mutant.catches }, { runs: 10, seed: 1, seeds: 1, detectionRuns: 25, timeoutMs: 240_000 }, DEPLOY_TIMEOUT);
+    const run = await certifyBent({ ...mutant, scope: mutant.catches }, { runs: 10, seed: 1, seeds: 1, detectionRuns: 25, timeoutMs: 240_000, batches }, DEPLOY_TIMEOUT);
     const failures = (run.report?.requirements ?? []).filter((r) => r.status === 'failed').flatMap((r) => r.failures.map((f) => ({ id: r.id, f })));
     expect(failures.length, run.stdout + run.stderr).toBeGreaterThan(0);
     const problems = failures.flatMap(({ id, f }) => evidenceProblems(f).map((p) => `${id} "${f.message}": ${p}`));
