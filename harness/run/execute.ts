@@ -29,9 +29,9 @@ export interface RunHooks {
   /** Told once when the run starts to stop, with the reason. */
   stopping?: (reason: string) => void;
   /**
-   * Suite worker processes at most (default: workers.ts). apc selftest
-   * runs its certifications side by side with one each: a worker's start (its imports, schemas
-   * and catalogue) is a quarter of a mutant's CPU, and the other certifications fill the waits.
+   * Suite worker processes at most (default: workers.ts). apc selftest gives one: its
+   * certifications run side by side and fill each other's waits (most share vitest runs, `suites`;
+   * the rest each start a worker, a quarter of a mutant's CPU).
    */
   workers?: number;
   /** Runs the suites (default runSuites); apc selftest shares vitest runs among its certifications (suite-batches.ts). */
