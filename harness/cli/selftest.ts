@@ -74,8 +74,6 @@ export async function selftest(argv: string[], io: CommandIo, stop?: StopRequest
     // A first SIGINT or SIGTERM stops the certifications under way (each ends as a stopped apc
     // certify does) and starts no more; the report covers the subjects that ended. A second exits at once.
     const aborter = new AbortController();
-    // Every certification under way listens to it (runAll runs many).
-    setMaxListeners(4 * concurrency + 16, aborter.signal);
     let interrupted: string | undefined;
     void stop?.requested.then((reason) => {
       interrupted = reason;
@@ -118,8 +116,9 @@ const BATCH = 12;
  * worker loads the harness and the suites once for many subjects; the next batch's references
  * start while a run is under way. Subjects that mostly wait (platform-like variations: a second
  * per throttled request, slow builds; those that wait out deadlines, subject-list.ts WAITS_OUT)
- * would hold a shared run open: they run first, three at a time, each in its own vitest run. Hostile runs mostly wait on deadlines and must end by themselves, as a
- * user's run does: they run beside them, three at a time, each in its own `apc certify` process.
+ * would hold a shared run open: they run first, three at a time, each in its own vitest run.
+ * Hostile runs mostly wait on deadlines and must end by themselves, as a user's run does: they
+ * run beside them, three at a time, each in its own `apc certify` process.
  */
 async function runAll(subjects: Subject[], settings: RunSettings, concurrency: number, progress: (run: SubjectRun, done: number) => void): Promise<{ runs: SubjectRun[]; sharedRuns: number }> {
   const results = new Map<string, SubjectRun>();
@@ -134,14 +133,18 @@ async function runAll(subjects: Subject[], settings: RunSettings, concurrency: n
     });
   const bent = subjects.filter((s) => s.kind !== 'hostile');
   const size = Math.min(BATCH, concurrency);
-  // Each vitest instance listens for unhandled rejections until it closes; with this many
-  // certifications under way (a budgeted one also collects its tests first) that is no leak.
-  process.setMaxListeners(Math.max(process.getMaxListeners(), 2 * (concurrency + size) + 16));
+  const alone = 3;
+  // Each certification under way listens to the interrupt's signal, and each of its vitest
+  // instances (a budgeted run also collects its tests first) to the process's unhandled
+  // rejections until it closes: with this many under way, that is no leak.
+  const inFlight = concurrency + size + 2 * alone;
+  if (settings.signal) setMaxListeners(2 * inFlight, settings.signal);
+  process.setMaxListeners(Math.max(process.getMaxListeners(), 2 * inFlight + 16));
   const batches = new SuiteBatches({ lanes: Math.ceil(concurrency / size), workers: 2, size, gatherMs: 300 });
   await Promise.all([
-    ...pool(bent.filter(waitsMost), 3, settings),
+    ...pool(bent.filter(waitsMost), alone, settings),
     ...pool(bent.filter((s) => !waitsMost(s)), concurrency + size, { ...settings, batches }),
-    ...pool(subjects.filter((s) => s.kind === 'hostile'), 3, settings),
+    ...pool(subjects.filter((s) => s.kind === 'hostile'), alone, settings),
   ]);
   return { runs: subjects.flatMap((s) => results.get(s.id) ?? []), sharedRuns: batches.started };
 }

@@ -75,6 +75,14 @@ function seenOn<S extends FailureSpec>(exchange: Exchange, spec: S): S {
 
 /** Each run's limiter in this worker (a worker may run several runs' files: run-of-file.ts). */
 const limiters = new Map<string, Limiter>();
+function limiterOf(run: RunContext): Limiter {
+  let limiter = limiters.get(run.runId);
+  if (!limiter) {
+    limiter = new Limiter(run.workerConcurrency, run.workerMaxRps, run.adaptiveRps);
+    limiters.set(run.runId, limiter);
+  }
+  return limiter;
+}
 let nameCounter = 0;
 
 export class Check {
@@ -104,7 +112,6 @@ export class Check {
     readonly deadlineAt?: number,
   ) {
     this.profile = run.profile;
-    if (!limiters.has(run.runId)) limiters.set(run.runId, new Limiter(run.workerConcurrency, run.workerMaxRps, run.adaptiveRps));
     shareBreakersThrough(run.stateDir);
   }
 
@@ -113,7 +120,7 @@ export class Check {
     if (!client) {
       const base = this.profile.urls[name];
       if (!base) throw new ConformanceFailure({ message: `The profile has no ${name} URL.` });
-      client = new InterfaceClient(name, base, this.profile, this.recorder, limiters.get(this.run.runId)!, {
+      client = new InterfaceClient(name, base, this.profile, this.recorder, limiterOf(this.run), {
         throwWhenRefused: true,
         ...(this.deadlineAt !== undefined ? { giveUpAt: this.deadlineAt } : {}),
       });

@@ -27,10 +27,14 @@ function installedVersion(): string | undefined {
   return undefined;
 }
 
-/** The vitest alias that gives the suite workers TypeBox as one module; none where it cannot be made. */
+let alias: { find: RegExp; replacement: string }[] | undefined;
+/** The vitest alias that gives the suite workers TypeBox as one module; none where it cannot be made. Found once per process (apc selftest makes many vitest instances). */
 export function typeboxAlias(): { find: RegExp; replacement: string }[] {
-  const file = typeboxModule();
-  return file ? [{ find: /^@sinclair\/typebox$/, replacement: file }] : [];
+  if (!alias) {
+    const file = typeboxModule();
+    alias = file ? [{ find: /^@sinclair\/typebox$/, replacement: file }] : [];
+  }
+  return alias;
 }
 
 /** The path of TypeBox as one ES module, made on first use; undefined where it cannot be made. */
