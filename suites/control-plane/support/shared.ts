@@ -11,7 +11,7 @@
 // the deployment changed: it is dropped from the pool, and the next test creates another. Pooled
 // deployments carry the run's name prefix; the run deletes them at its end, also after an
 // interrupt (harness/run/leftovers.ts), and `apc cleanup` finds any left.
-import { describeResponse, poolLease, type Check, type Exchange, type TargetProfile, type TestCost, budgeted } from '../../../harness/conformance/index.ts';
+import { poolLease, type Check, type Exchange, type TargetProfile, type TestCost, budgeted } from '../../../harness/conformance/index.ts';
 import type { Deployment, Source } from '../../../schemas/index.ts';
 import type { CreateBody } from '../../../generators/control-plane/create-payloads.ts';
 import { field, is2xx, revisionsPath } from './endpoints.ts';
@@ -82,11 +82,10 @@ export async function sharedCreated(t: Check, key: string, body: () => CreateBod
   const exchange = await sharedCreate(t, key, body);
   t.needSuccess(exchange, { requirement: 'CP-CREATE-001', message: `Creating a deployment (a valid body) answered ${exchange.response?.status ?? 'nothing'}; this test needs it accepted.` });
   const json = exchange.response?.json;
-  t.need(typeof field(json, 'id') === 'string' && typeof field(json, 'latest_revision_id') === 'string', {
+  t.needOn(exchange, typeof field(json, 'id') === 'string' && typeof field(json, 'latest_revision_id') === 'string', {
     requirement: 'CP-CREATE-003',
     message: 'The create response has no id and latest_revision_id to go on with.',
     expected: '{"id": <uuid>, "latest_revision_id": <uuid>, ...}',
-    seen: describeResponse(exchange),
   });
   return json as Deployment;
 }
