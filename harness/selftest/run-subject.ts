@@ -10,6 +10,14 @@ import { certifyInProcess } from './certify-in-process.ts';
 import { startProxy } from '../proxy/proxy.ts';
 import type { SuiteBatches } from '../run/suite-batches.ts';
 import { isGenerated, type HostileTarget, type Mutant, type Subject, type Variation } from './subjects.ts';
+import { waitsMost } from './subject-list.ts';
+
+/**
+ * How often a subject that mostly waits polls (revisions, deletions, statistics): the reference's
+ * 20 ms, meant for its 10 ms phases, polled a deploy timeout out 1,500 times and a platform-like
+ * build of 150 ms phases 8 times a phase (a stuck revision's certification sent 6,500 requests).
+ */
+const WAITING_POLL_MS = 100;
 
 export interface RunSettings {
   /** fast-check runs per property. */
@@ -81,7 +89,7 @@ export async function certifyBent(subject: Mutant | Variation, settings: RunSett
   if (proxy) urls[subject.interface] = proxy.url;
   try {
     return await certifyInProcess({
-      profile: referenceProfileFile({ apply: target.apply, urls }),
+      profile: { ...referenceProfileFile({ apply: target.apply, urls }), ...(waitsMost(subject) ? { pollIntervalMs: WAITING_POLL_MS } : {}) },
       args: [
         '--interfaces', subject.interface,
         '--seed', String(settings.seed),
