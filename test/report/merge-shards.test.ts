@@ -1,7 +1,8 @@
 // Sharding across machines: two real `apc certify --shard I/2` runs (each starting its own
 // reference implementation, one fault switched on), merged by `apc report merge` into one
 // report with one verdict; folders of another seed are refused. The commands run inside this
-// process (test/support/apc-here.ts).
+// process (test/support/apc-here.ts); the shards on one suite worker each (`certifyHere`), which
+// is all their few files need.
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ComplianceReport } from '../../harness/report/compliance.ts';
 import { complianceReportProblems } from '../../schemas/compliance-report.ts';
 import { apcHere } from '../support/apc-here.ts';
+import { certifyHere } from '../support/certify.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'apc-merge-test-'));
 const shardDirs = [join(work, 'shard-1'), join(work, 'shard-2')];
@@ -23,7 +25,7 @@ const allureFiles = (dir: string) => readdirSync(join(dir, 'allure-results')).fi
 beforeAll(async () => {
   await Promise.all(
     shardDirs.map((dir, i) =>
-      apcHere(['certify', '--interfaces', 'agent-server', '--requirements', SLICE, '--shard', `${i + 1}/2`, '--seed', '77', '--runs', '5', '--reference-fault', FAULT, '--quiet', '--reports', dir]),
+      certifyHere({ args: ['--interfaces', 'agent-server', '--requirements', SLICE, '--shard', `${i + 1}/2`, '--seed', '77', '--runs', '5', '--reference-fault', FAULT], reportDir: dir }),
     ),
   );
   reports = shardDirs.map(readReport);
