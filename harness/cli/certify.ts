@@ -107,6 +107,8 @@ export interface CertifyOptions {
   workers?: number;
   /** Runs the suites in vitest runs shared with other certifications (RunHooks.suites). */
   suites?: RunHooks['suites'];
+  /** RunHooks.ownSeedJudged: apc selftest's detection run, whose own seed its first certification judged. */
+  ownSeedJudged?: boolean;
 }
 
 export async function certify(argv: string[], io: CommandIo, stop?: StopRequest, options: CertifyOptions = {}): Promise<number> {
@@ -145,6 +147,7 @@ async function certifyWith(v: CertifyValues, io: CommandIo, stop: StopRequest | 
       listener: { outcome: (o) => progress.outcome(o), fileEnd: (f) => progress.fileEnd(f) },
       ...(options.workers ? { workers: options.workers } : {}),
       ...(options.suites ? { suites: options.suites } : {}),
+      ...(options.ownSeedJudged ? { ownSeedJudged: true } : {}),
       stopping: (reason) => io.err.write(`\napc: ${reason}: stopping the suites${profile.keep ? '' : ' and deleting what the run created'}; press Ctrl-C again to exit at once.\n`),
     });
     const report = reportOf(plan, results);

@@ -365,6 +365,7 @@ export class Check {
       }
     };
     const limitMs = options.timeLimitMs ?? Math.max(this.profile.timeouts.requestMs * 20, 120_000);
+    if (this.profile.seeds > 1 && this.run.ownSeedJudged) return this.otherSeedsOnly(seed, planned, limitMs, fc.asyncProperty(arbitrary, check), check);
     if (options.sideBySide) {
       const sideBySide = await this.sideBySide(arbitrary, check, seed, planned);
       if (sideBySide.held) return;
@@ -469,6 +470,14 @@ export class Check {
       if (details.failed && details.counterexample !== null) caught.push({ index, details });
     }
     return caught;
+  }
+
+  /** `--seeds N` where the run's own seed was judged before (RunContext.ownSeedJudged): the N-1 others, a counterexample of any failing the property. */
+  private async otherSeedsOnly<T>(seed: number, planned: number, limitMs: number, property: fc.IAsyncProperty<[T]>, check: (input: T) => Promise<void>): Promise<void> {
+    const others = (await this.otherSeeds(seed, planned, limitMs, property))!;
+    this.properties.push({ ran: planned, planned, asked: this.profile.runs, seeds: { ran: this.profile.seeds, caught: others.map((o) => o.index) } });
+    const other = others[0]?.details;
+    if (other) return this.replayCounterexample(other.counterexample![0] as T, other, check);
   }
 
   private async replayCounterexample<T>(input: T, details: fc.RunDetails<[T]>, check: (input: T) => Promise<void>): Promise<never> {

@@ -22,6 +22,11 @@ export interface RunContext {
   overBudget?: string[];
   /** The catalogue's requirements as the certifying process read them: a worker need not parse requirements/ again. */
   requirements?: Requirement[];
+  /**
+   * With `--seeds N`: the run's own seed was judged by an earlier certification of the same target,
+   * seed and runs (apc selftest's first certification of a mutant), so only the N-1 others run.
+   */
+  ownSeedJudged?: boolean;
 }
 
 declare module 'vitest' {

@@ -2,9 +2,8 @@
 // it can rewrite a request, answer in the target's place, rewrite an answer, or write an answer
 // in many small chunks. Self-tests use it for targets the reference's fault switches do not
 // cover, and for targets that follow the spec in unusual but legitimate ways.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { Agent, createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Agent, request, type Dispatcher } from 'undici';
 
 export interface ProxiedRequest {
   method: string;
@@ -85,9 +84,24 @@ async function send(res: ServerResponse, method: string, answer: ProxiedAnswer, 
 
 export async function startProxy(target: string, rules: ProxyRules): Promise<Proxy> {
   // The proxy's own connections to the target, kept alive and closed with it. Identity encoding is
-  // asked for (the target's answers are rewritten as bytes); undici's request, not fetch, whose
-  // streams cost a third of the proxy's CPU.
-  const upstream = new Agent({ keepAliveTimeout: 10_000 });
+  // asked for (the target's answers are rewritten as bytes). node's HTTP client rather than
+  // undici: its parser is native, and a proxied request cost the certifying process a fifth less.
+  const upstream = new Agent({ keepAlive: true });
+  const base = new URL(target);
+  const ask = (sent: ProxiedRequest): Promise<ProxiedAnswer> =>
+    new Promise((resolve, reject) => {
+      const { 'accept-encoding': _encodings, ...headers } = sent.headers;
+      // As undici frames a request: a length for any body, and 0 for a method that carries one.
+      if (sent.body.length > 0 || /^(POST|PUT|PATCH)$/i.test(sent.method)) headers['content-length'] = String(sent.body.length);
+      const asked = request({ agent: upstream, host: base.hostname, port: base.port, method: sent.method, path: base.pathname.replace(/\/+$/, '') + sent.path, headers }, (response) => {
+        const parts: Buffer[] = [];
+        response.on('data', (part: Buffer) => parts.push(part));
+        response.on('error', reject);
+        response.on('end', () => resolve({ status: response.statusCode ?? 502, headers: plainHeaders(response.headers), body: Buffer.concat(parts) }));
+      });
+      asked.on('error', reject);
+      asked.end(sent.body.length > 0 ? sent.body : undefined);
+    });
   const server = createServer((req, res) => {
     void (async () => {
       const original: ProxiedRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: plainHeaders(req.headers), body: await readBody(req) };
@@ -96,14 +110,7 @@ export async function startProxy(target: string, rules: ProxyRules): Promise<Pro
       if (isAnswer(rewritten)) {
         answer = rewritten;
       } else {
-        const { 'accept-encoding': _encodings, ...headers } = rewritten.headers;
-        const response = await request(target + rewritten.path, {
-          dispatcher: upstream,
-          method: rewritten.method as Dispatcher.HttpMethod,
-          headers,
-          ...(rewritten.body.length > 0 ? { body: rewritten.body } : {}),
-        });
-        answer = { status: response.statusCode, headers: plainHeaders(response.headers), body: Buffer.from(await response.body.arrayBuffer()) };
+        answer = await ask(rewritten);
         if (rules.answer) answer = rules.answer(rewritten, answer);
       }
       await send(res, original.method, answer, rules.chunks ? rules.chunks(answer) : [answer.body], rules.holdOpen?.(answer));
@@ -119,7 +126,10 @@ export async function startProxy(target: string, rules: ProxyRules): Promise<Pro
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
-        server.close(() => void upstream.destroy().then(resolve, resolve));
+        server.close(() => {
+          upstream.destroy();
+          resolve();
+        });
       }),
   };
 }

@@ -36,6 +36,8 @@ export interface RunHooks {
   workers?: number;
   /** Runs the suites (default runSuites); apc selftest shares vitest runs among its certifications (suite-batches.ts). */
   suites?: (options: SuiteRunOptions) => Promise<SuiteRunResult>;
+  /** The run's own seed was judged before (RunContext.ownSeedJudged): apc selftest's detection runs. */
+  ownSeedJudged?: boolean;
 }
 
 /** Flags that start the reference again as certified: its mode, fault switches and platform-like behaviours. */
@@ -101,6 +103,7 @@ async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResult
     ...(plan.maxRps ? { workerMaxRps: plan.maxRps / workers } : {}),
     ...(plan.adaptiveRps ? { adaptiveRps: true } : {}),
     stateDir,
+    ...(hooks.ownSeedJudged ? { ownSeedJudged: true } : {}),
   };
   if (profile.budget && budgeted(profile)) {
     const tests = await plannedTests(context, plan.suiteInterfaces, ids);

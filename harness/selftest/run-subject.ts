@@ -10,6 +10,14 @@ import { certifyInProcess } from './certify-in-process.ts';
 import { startProxy } from '../proxy/proxy.ts';
 import type { SuiteBatches } from '../run/suite-batches.ts';
 import { isGenerated, type HostileTarget, type Mutant, type Subject, type Variation } from './subjects.ts';
+import { waitsMost } from './subject-list.ts';
+
+/**
+ * How often a subject that mostly waits polls (revisions, deletions, statistics): the reference's
+ * 20 ms, meant for its 10 ms phases, polled a deploy timeout out 1,500 times and a platform-like
+ * build of 150 ms phases 8 times a phase (a stuck revision's certification sent 6,500 requests).
+ */
+const WAITING_POLL_MS = 100;
 
 export interface RunSettings {
   /** fast-check runs per property. */
@@ -62,13 +70,13 @@ export async function runSubject(subject: Subject, settings: RunSettings): Promi
   // A generated mutant is caught by any failure: no detection run over the rules it names.
   if (subject.kind === 'mutant' && !isGenerated(subject) && settings.seeds > 1 && !settings.signal?.aborted) {
     const requirements = subject.catches.filter((id) => run.report?.requirements.find((r) => r.id === id)?.cases);
-    if (requirements.length > 0) outcome.detection = await detect(subject, requirements, settings);
+    if (requirements.length > 0) outcome.detection = await detect(subject, requirements, settings, run.report?.requirements ?? []);
   }
   return outcome;
 }
 
 /** The reference, bent as the subject says, certified on the subject's interface (also used by the failure-evidence test). */
-export async function certifyBent(subject: Mutant | Variation, settings: RunSettings, extra: string[] = []): Promise<ChildCertifyRun> {
+export async function certifyBent(subject: Mutant | Variation, settings: RunSettings, extra: string[] = [], run: { ownSeedJudged?: boolean } = {}): Promise<ChildCertifyRun> {
   const mode = subject.mode ?? 'hosted';
   const target = await startReferenceTarget({
     mode,
@@ -81,7 +89,7 @@ export async function certifyBent(subject: Mutant | Variation, settings: RunSett
   if (proxy) urls[subject.interface] = proxy.url;
   try {
     return await certifyInProcess({
-      profile: referenceProfileFile({ apply: target.apply, urls }),
+      profile: { ...referenceProfileFile({ apply: target.apply, urls }), ...(waitsMost(subject) ? { pollIntervalMs: WAITING_POLL_MS } : {}) },
       args: [
         '--interfaces', subject.interface,
         '--seed', String(settings.seed),
@@ -93,7 +101,7 @@ export async function certifyBent(subject: Mutant | Variation, settings: RunSett
       env: { APC_API_KEY: own!.key, APC_OTHER_API_KEY: other!.key },
       timeoutMs: settings.timeoutMs,
       ...(settings.signal ? { signal: settings.signal } : {}),
-    }, { allure: false, workers: 1, ...(settings.batches ? { suites: settings.batches.run } : {}) });
+    }, { allure: false, workers: 1, ...(settings.batches ? { suites: settings.batches.run } : {}), ...run });
   } finally {
     await proxy?.close();
     await target.close();
@@ -103,11 +111,14 @@ export async function certifyBent(subject: Mutant | Variation, settings: RunSett
 /**
  * The mutant again, on the property rules that caught it, under `seeds` seeds at the default
  * number of runs: in how many of them is it caught? A rule that failed by a check outside its
- * properties catches it in every seed.
+ * properties catches it in every seed. The first seed is the certification's own (the same seed
+ * and runs): it is not run again, and caught when that certification failed one of the rules.
  */
-async function detect(mutant: Mutant, requirements: string[], settings: RunSettings): Promise<SubjectRun['detection']> {
-  const run = await certifyBent({ ...mutant, scope: requirements }, { ...settings, runs: settings.detectionRuns }, ['--seeds', String(settings.seeds)]);
+async function detect(mutant: Mutant, requirements: string[], settings: RunSettings, first: RequirementResult[]): Promise<SubjectRun['detection']> {
+  const ownSeedJudged = settings.runs === settings.detectionRuns;
+  const run = await certifyBent({ ...mutant, scope: requirements }, { ...settings, runs: settings.detectionRuns }, ['--seeds', String(settings.seeds)], { ownSeedJudged });
   const caught = new Set<number>();
+  if (ownSeedJudged && first.some((r) => requirements.includes(r.id) && r.status === 'failed')) caught.add(0);
   for (const r of run.report?.requirements ?? []) {
     for (const seed of r.seeds?.caught ?? []) caught.add(seed);
     if (r.status === 'failed' && r.failures.some((f) => f.input === undefined)) for (let s = 0; s < settings.seeds; s++) caught.add(s);

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startReference, type ReferenceServer } from '../../reference-impl/index.ts';
 import { ROOT } from '../support/certify.ts';
+import { apcHere } from '../support/apc-here.ts';
 
 const apiKey = `apc-cleanup-${randomUUID()}`;
 const tenant = randomUUID();
@@ -47,21 +48,29 @@ async function assistantNames(): Promise<string[]> {
     .sort();
 }
 
-function cleanup(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return cleanupOf(server, ...args);
-}
+type Run = { code: number | null; stdout: string; stderr: string };
+const targetArgs = (target: ReferenceServer) => ['--control-plane-url', target.urls.controlPlane, '--agent-server-url', target.urls.agentServer, '--tenant-id', tenant];
 
-function cleanupOf(target: ReferenceServer, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(
-    process.execPath,
-    [join(ROOT, 'bin', 'apc.mjs'), 'cleanup', '--control-plane-url', target.urls.controlPlane, '--agent-server-url', target.urls.agentServer, '--tenant-id', tenant, ...args],
-    { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', APC_API_KEY: apiKey }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+/**
+ * `apc cleanup` as a user runs it, a process of its own: for the dry run, which shows what the
+ * process prints (never the key), and the refused run id, whose exit code is the point.
+ */
+function cleanupChild(...args: string[]): Promise<Run> {
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'apc.mjs'), 'cleanup', ...targetArgs(server), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, NO_COLOR: '1', APC_API_KEY: apiKey },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   return new Promise((done) => child.on('close', (code) => done({ code, stdout, stderr })));
+}
+
+/** `apc cleanup` inside this process, where what it deletes is the point: a child paid node's start and the CLI's imports for each. */
+function cleanupOf(target: ReferenceServer, ...args: string[]): Promise<Run> {
+  return apcHere(['cleanup', ...targetArgs(target), ...args], { APC_API_KEY: apiKey });
 }
 
 describe('apc cleanup', () => {
@@ -77,7 +86,7 @@ describe('apc cleanup', () => {
   });
 
   test('a dry run lists every apc- resource and deletes nothing', async () => {
-    const run = await cleanup();
+    const run = await cleanupChild();
     expect(run.code, run.stderr).toBe(0);
     for (const name of ['apc-aaa111-life-1', 'apc-aaa111-auth-2', 'apc-bbb222-d-1', 'apc-aaa111-assistant-1', 'renamed by a test']) expect(run.stdout).toContain(name);
     expect(run.stdout).not.toContain('production-agent');
@@ -88,7 +97,7 @@ describe('apc cleanup', () => {
   });
 
   test('--run ID --yes deletes that run only', async () => {
-    const run = await cleanup('--run', 'apc-aaa111', '--yes');
+    const run = await cleanupOf(server, '--run', 'apc-aaa111', '--yes');
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('3 of 3 resource(s) deleted');
     expect(run.stdout).not.toContain('apc-bbb222');
@@ -97,17 +106,17 @@ describe('apc cleanup', () => {
   });
 
   test('--yes deletes the rest of the apc- resources and leaves everything else', async () => {
-    const run = await cleanup('--yes');
+    const run = await cleanupOf(server, '--yes');
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('2 of 2 resource(s) deleted');
     expect(await deploymentNames()).toEqual(['production-agent']);
     expect(await assistantNames()).toEqual(['support-bot']);
-    const again = await cleanup();
+    const again = await cleanupOf(server);
     expect(again.stdout).toContain('nothing left');
   });
 
   test('a run id that is not one exits 2', async () => {
-    const run = await cleanup('--run', 'production');
+    const run = await cleanupChild('--run', 'production');
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--run: expected a run id such as apc-3f9a1c');
   });

@@ -23,6 +23,9 @@ test('a second workspace under the same key leaves CP-TEN-005 unjudged, with why
         otherTenant: { apiKeyEnv: 'APC_API_KEY', tenantId: second },
         timeouts: base.timeouts,
         pollIntervalMs: base.pollIntervalMs,
+        // The reference is free: unbudgeted, as when the harness starts it (a budget collects the
+        // suites' tests once more before the run and starts a pool of deployments).
+        budget: {},
       },
       args: ['--requirements', 'CP-TEN-*', '--runs', '5'],
       env: { APC_API_KEY: key },

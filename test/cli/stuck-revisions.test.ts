@@ -20,6 +20,13 @@ function expectStuckReport(run: CertifyRun, deployMs: number, boundMs: number): 
   return output;
 }
 
+/**
+ * Polls a twentieth of the deploy timeout apart, not the reference's 20 ms: a wait for a stuck
+ * revision then asks 20 times, not hundreds, and still gives up by the deploy timeout (a poll
+ * interval before it at the earliest), so the bounds below hold as before.
+ */
+const pollMs = (deployMs: number) => deployMs / 20;
+
 test('every revision stuck: the revision lifecycle rules fail sooner than their three deploy timeouts one after another, with a report naming the stuck status', async () => {
   const deployMs = 10_000;
   // The lifecycle rules take a few seconds on the plain reference (the run took 1 to 2 s beyond the
@@ -28,7 +35,7 @@ test('every revision stuck: the revision lifecycle rules fail sooner than their 
   const marginMs = 2 * deployMs;
   const run = await certifyHere(
     {
-      args: ['--reference-fault', 'cp.revision-stuck', '--requirements', 'CP-LIFE-*', '--deploy-timeout-ms', String(deployMs), '--runs', '5'],
+      args: ['--reference-fault', 'cp.revision-stuck', '--requirements', 'CP-LIFE-*', '--deploy-timeout-ms', String(deployMs), '--poll-interval-ms', String(pollMs(deployMs)), '--runs', '5'],
       // Stopped a little past the bound, so a run that overstays is measured, not waited for.
       timeoutMs: deployMs + marginMs + 30_000,
     },
@@ -55,7 +62,7 @@ test('every revision stuck, every PATCH waiting for it: the whole control plane 
     const run = await certifyHere(
       {
         // --concurrency 16 leaves a worker to each of the 14 control-plane suite files.
-        profile: { ...referenceProfileFile(target), concurrency: 16 },
+        profile: { ...referenceProfileFile(target), concurrency: 16, pollIntervalMs: pollMs(deployMs) },
         args: ['--interfaces', 'control-plane', '--seed', '1', '--deploy-timeout-ms', String(deployMs)],
         env: { APC_API_KEY: own!.key, APC_OTHER_API_KEY: other!.key },
         timeoutMs: deployMs + marginMs + 30_000,

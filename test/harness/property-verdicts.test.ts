@@ -138,6 +138,24 @@ describe('Check.property with --seeds', () => {
     expect(outcome).toMatch(/^\d+ found$/);
   });
 
+  test("where the run's own seed was judged before, only the other seeds run, and they catch what they catch in a full run", async () => {
+    const found = (t: Check, seen: number[]) => t.property(fc.integer({ min: 0, max: 999 }), async (n) => {
+      seen.push(n);
+      t.expect(n % 97 !== 3, { message: `${n} found` });
+    });
+    const full = check(10, 20);
+    await found(full, []).catch(() => undefined);
+    const ownFirst: number[] = [];
+    await check(10, 1).property(fc.integer({ min: 0, max: 999 }), async (n) => void ownFirst.push(n));
+    const profile = { ...defaultProfile(), runs: 10, seeds: 20 };
+    const others = new Check({ profile, runId: 'apc-test', reproFlags: '', workerConcurrency: 1, ownSeedJudged: true }, 7, ['CP-X-001']);
+    const seen: number[] = [];
+    await found(others, seen).catch(() => undefined);
+    // The own seed's cases (the first ten a one-seed run draws) are not drawn again.
+    expect(seen.slice(0, ownFirst.length)).not.toEqual(ownFirst);
+    expect(others.properties[0]!.seeds).toEqual({ ran: 20, caught: full.properties[0]!.seeds!.caught.filter((i) => i > 0) });
+  });
+
   test('one seed (the default) records no seeds', async () => {
     const t = check(5);
     await t.property(fc.integer(), async () => undefined);
