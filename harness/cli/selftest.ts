@@ -82,7 +82,7 @@ export async function selftest(argv: string[], io: CommandIo, stop?: StopRequest
     });
     settings.signal = aborter.signal;
     io.out.write(`apc selftest · ${subjects.length} subjects (${KINDS.map((k) => `${subjects.filter((s) => s.kind === k).length} ${k === 'hostile' ? 'hostile targets' : `${k}s`}`).join(', ')}) · ${settings.runs} runs per property, detection over ${settings.seeds} seeds at ${settings.detectionRuns} runs · ${concurrency} at a time\n`);
-    const { runs, sharedRuns } = await runAll(subjects, settings, concurrency, (run, done) => io.out.write(`[${done}/${subjects.length}] ${lineOf(subjects.find((s) => s.id === run.id)!, run)}\n`));
+    const { runs, sharedRuns, instances, workers } = await runAll(subjects, settings, concurrency, (run, done) => io.out.write(`[${done}/${subjects.length}] ${lineOf(subjects.find((s) => s.id === run.id)!, run)}\n`));
     const ended = interrupted ? subjects.filter((s) => runs.some((r) => r.id === s.id)) : subjects;
     const measures = measure(ended, runs);
     const { signal: _signal, timeoutMs: _timeoutMs, ...shown } = settings;
@@ -97,7 +97,7 @@ export async function selftest(argv: string[], io: CommandIo, stop?: StopRequest
     writeSelftestReport(dir, report);
     io.out.write(`\n${summaryLines(measures).join('\n')}\n`);
     for (const p of measures.problems) io.out.write(`  missed: ${p}\n`);
-    io.out.write(`suites:  ${sharedRuns} shared vitest runs, up to ${BATCH} certifications each (subjects that mostly wait and hostile targets ran alone)\n`);
+    io.out.write(`suites:  ${sharedRuns} shared vitest runs in ${instances} vitest instances and ${workers} worker processes, up to ${BATCH} certifications each (subjects that mostly wait and hostile targets ran alone)\n`);
     io.out.write(`report:  ${join(dir, 'selftest.md')}\n`);
     if (interrupted) {
       io.out.write(`interrupted: ${runs.length} of ${subjects.length} subjects ended; the report covers those.\n`);
@@ -120,7 +120,7 @@ const BATCH = 12;
  * Hostile runs mostly wait on deadlines and must end by themselves, as a user's run does: they
  * run beside them, three at a time, each in its own `apc certify` process.
  */
-async function runAll(subjects: Subject[], settings: RunSettings, concurrency: number, progress: (run: SubjectRun, done: number) => void): Promise<{ runs: SubjectRun[]; sharedRuns: number }> {
+async function runAll(subjects: Subject[], settings: RunSettings, concurrency: number, progress: (run: SubjectRun, done: number) => void): Promise<{ runs: SubjectRun[]; sharedRuns: number; instances: number; workers: number }> {
   const results = new Map<string, SubjectRun>();
   let done = 0;
   const pool = (queue: Subject[], size: number, own: RunSettings) =>
@@ -141,12 +141,17 @@ async function runAll(subjects: Subject[], settings: RunSettings, concurrency: n
   if (settings.signal) setMaxListeners(2 * inFlight, settings.signal);
   process.setMaxListeners(Math.max(process.getMaxListeners(), 2 * inFlight + 16));
   const batches = new SuiteBatches({ lanes: Math.ceil(concurrency / size), workers: 2, size, gatherMs: 300 });
-  await Promise.all([
-    ...pool(bent.filter(waitsMost), alone, settings),
-    ...pool(bent.filter((s) => !waitsMost(s)), concurrency + size, { ...settings, batches }),
-    ...pool(subjects.filter((s) => s.kind === 'hostile'), alone, settings),
-  ]);
-  return { runs: subjects.flatMap((s) => results.get(s.id) ?? []), sharedRuns: batches.started };
+  try {
+    await Promise.all([
+      ...pool(bent.filter(waitsMost), alone, settings),
+      ...pool(bent.filter((s) => !waitsMost(s)), concurrency + size, { ...settings, batches }),
+      ...pool(subjects.filter((s) => s.kind === 'hostile'), alone, settings),
+    ]);
+  } finally {
+    // The lanes' vitest instances, kept from batch to batch (also after an interrupt).
+    await batches.close();
+  }
+  return { runs: subjects.flatMap((s) => results.get(s.id) ?? []), sharedRuns: batches.started, instances: batches.instances, workers: batches.workers.started };
 }
 
 function lineOf(subject: Subject, run: SubjectRun): string {

@@ -10,18 +10,20 @@ import { redactor } from '../redact.ts';
 import type { RunContext } from './run-context.ts';
 import { splitRunKey } from './run-key.ts';
 
-const known = new Map<string, RunContext>();
+/** Run ids whose secrets the redactor already knows. */
+const redacted = new Set<string>();
 
 /** The run context of the suite file with id `fileId` (its path as vitest knows it). */
 export function runOfFile(fileId: string): RunContext {
   const { key } = splitRunKey(fileId);
-  const cacheKey = key ?? '';
-  let run = known.get(cacheKey);
-  if (!run) {
-    run = key === undefined ? inject('apcRun') : inject('apcRuns')?.[key];
-    if (!run) throw new Error('Conformance suites run through `apc certify`, which provides the target profile.');
+  // Read from this run's provided contexts each time (a property read), never kept by key: in
+  // apc selftest a key names another certification in each batch, and should a worker ever serve
+  // a later batch (vitest 4.1 starts new ones for each run), it must not answer with an earlier one.
+  const run = key === undefined ? inject('apcRun') : inject('apcRuns')?.[key];
+  if (!run) throw new Error('Conformance suites run through `apc certify`, which provides the target profile.');
+  if (!redacted.has(run.runId)) {
     redactor.add(run.profile.apiKey, run.profile.otherTenant?.apiKey, ...run.profile.redact);
-    known.set(cacheKey, run);
+    redacted.add(run.runId);
   }
   return run;
 }

@@ -2,7 +2,7 @@
 // receive the run context through vitest's provide/inject.
 import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createVitest, type Vitest } from 'vitest/node';
+import { createVitest, type PoolRunnerInitializer, type Vitest } from 'vitest/node';
 import type { RunContext } from '../conformance/run-context.ts';
 import type { InterfaceName } from '../profile/profile.ts';
 import { ROOT } from '../root.ts';
@@ -81,8 +81,9 @@ export function titlePattern(ids: string[]): string {
  * The vitest instance that runs (or only collects) the suites of a run: `context` is that run's;
  * `contexts`, by run key, are those of the runs whose files one shared vitest run carries
  * (suite-batches.ts), each file naming its run and each specification its own test-name pattern.
+ * `pool` replaces vitest's fork workers (those of kept-workers.ts outlive a run).
  */
-export function suiteVitest(options: { context: RunContext; ids: string[]; setupFiles?: string[] } | { contexts: Record<string, RunContext> }, workers: number, reporters: unknown[]) {
+export function suiteVitest(options: { context: RunContext; ids: string[]; setupFiles?: string[] } | { contexts: Record<string, RunContext> }, workers: number, reporters: unknown[], pool?: PoolRunnerInitializer) {
   const single = 'context' in options;
   return createVitest(
     'test',
@@ -93,7 +94,7 @@ export function suiteVitest(options: { context: RunContext; ids: string[]; setup
       reporters: reporters as never[],
       ...(single ? { testNamePattern: titlePattern(options.ids) } : {}),
       passWithNoTests: true,
-      pool: 'forks',
+      pool: pool ?? 'forks',
       maxWorkers: workers,
       fileParallelism: workers > 1,
       // Files share a worker's modules (schemas compiled once, fast-check and undici loaded
@@ -157,16 +158,23 @@ export async function withoutVitestSignals(create: () => Promise<Vitest>): Promi
   return vitest;
 }
 
-/** Waits for `running` or `stop`, then closes vitest; `cut()` says whether the run is to be cut short. */
-export async function runToEnd(vitest: Vitest, running: Promise<unknown>, stop: Promise<unknown> | undefined, cut: () => boolean): Promise<void> {
+/**
+ * Waits for `running` or `stop`, then closes vitest, unless `keepOpen` and the run ended by
+ * itself (a lane of apc selftest keeps its instance for the next batch, suite-batches.ts).
+ * `cut()` says whether the run is to be cut short. Returns whether vitest is still open.
+ */
+export async function runToEnd(vitest: Vitest, running: Promise<unknown>, stop: Promise<unknown> | undefined, cut: () => boolean, keepOpen = false): Promise<boolean> {
+  let ended = false;
   try {
     await Promise.race([running, ...(stop ? [stop] : [])]);
+    ended = !cut();
   } finally {
     // After a stop, the cancel asks the workers to end, and the pool's second cancel (in close)
     // forces them: a test waiting on a hanging target is cut short, not awaited.
     if (cut()) void vitest.cancelCurrentRun('keyboard-input');
-    await vitest.close();
+    if (!(keepOpen && ended)) await vitest.close();
     // The cut-short run settles now, so nothing of it (such as vitest setting process.exitCode) comes after the report.
     await running.catch(() => undefined);
   }
+  return keepOpen && ended;
 }

@@ -7,12 +7,18 @@
 // (run-of-file.ts), and what they report goes to it alone. Everything else of a certification
 // stays its own: plan, target, limiter, pool, deadline, verdict and report.
 //
+// Each lane keeps its vitest instance from batch to batch and hands it each batch's contexts
+// before the run; the suite worker processes are kept from run to run too (kept-workers.ts: vitest
+// 4.1 ends its own fork workers with each run), so a worker loads its modules once per selftest,
+// not once per batch.
+//
 // A run of one certification is runSuites (run-suites.ts); this is the same contract for many.
 import type { Vitest } from 'vitest/node';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import type { SerializedError } from 'vitest';
 import { fileOfRun, splitRunKey } from '../conformance/run-key.ts';
 import { redactor } from '../redact.ts';
+import { KeptWorkers } from './kept-workers.ts';
 import { OutcomeCollector } from './outcome-collector.ts';
 import { runToEnd, suiteFiles, suiteFilesNaming, suiteVitest, titlePattern, withoutVitestSignals, type SuiteRunOptions, type SuiteRunResult } from './run-suites.ts';
 
@@ -36,12 +42,25 @@ interface Pending {
   resolve(result: SuiteRunResult): void;
 }
 
+/** A lane's vitest instance, and the reporter that routes its current batch's results. */
+interface Lane {
+  vitest: Vitest;
+  reporter: RoutingReporter;
+}
+
 export class SuiteBatches {
   private readonly queue: Pending[] = [];
   private running = 0;
   private gathering: NodeJS.Timeout | undefined;
+  /** The instances of the lanes between batches. */
+  private readonly idle: Lane[] = [];
+  private closed = false;
+  /** The suite worker processes, shared by the lanes. */
+  readonly workers = new KeptWorkers();
   /** Shared vitest runs started so far. */
   started = 0;
+  /** Vitest instances created so far: one per lane, and a new one after a run cut short or failed. */
+  instances = 0;
 
   constructor(private readonly settings: BatchSettings) {}
 
@@ -81,11 +100,58 @@ export class SuiteBatches {
       const batch = this.queue.splice(0, this.settings.size);
       this.running += 1;
       this.started += 1;
-      void runBatch(batch, this.settings.workers).finally(() => {
+      void this.runBatch(batch).finally(() => {
         this.running -= 1;
         this.schedule();
       });
     }
+  }
+
+  /** Closes the instances and ends the worker processes kept for later batches: apc selftest ends (or was interrupted). A batch still running closes its own. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.idle.splice(0).map((lane) => lane.vitest.close()));
+    await this.workers.close();
+  }
+
+  private async lane(): Promise<Lane> {
+    const kept = this.idle.pop();
+    if (kept) return kept;
+    const reporter = new RoutingReporter();
+    const vitest = await withoutVitestSignals(() => suiteVitest({ contexts: {} }, this.settings.workers, [reporter], this.workers.pool));
+    this.instances += 1;
+    return { vitest, reporter };
+  }
+
+  private async runBatch(batch: Pending[]): Promise<void> {
+    // A run's key is its place in the batch, not its run id: vitest keeps transformed modules on
+    // disk and in its module graph by id (run-suites.ts), so the ids of the suite files stay the
+    // same from batch to batch. A file id that ran in an earlier batch runs again: vitest
+    // re-executes every test file it is given, with the contexts provided for this run.
+    const byKey = new Map(batch.map((p, i) => [String(i), p]));
+    const shared: string[] = [];
+    const failed = (error: unknown) => shared.push(redactor.text(`the shared suite run failed: ${error instanceof Error ? error.message : String(error)}`));
+    let lane: Lane | undefined;
+    try {
+      lane = await this.lane();
+      lane.reporter.route(byKey, shared);
+      lane.vitest.provide('apcRuns', Object.fromEntries([...byKey].map(([key, p]) => [key, p.options.context])));
+      const project = lane.vitest.getRootProject();
+      const specs = [...byKey].flatMap(([key, p]) => {
+        const testNamePattern = new RegExp(titlePattern(p.options.ids));
+        return p.files.map((file) => project.createSpecification(fileOfRun(file, key), { testNamePattern }));
+      });
+      // Once every certification of the batch has stopped, the run is cut short (and its instance closed).
+      const allStopped = Promise.all(batch.map((p) => p.options.stop ?? new Promise(() => undefined)));
+      const open = await runToEnd(lane.vitest, lane.vitest.runTestSpecifications(specs), allStopped, () => batch.every((p) => p.settled), !this.closed);
+      // Back among the idle before its certifications settle, so that close() finds it.
+      if (open && !this.closed) this.idle.push(lane);
+      else if (open) await lane.vitest.close();
+    } catch (error) {
+      failed(error);
+      await lane?.vitest.close().catch(() => undefined);
+    }
+    for (const p of batch) settle(p, { outcomes: p.collector.outcomes, errors: [...p.collector.errors, ...shared], stopped: false });
   }
 }
 
@@ -95,37 +161,16 @@ function settle(pending: Pending, result: SuiteRunResult): void {
   pending.resolve(result);
 }
 
-async function runBatch(batch: Pending[], workers: number): Promise<void> {
-  // A run's key is its place in the batch, not its run id: vitest keeps transformed modules on
-  // disk by id (run-suites.ts), so the ids of the suite files stay the same from batch to batch.
-  const byKey = new Map(batch.map((p, i) => [String(i), p]));
-  const shared: string[] = [];
-  const failed = (error: unknown) => shared.push(redactor.text(`the shared suite run failed: ${error instanceof Error ? error.message : String(error)}`));
-  let vitest: Vitest | undefined;
-  try {
-    const contexts = Object.fromEntries([...byKey].map(([key, p]) => [key, p.options.context]));
-    vitest = await withoutVitestSignals(() => suiteVitest({ contexts }, Math.max(1, Math.min(workers, batch.reduce((n, p) => n + p.files.length, 0))), [new RoutingReporter(byKey, shared)]));
-    const project = vitest.getRootProject();
-    const specs = [...byKey].flatMap(([key, p]) => {
-      const testNamePattern = new RegExp(titlePattern(p.options.ids));
-      return p.files.map((file) => project.createSpecification(fileOfRun(file, key), { testNamePattern }));
-    });
-    // Once every certification of the batch has stopped, the run is cut short.
-    const allStopped = Promise.all(batch.map((p) => p.options.stop ?? new Promise(() => undefined)));
-    await runToEnd(vitest, vitest.runTestSpecifications(specs), allStopped, () => batch.every((p) => p.settled));
-  } catch (error) {
-    failed(error);
-    await vitest?.close().catch(() => undefined);
-  }
-  for (const p of batch) settle(p, { outcomes: p.collector.outcomes, errors: [...p.collector.errors, ...shared], stopped: false });
-}
-
 /** Hands each test's result to the certification its file belongs to; a batch-wide error goes to all. */
 class RoutingReporter implements Reporter {
-  constructor(
-    private readonly byKey: Map<string, Pending>,
-    private readonly shared: string[],
-  ) {}
+  private byKey = new Map<string, Pending>();
+  private shared: string[] = [];
+
+  /** The batch whose run comes next: its lane runs one at a time. */
+  route(byKey: Map<string, Pending>, shared: string[]): void {
+    this.byKey = byKey;
+    this.shared = shared;
+  }
 
   private of(module: TestModule): Pending | undefined {
     const pending = this.byKey.get(splitRunKey(module.moduleId).key ?? '');

@@ -32,7 +32,7 @@ test('in one shared vitest run, a certification stopped at its bound ends alone 
   const [stopped, whole] = await Promise.all([
     certifyBent(slow, { ...settings, timeoutMs: 8_000, batches }),
     certifyBent(oneRule, { ...settings, batches }),
-  ]);
+  ]).finally(() => batches.close());
   expect(batches.started).toBe(1);
 
   expect(stopped.report?.verdict, stopped.stderr).toBe('interrupted');
@@ -42,4 +42,48 @@ test('in one shared vitest run, a certification stopped at its bound ends alone 
   const failed = whole.report!.requirements.filter((r) => r.status === 'failed').map((r) => r.id);
   expect(failed).toEqual(oneRule.catches);
   expect(whole.report!.errors).toEqual([]);
+}, 300_000);
+
+/** The reference as it is: it must pass. */
+const reference: Variation = { kind: 'variation', id: 'batches.reference', what: 'The reference unchanged.', interface: 'control-plane', scope: oneRule.scope };
+
+test('a lane keeps its vitest instance and its worker, and a file id that ran in an earlier batch runs the later batch’s certification', async () => {
+  // Batches of one, one after another: both certifications' files are `<suite>.suite.ts?apc-run=0`, in one vitest instance.
+  const batches = new SuiteBatches({ lanes: 1, workers: 1, size: 1, gatherMs: 0 });
+  let broken, clean;
+  try {
+    broken = await certifyBent(oneRule, { ...settings, batches });
+    clean = await certifyBent(reference, { ...settings, batches });
+  } finally {
+    await batches.close();
+  }
+  expect(batches.started).toBe(2);
+  expect(batches.instances).toBe(1);
+  // And one worker process: the second run's worker is the first's, its modules loaded, the suite files run again.
+  expect(batches.workers.started).toBe(1);
+
+  expect(broken.report?.verdict, broken.stderr).toBe('not-certified');
+  expect(broken.report!.requirements.filter((r) => r.status === 'failed').map((r) => r.id)).toEqual(oneRule.catches);
+  // Its own target, checked again: had the file answered with the mutant's context, or run no test, the rules would not all have passed.
+  expect(clean.report?.verdict, clean.stderr).toBe('passed');
+  expect(clean.report!.requirements.filter((r) => r.status !== 'passed').map((r) => `${r.id} ${r.status}`)).toEqual([]);
+  for (const run of [broken, clean]) expect(run.report!.errors).toEqual([]);
+}, 300_000);
+
+test('a run cut short leaves no worker for the next batch, which starts its own and gets its own verdict', async () => {
+  const batches = new SuiteBatches({ lanes: 1, workers: 1, size: 1, gatherMs: 0 });
+  let stopped, after;
+  try {
+    // Alone in its batch, so its stop cuts the run: what its tests had under way dies with the worker.
+    stopped = await certifyBent(slow, { ...settings, timeoutMs: 8_000, batches });
+    after = await certifyBent(oneRule, { ...settings, batches });
+  } finally {
+    await batches.close();
+  }
+  expect(stopped.report?.verdict, stopped.stderr).toBe('interrupted');
+  expect(batches.instances).toBe(2);
+  expect(batches.workers.started).toBe(2);
+  expect(after.report?.verdict, after.stderr).toBe('not-certified');
+  expect(after.report!.requirements.filter((r) => r.status === 'failed').map((r) => r.id)).toEqual(oneRule.catches);
+  expect(after.report!.errors).toEqual([]);
 }, 300_000);

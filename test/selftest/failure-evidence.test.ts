@@ -2,7 +2,7 @@
 // carries, in its expected and seen values, the fields the rule compares, not bare ids. A sample
 // of the selftest's mutants, the first of each rule family, each certified on the requirements it
 // must fail (the whole list takes a full `apc selftest`, too slow for this check).
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { evidenceProblems } from '../../harness/conformance/evidence.ts';
 import { SuiteBatches } from '../../harness/run/suite-batches.ts';
 import { certifyBent } from '../../harness/selftest/run-subject.ts';
@@ -32,6 +32,7 @@ test('the sample covers every rule family of the mutants', () => {
 const DEPLOY_TIMEOUT = ['--deploy-timeout-ms', '10000'];
 // Their suites share vitest runs, as apc selftest's do (harness/run/suite-batches.ts): a worker's start per mutant was most of their CPU.
 const batches = new SuiteBatches({ lanes: 2, workers: 2, size: 8, gatherMs: 500 });
+afterAll(() => batches.close());
 
 describe.concurrent.each(sample.map((m) => [m.id, m] as const))('mutant %s', (_id, mutant) => {
   test('each failure on a requirement it must fail names the compared field in expected and seen', async () => {

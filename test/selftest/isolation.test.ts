@@ -35,7 +35,7 @@ test('a mutant that breaks everything and one that breaks one rule, side by side
   // One shared run, one worker: the two subjects' files run in the same process, one after another.
   const batches = new SuiteBatches({ lanes: 1, workers: 1, size: 2, gatherMs: 10_000 });
   const shared = { ...settings, batches };
-  const [broken, one] = await Promise.all([runSubject(everythingBroken, shared), runSubject(oneRule, shared)]);
+  const [broken, one] = await Promise.all([runSubject(everythingBroken, shared), runSubject(oneRule, shared)]).finally(() => batches.close());
   for (const run of [broken, one]) expect(run.error, run.error).toBeUndefined();
   expect(batches.started).toBe(1);
 
