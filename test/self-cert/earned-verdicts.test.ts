@@ -2,11 +2,12 @@
 // nothing judged is an error; a profile without a second tenant is incomplete; and one deviation of
 // a target fails the one rule it breaks, while the rest still pass.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { certifyHere, type CertifyRun } from '../support/certify.ts';
+import { certifyHere, keptSuiteWorkers, type CertifyRun } from '../support/certify.ts';
 import { editJson, startProxy, type ProxiedRequest, type Proxy, type ProxyRules } from '../../harness/proxy/proxy.ts';
 import { startControlPlane, type ControlPlaneTarget } from './control-plane/support/url-target.ts';
 
 let target: ControlPlaneTarget;
+const suites = keptSuiteWorkers();
 beforeAll(async () => {
   target = await startControlPlane('hosted');
 });
@@ -14,8 +15,9 @@ afterAll(() => target.close());
 
 /**
  * The reference control plane by URL, with one workspace only unless `otherTenant` is given. Inside
- * this process on one suite worker: the reference's revisions take milliseconds, so a worker per
- * suite file (what a URL target gets) would cost its start and save no wait.
+ * this process on one suite worker, kept from run to run: the reference's revisions take
+ * milliseconds, so a worker per suite file (what a URL target gets) would cost its start and save
+ * no wait.
  */
 function run(url: string, args: string[], profile: Record<string, unknown> = {}): Promise<CertifyRun> {
   const [own, other] = target.keys;
@@ -34,7 +36,7 @@ function run(url: string, args: string[], profile: Record<string, unknown> = {})
     args: ['--control-plane-url', url, '--interfaces', 'control-plane', ...args],
     env: { APC_API_KEY: own!.apiKey, APC_SELFTEST_OTHER_KEY: other!.apiKey },
     timeoutMs: 590_000,
-  });
+  }, suites);
 }
 
 const failedIds = (r: CertifyRun) => r.report!.requirements.filter((q) => q.status === 'failed').map((q) => q.id);

@@ -4,11 +4,14 @@
 // process of its own: for tests of the process itself (its signals, its exit, what a real child
 // prints). `certifyHere` runs the same command, flags and profile file inside this process
 // (harness/selftest/certify-in-process.ts): half the CPU of a child, which pays node's start and
-// the harness's imports again for each run.
+// the harness's imports again for each run. `keptSuiteWorkers` lets the in-process runs of one
+// test file share their suite worker, as apc selftest's certifications do.
 import { resolve } from 'node:path';
+import { afterAll } from 'vitest';
 import type { CertifyOptions as RunOptions } from '../../harness/cli/certify.ts';
 import { certifyChild, type ChildCertifyOptions, type ChildCertifyRun } from '../../harness/selftest/certify-child.ts';
 import { certifyInProcess } from '../../harness/selftest/certify-in-process.ts';
+import { SuiteBatches } from '../../harness/run/suite-batches.ts';
 import type { ComplianceReport, RequirementResult } from '../../harness/report/compliance.ts';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -38,4 +41,19 @@ export async function certify(options: CertifyOptions): Promise<CertifyRun> {
  */
 export async function certifyHere(options: CertifyOptions, run: RunOptions = { workers: 1 }): Promise<CertifyRun> {
   return withLookups(await certifyInProcess(options, run));
+}
+
+/**
+ * `certifyHere`'s second argument for a test file whose certifications need no worker of their
+ * own: one suite worker and one vitest instance kept from run to run for the whole file
+ * (harness/run/suite-batches.ts, as apc selftest keeps them), each run still with its own plan,
+ * target, context, deadline and report. A new worker per run loaded node, vitest's runtime, the
+ * harness and the suites again: about 0.4 s of CPU a certification. `lanes`: how many of the
+ * file's certifications go side by side (tests that run concurrently); each lane its own vitest
+ * run. Call it at the top of the file: the instances and workers are closed after its tests.
+ */
+export function keptSuiteWorkers(lanes = 1): RunOptions {
+  const batches = new SuiteBatches({ lanes, workers: 1, size: 1, gatherMs: 0 });
+  afterAll(() => batches.close());
+  return { workers: 1, suites: batches.run };
 }
