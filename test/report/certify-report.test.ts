@@ -38,6 +38,8 @@ let targetArgs: string[];
 let run: ApcRun;
 let report: ComplianceReport;
 let allureRender: ApcRun;
+// The replay and the baseline runs, inside this process, share a suite worker kept from run to run.
+const suites = keptSuiteWorkers();
 
 // The browser's XML parser, used inside page.evaluate (the project's type library has no DOM).
 declare const DOMParser: new () => {
@@ -241,7 +243,7 @@ describe('compliance.html in headless Chromium', () => {
 describe('replay', () => {
   test('re-runs exactly the failed requirements with the recorded seed and target', async () => {
     const out = join(work, 'replay');
-    const replay = await apcHere(['certify', '--replay', reportDir, '--reports', out, '--quiet'], env);
+    const replay = await certifyHere({ args: ['--replay', reportDir], env, reportDir: out }, suites);
     const again = JSON.parse(readFileSync(join(out, 'compliance.json'), 'utf8')) as ComplianceReport;
     const failed = report.requirements.filter((r) => r.status === 'failed');
     expect(replay.code, replay.stderr).toBe(1);
@@ -264,8 +266,7 @@ describe('expected-failures baseline', () => {
     writeFileSync(file, `expected-failures:\n${ids.map((id) => `  - id: ${id}\n    reason: search filter bug, tracked\n`).join('')}`);
     return file;
   };
-  // On one suite worker, kept from the first run to the second (`certifyHere`): the two rules' files need no second one.
-  const suites = keptSuiteWorkers();
+  // On one suite worker (`certifyHere`): the two rules' files need no second one.
   const certifyWith = (file: string) =>
     certifyHere({ args: [...targetArgs, '--interfaces', 'agent-server', '--requirements', 'AS-SRCH-001,AS-THR-001', '--seed', SEED, '--runs', '5', '--expected-failures', file], env }, suites).then((r) => ({ ...r, report: r.report! }));
 
