@@ -9,7 +9,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { certifyHere, type CertifyRun } from '../support/certify.ts';
+import { certifyHere, keptSuiteWorkers, type CertifyRun } from '../support/certify.ts';
 import { startTarget, type Reference } from '../support/reference-target.ts';
 import { stallAfterFirstEvent } from '../../harness/selftest/hostile.ts';
 import { startProxy, type ProxiedAnswer, type Proxy } from '../../harness/proxy/proxy.ts';
@@ -23,6 +23,8 @@ const streamMs = 2_500;
 const BOUND_MS = 60_000;
 
 let target: Reference;
+// The two stream runs go side by side: two lanes of suite workers kept from run to run.
+const suites = keptSuiteWorkers(2);
 const proxies: Proxy[] = [];
 beforeAll(async () => {
   target = await startTarget();
@@ -48,7 +50,7 @@ async function run(args: string[]): Promise<CertifyRun & { ms: number }> {
     profile: { fixtures: { graphId: 'echo', failingGraphId: 'fail' }, budget: {} },
     keepReports: true,
     timeoutMs: 3 * BOUND_MS,
-  });
+  }, suites);
   const ms = performance.now() - start;
   expect(existsSync(join(result.reportDir, 'junit.xml'))).toBe(true);
   rmSync(result.reportDir, { recursive: true, force: true });

@@ -9,7 +9,7 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { certifyHere, type CertifyRun } from '../support/certify.ts';
+import { certifyHere, keptSuiteWorkers, type CertifyRun } from '../support/certify.ts';
 import { drippingServer, endlessBodyServer, garbageServer, hugeBodyServer, refusingPort, resettingServer, silentServer, type Hostile } from '../../harness/selftest/hostile-servers.ts';
 
 const requestMs = 1_500;
@@ -21,6 +21,8 @@ const deadlines = ['--request-timeout-ms', String(requestMs), '--stream-timeout-
  */
 const BOUND_MS = 60_000;
 
+// The runs share a suite worker, kept from run to run (its start is no part of any bound).
+const suites = keptSuiteWorkers();
 const servers: Hostile[] = [];
 afterAll(async () => {
   for (const s of servers) await s.close();
@@ -39,7 +41,7 @@ async function started(server: Promise<Hostile>): Promise<string> {
  */
 async function timedCertify(args: string[], budgeted = false): Promise<CertifyRun & { ms: number }> {
   const start = performance.now();
-  const run = await certifyHere({ args: [...deadlines, ...(budgeted ? [] : ['--budget', 'none']), ...args], keepReports: true, timeoutMs: 3 * BOUND_MS });
+  const run = await certifyHere({ args: [...deadlines, ...(budgeted ? [] : ['--budget', 'none']), ...args], keepReports: true, timeoutMs: 3 * BOUND_MS }, suites);
   const ms = performance.now() - start;
   return { ...run, ms };
 }

@@ -7,11 +7,14 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, test } from 'vitest';
 import { startReference } from '../../reference-impl/index.ts';
-import { certifyHere } from '../support/certify.ts';
+import { certifyHere, keptSuiteWorkers } from '../support/certify.ts';
 import { apcHere } from '../support/apc-here.ts';
 import { startProxy } from '../../harness/proxy/proxy.ts';
 import { buildProfile } from '../../harness/profile/sources.ts';
 import { scratchDir } from '../support/scratch.ts';
+
+// The certifications share a suite worker, kept from run to run.
+const suites = keptSuiteWorkers();
 
 async function reference(mode: 'hosted' | 'self-hosted') {
   const keys = [0, 1].map(() => ({ key: `apc-init-${randomBytes(9).toString('hex')}`, tenants: [randomUUID()] }));
@@ -42,7 +45,7 @@ describe('apc init', () => {
         args: ['--profile', out, '--budget', 'none', '--poll-interval-ms', '20', '--request-timeout-ms', '10000', '--stream-timeout-ms', '10000', '--deploy-timeout-ms', '30000', '--runs', '5'],
         env: { APC_API_KEY: keys[0]!.key, APC_OTHER_API_KEY: keys[1]!.key },
         timeoutMs: 280_000,
-      });
+      }, suites);
       const report = run.report!;
       expect(report.requirements.filter((r) => r.status === 'failed' || r.status === 'blocked').map((r) => r.id)).toEqual([]);
       // What init discovers is declared: nothing is not-applicable for an endpoint, the second
@@ -100,7 +103,7 @@ describe('apc init', () => {
       expect(text).not.toMatch(/docs.*not offered/);
       // Unbudgeted, as the reference `apc serve` runs is free: a budget would collect the suites'
       // tests once more before the run and start a pool of deployments.
-      const run = await certifyHere({ args: ['--profile', out, '--budget', 'none', '--interfaces', 'agent-server,control-plane', '--requirements', 'AS-DOCS-001,CP-SRC-005'], env: { APC_API_KEY: keys[0]!.key }, timeoutMs: 100_000 });
+      const run = await certifyHere({ args: ['--profile', out, '--budget', 'none', '--interfaces', 'agent-server,control-plane', '--requirements', 'AS-DOCS-001,CP-SRC-005'], env: { APC_API_KEY: keys[0]!.key }, timeoutMs: 100_000 }, suites);
       expect(run.status('AS-DOCS-001'), run.stdout + run.stderr).toBe('failed');
       expect(run.status('CP-SRC-005'), run.stdout + run.stderr).toBe('failed');
       expect(run.code).toBe(1);

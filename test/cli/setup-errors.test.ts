@@ -11,7 +11,7 @@ import { startReference, type ReferenceServer } from '../../reference-impl/index
 import { writeReports } from '../../harness/report/write.ts';
 import { sampleReport } from '../report/support/sample-report.ts';
 import { apcHere } from '../support/apc-here.ts';
-import { certifyHere, ROOT } from '../support/certify.ts';
+import { certifyHere, keptSuiteWorkers, ROOT } from '../support/certify.ts';
 import { startProxy, type Proxy } from '../../harness/proxy/proxy.ts';
 import { scratchDir } from '../support/scratch.ts';
 
@@ -24,6 +24,8 @@ const apc = (args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } 
   });
 
 const tenant = randomUUID();
+// The in-process certifications share a suite worker, kept from run to run.
+const suites = keptSuiteWorkers();
 let server: ReferenceServer;
 let keyless: Proxy;
 
@@ -39,7 +41,7 @@ afterAll(async () => {
 
 describe('a wrong setup is exit 2 with what to fix', { timeout: 180_000 }, () => {
   test('missing key against a hosted control plane: exit 2, the advice, and a report with verdict error', async () => {
-    const run = await certifyHere({ args: ['--control-plane-url', server.urls.controlPlane, '--tenant-id', tenant] });
+    const run = await certifyHere({ args: ['--control-plane-url', server.urls.controlPlane, '--tenant-id', tenant] }, suites);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`the control-plane at ${server.urls.controlPlane}: GET /v2/deployments answered HTTP 401`);
     expect(run.stderr).toContain('no API key was given: set APC_API_KEY');
@@ -49,7 +51,7 @@ describe('a wrong setup is exit 2 with what to fix', { timeout: 180_000 }, () =>
   });
 
   test('the control-plane URL pointed at the agent server: not this interface', async () => {
-    const run = await certifyHere({ args: ['--control-plane-url', server.urls.agentServer, '--api-key', 'k-setup'], keepReports: true });
+    const run = await certifyHere({ args: ['--control-plane-url', server.urls.agentServer, '--api-key', 'k-setup'], keepReports: true }, suites);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/GET \/v2\/deployments answered HTTP 404.*does not serve the control-plane/);
     expect(run.stderr).toContain("check --control-plane-url: it must be the control-plane's base URL");
@@ -58,13 +60,13 @@ describe('a wrong setup is exit 2 with what to fix', { timeout: 180_000 }, () =>
   });
 
   test('nothing listening: exit 2 naming the URL', async () => {
-    const run = await certifyHere({ args: ['--control-plane-url', 'http://127.0.0.1:1', '--api-key', 'k'] });
+    const run = await certifyHere({ args: ['--control-plane-url', 'http://127.0.0.1:1', '--api-key', 'k'] }, suites);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('the control-plane at http://127.0.0.1:1: GET /v2/deployments answered nothing: connection refused');
   });
 
   test('a typo in a nested profile key is exit 2 with the path and the closest key', async () => {
-    const run = await certifyHere({ profile: { fixtures: { graphID: 'echo' }, timeouts: { deployMS: 5 } }, args: ['--control-plane-url', 'http://127.0.0.1:1'] });
+    const run = await certifyHere({ profile: { fixtures: { graphID: 'echo' }, timeouts: { deployMS: 5 } }, args: ['--control-plane-url', 'http://127.0.0.1:1'] }, suites);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('fixtures.graphID: unknown setting; did you mean fixtures.graphId?');
     expect(run.stderr).toContain('timeouts.deployMS: unknown setting; did you mean timeouts.deployMs?');
@@ -83,7 +85,7 @@ describe('a wrong setup is exit 2 with what to fix', { timeout: 180_000 }, () =>
     const run = await certifyHere({
       profile: { fixtures: { graphId: 'echo' }, timeouts: { requestMs: 10_000, streamMs: 10_000 }, runs: 3, seed: 1 },
       args: ['--agent-server-url', keyless.url, '--agent-server-hosting', 'self-run', '--requirements', 'AS-AUTH-*,AS-THR-001'],
-    });
+    }, suites);
     expect(run.code, run.stderr).toBe(0);
     expect(run.status('AS-THR-001')).toBe('passed');
     expect(run.status('AS-AUTH-001')).toBe('not-applicable');
@@ -91,7 +93,7 @@ describe('a wrong setup is exit 2 with what to fix', { timeout: 180_000 }, () =>
   });
 
   test('URLs, no key, no profile: a keyless agent server is found to be self-run and the run goes on', async () => {
-    const run = await certifyHere({ args: ['--agent-server-url', keyless.url, '--requirements', 'AS-AUTH-001,AS-THR-001', '--runs', '3'] });
+    const run = await certifyHere({ args: ['--agent-server-url', keyless.url, '--requirements', 'AS-AUTH-001,AS-THR-001', '--runs', '3'] }, suites);
     expect(run.code, run.stderr).toBe(0);
     expect(run.status('AS-THR-001')).toBe('passed');
     // Found self-run: the authentication rules of a platform-hosted agent server do not apply.
@@ -99,14 +101,14 @@ describe('a wrong setup is exit 2 with what to fix', { timeout: 180_000 }, () =>
   });
 
   test('URLs, no key, no profile: an agent server that demands a key is exit 2, saying what it answered', async () => {
-    const run = await certifyHere({ args: ['--agent-server-url', server.urls.agentServer, '--requirements', 'AS-THR-001'] });
+    const run = await certifyHere({ args: ['--agent-server-url', server.urls.agentServer, '--requirements', 'AS-THR-001'] }, suites);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('the agent server is platform-hosted (POST /assistants/search without a key answered 401: it demands a key');
     expect(run.stderr).toContain('--agent-server-hosting self-run');
   });
 
   test('a platform-hosted agent server named so, with no key, is exit 2 before any request', async () => {
-    const run = await certifyHere({ args: ['--agent-server-url', keyless.url, '--agent-server-hosting', 'platform', '--requirements', 'AS-THR-001'] });
+    const run = await certifyHere({ args: ['--agent-server-url', keyless.url, '--agent-server-hosting', 'platform', '--requirements', 'AS-THR-001'] }, suites);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('the agent server is platform-hosted (agentServerHosting: platform');
   });
@@ -116,7 +118,7 @@ describe('a wrong setup is exit 2 with what to fix', { timeout: 180_000 }, () =>
       profile: { tenantId: tenant, endpoints: [], timeouts: { requestMs: 10_000, streamMs: 10_000 }, runs: 3, seed: 1 },
       args: ['--tracing-url', server.urls.experimentUpload, '--requirements', 'EU-DS-006,EU-REQ-001'],
       env: { APC_API_KEY: 'k-setup' },
-    });
+    }, suites);
     // An optional endpoint (upload-url, integrations and /docs are always judged).
     expect(run.result('EU-DS-006')?.reason).toBe('endpoint dataset-create not declared in the profile (endpoints)');
     expect(run.stdout + run.stderr).not.toContain('lacks');

@@ -4,7 +4,10 @@
 import { describe, expect, test } from 'vitest';
 import { buildProfile, ProfileError } from '../../harness/profile/sources.ts';
 import { overBudget, planOf, type PlannedTest } from '../../harness/run/cost.ts';
-import { certifyHere } from '../support/certify.ts';
+import { certifyHere, keptSuiteWorkers } from '../support/certify.ts';
+
+// The certifications share a suite worker, kept from run to run.
+const suites = keptSuiteWorkers();
 
 const planned = (title: string, requirements: string[], deployments: number, revisions = deployments): PlannedTest => ({
   title,
@@ -67,7 +70,7 @@ describe('--budget', () => {
   }, 120_000);
 
   test('a certification of the reference within a budget: what it leaves out is skipped with "budget", nothing beyond it is created', async () => {
-    const run = await certifyHere({ args: ['--interfaces', 'control-plane', '--requirements', 'CP-REV-00[1-4]', '--budget', 'deployments=1', '--seed', '3'] });
+    const run = await certifyHere({ args: ['--interfaces', 'control-plane', '--requirements', 'CP-REV-00[1-4]', '--budget', 'deployments=1', '--seed', '3'] }, suites);
     const report = run.report!;
     expect(report.cost!.created['control-plane']!.deployments).toBeLessThanOrEqual(1);
     const skipped = report.requirements.filter((r) => r.status === 'skipped');
@@ -82,7 +85,7 @@ describe('--budget', () => {
     ['hosted', [], []],
     ['self-hosted', ['--control-plane-mode', 'self-hosted'], ['CP-DEL-004']],
   ])('a full %s control-plane certification of the reference within 12 deployments and 40 revisions judges every MUST: tests share deployments', async (_mode, args, leftOut) => {
-    const run = await certifyHere({ args: ['--interfaces', 'control-plane', ...args, '--budget', 'deployments=12,revisions=40', '--seed', '5'] });
+    const run = await certifyHere({ args: ['--interfaces', 'control-plane', ...args, '--budget', 'deployments=12,revisions=40', '--seed', '5'] }, suites);
     const report = run.report!;
     const created = report.cost!.created['control-plane']!;
     expect(created.deployments).toBeLessThanOrEqual(12);

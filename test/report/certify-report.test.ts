@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ComplianceReport } from '../../harness/report/compliance.ts';
 import { startReference, type ReferenceServer } from '../../reference-impl/index.ts';
 import { complianceReportProblems } from '../../schemas/compliance-report.ts';
-import { certifyHere, ROOT } from '../support/certify.ts';
+import { certifyHere, keptSuiteWorkers, ROOT } from '../support/certify.ts';
 import { apcHere } from '../support/apc-here.ts';
 import { apc, type ApcRun } from './support/apc.ts';
 import { launchChromium } from './support/chromium.ts';
@@ -264,9 +264,10 @@ describe('expected-failures baseline', () => {
     writeFileSync(file, `expected-failures:\n${ids.map((id) => `  - id: ${id}\n    reason: search filter bug, tracked\n`).join('')}`);
     return file;
   };
-  // On one suite worker (`certifyHere`): the two rules' files need no second one, whose start cost about 0.3 s of CPU a run.
+  // On one suite worker, kept from the first run to the second (`certifyHere`): the two rules' files need no second one.
+  const suites = keptSuiteWorkers();
   const certifyWith = (file: string) =>
-    certifyHere({ args: [...targetArgs, '--interfaces', 'agent-server', '--requirements', 'AS-SRCH-001,AS-THR-001', '--seed', SEED, '--runs', '5', '--expected-failures', file], env }).then((r) => ({ ...r, report: r.report! }));
+    certifyHere({ args: [...targetArgs, '--interfaces', 'agent-server', '--requirements', 'AS-SRCH-001,AS-THR-001', '--seed', SEED, '--runs', '5', '--expected-failures', file], env }, suites).then((r) => ({ ...r, report: r.report! }));
 
   test('a listed failure is an expected failure and does not fail the run', async () => {
     const r = await certifyWith(baseline(['AS-SRCH-001']));

@@ -7,11 +7,13 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startReference, type ReferenceServer } from '../../../reference-impl/index.ts';
 import { startProxy } from '../../../harness/proxy/proxy.ts';
-import { certifyHere, type CertifyRun } from '../../support/certify.ts';
+import { certifyHere, keptSuiteWorkers, type CertifyRun } from '../../support/certify.ts';
 
 const organizationKey = `apc-selftest-${randomBytes(12).toString('hex')}`;
 const [own, second, foreign] = [randomUUID(), randomUUID(), randomUUID()];
 let server: ReferenceServer;
+// The certifications share a suite worker, kept from run to run.
+const suites = keptSuiteWorkers();
 
 beforeAll(async () => {
   // The organization key acts for two workspaces; a third belongs to another key.
@@ -27,7 +29,7 @@ function run(url: string, profile: Record<string, unknown>): Promise<CertifyRun>
     args: ['--control-plane-url', url, '--interfaces', 'control-plane', '--requirements', 'CP-TEN-*'],
     env: { APC_API_KEY: organizationKey },
     timeoutMs: 300_000,
-  });
+  }, suites);
 }
 
 describe('a second workspace of an organization key', () => {

@@ -5,7 +5,7 @@
 // goes inside this process (`certifyHere`), several side by side as apc selftest runs its subjects.
 import { describe, expect, test } from 'vitest';
 import { editJson, startProxy, type ProxiedAnswer, type ProxiedRequest } from '../../../harness/proxy/proxy.ts';
-import { certifyHere, type CertifyRun } from '../../support/certify.ts';
+import { certifyHere, keptSuiteWorkers, type CertifyRun } from '../../support/certify.ts';
 import { certifyControlPlane, startControlPlane, type ControlPlaneTarget } from './support/url-target.ts';
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}): ProxiedAnswer => ({
@@ -13,6 +13,8 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
   headers: { 'content-type': 'application/json', ...headers },
   body: Buffer.from(JSON.stringify(body)),
 });
+// Up to three certifications side by side (the blocks below), on suite workers kept from run to run.
+const suites = keptSuiteWorkers(3);
 const DEPLOYMENT = /^\/v2\/deployments\/([0-9a-f-]{36})$/;
 const REVISION = /^\/v2\/deployments\/[0-9a-f-]{36}\/revisions\/[0-9a-f-]{36}$/;
 
@@ -21,7 +23,7 @@ function platformLike(behaviours: string, requirements: string, extra: string[] 
   return certifyHere({
     args: ['--interfaces', 'control-plane', '--reference-platform-like', behaviours, '--reference-time-scale', timeScale, '--requirements', requirements, '--seed', '1', ...extra],
     timeoutMs: 400_000,
-  });
+  }, suites);
 }
 
 /** The reference behind a proxy with `rules`, certified on `requirements`. */
@@ -29,7 +31,7 @@ async function proxied(rules: (target: ControlPlaneTarget) => Parameters<typeof 
   const target = await startControlPlane('hosted');
   const proxy = await startProxy(target.server.urls.controlPlane, rules(target));
   try {
-    return await certifyControlPlane(proxy.url, target, 'hosted', requirements, profile);
+    return await certifyControlPlane(proxy.url, target, 'hosted', requirements, profile, suites);
   } finally {
     await proxy.close();
     await target.close();
@@ -171,7 +173,7 @@ describe.concurrent('busy deployments (a new revision refused while one is in pr
       },
     });
     try {
-      const r = await certifyControlPlane(proxy.url, target, 'hosted', ['CP-CONC-001'], { busyPatch: 'refused', concurrency: 4 });
+      const r = await certifyControlPlane(proxy.url, target, 'hosted', ['CP-CONC-001'], { busyPatch: 'refused', concurrency: 4 }, suites);
       expect(r.status('CP-CONC-001'), r.stdout).toBe('failed');
     } finally {
       await proxy.close();
@@ -186,7 +188,7 @@ describe.concurrent('stuck revisions and values outside an enum', () => {
   });
 
   test('a revision that never ends fails CP-LIFE-001 when the deploy timeout passes, and the run ends soon after', async () => {
-    const r = await certifyHere({ args: ['--interfaces', 'control-plane', '--reference-fault', 'cp.revision-stuck', '--deploy-timeout-ms', '4000', '--requirements', 'CP-LIFE-001', '--seed', '1'], timeoutMs: 400_000 });
+    const r = await certifyHere({ args: ['--interfaces', 'control-plane', '--reference-fault', 'cp.revision-stuck', '--deploy-timeout-ms', '4000', '--requirements', 'CP-LIFE-001', '--seed', '1'], timeoutMs: 400_000 }, suites);
     expect(r.status('CP-LIFE-001'), r.stdout).toBe('failed');
     expect(r.result('CP-LIFE-001')!.failures[0]!.message).toMatch(/did not end within the deploy timeout \(4000 ms\); its last status was "[A-Z_]+"/);
     // Margin: the run's start on a busy machine, the create and cleanup; never another deploy timeout.

@@ -5,6 +5,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { startReference, type ReferenceServer } from '../../../../reference-impl/index.ts';
 import { certifyHere, type CertifyRun } from '../../../support/certify.ts';
+import type { CertifyOptions as RunOptions } from '../../../../harness/cli/certify.ts';
 
 export interface ControlPlaneTarget {
   server: ReferenceServer;
@@ -18,8 +19,11 @@ export async function startControlPlane(mode: 'hosted' | 'self-hosted'): Promise
   return { server, keys, close: () => server.close() };
 }
 
-/** Certifies the control plane at `url` on the given requirements; `profile` overrides settings (`timeouts` member by member). */
-export function certifyControlPlane(url: string, target: ControlPlaneTarget, mode: 'hosted' | 'self-hosted', requirements: string[], profile: Record<string, unknown> = {}): Promise<CertifyRun> {
+/**
+ * Certifies the control plane at `url` on the given requirements; `profile` overrides settings
+ * (`timeouts` member by member); `run` is certifyHere's (one suite worker, or the file's kept one).
+ */
+export function certifyControlPlane(url: string, target: ControlPlaneTarget, mode: 'hosted' | 'self-hosted', requirements: string[], profile: Record<string, unknown> = {}, run?: RunOptions): Promise<CertifyRun> {
   const [own, other] = target.keys as [ControlPlaneTarget['keys'][0], ControlPlaneTarget['keys'][0]];
   return certifyHere({
     profile: {
@@ -38,5 +42,5 @@ export function certifyControlPlane(url: string, target: ControlPlaneTarget, mod
     },
     args: ['--control-plane-url', url, '--interfaces', 'control-plane', '--requirements', requirements.join(',')],
     env: { APC_API_KEY: own.apiKey, APC_SELFTEST_OTHER_KEY: other.apiKey },
-  });
+  }, run);
 }
