@@ -4,7 +4,7 @@
 // One failure of each kind: a fault switch of the reference, a URL target, and a property's
 // counterexample. A reproduction that passed would teach the reader the failure was a fluke. The
 // printed lines run in a shell, as pasted; the certifications they reproduce, and --replay, run
-// inside this process.
+// inside this process (`certifyHere`).
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -15,8 +15,7 @@ import type { FailureRecord } from '../../harness/conformance/failure.ts';
 import type { ComplianceReport } from '../../harness/report/compliance.ts';
 import { serveLine } from '../../harness/report/reproduction.ts';
 import { startReference } from '../../reference-impl/index.ts';
-import { ROOT } from '../support/certify.ts';
-import { apcHere } from '../support/apc-here.ts';
+import { certifyHere, keptSuiteWorkers, ROOT } from '../support/certify.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'apc-reproduce-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -56,16 +55,19 @@ function allureDescription(dir: string, id: string): string {
   return result?.description ?? '';
 }
 
+// The certifications and replays inside this process share a suite worker, kept from run to run.
+const suites = keptSuiteWorkers();
+
 async function certified(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ dir: string; report: ComplianceReport }> {
   const dir = mkdtempSync(join(work, 'run-'));
-  const run = await apcHere(['certify', ...args, '--reports', dir, '--quiet'], env);
+  const run = await certifyHere({ args, env, reportDir: dir }, suites);
   expect(run.code, run.stdout + run.stderr).toBe(1);
   return { dir, report: readReport(dir) };
 }
 
 async function replayFails(dir: string, id: string, env: NodeJS.ProcessEnv = {}): Promise<ComplianceReport> {
   const out = mkdtempSync(join(work, 'replay-'));
-  const run = await apcHere(['certify', '--replay', dir, '--reports', out, '--quiet'], env);
+  const run = await certifyHere({ args: ['--replay', dir], env, reportDir: out }, suites);
   expect(run.code, run.stdout + run.stderr).toBe(1);
   const again = readReport(out);
   expect(again.requirements.find((r) => r.id === id)?.status).toBe('failed');
