@@ -97,7 +97,7 @@ export async function selftest(argv: string[], io: CommandIo, stop?: StopRequest
     writeSelftestReport(dir, report);
     io.out.write(`\n${summaryLines(measures).join('\n')}\n`);
     for (const p of measures.problems) io.out.write(`  missed: ${p}\n`);
-    io.out.write(`suites:  ${sharedRuns} shared vitest runs in ${instances} vitest instances and ${workers} worker processes, up to ${BATCH} certifications each (subjects that mostly wait and hostile targets ran alone)\n`);
+    io.out.write(`suites:  ${sharedRuns} shared vitest runs of up to ${BATCH} certifications each (subjects that mostly wait ran alone, hostile targets in child processes); ${instances} vitest instances and ${workers} suite worker processes in all\n`);
     io.out.write(`report:  ${join(dir, 'selftest.md')}\n`);
     if (interrupted) {
       io.out.write(`interrupted: ${runs.length} of ${subjects.length} subjects ended; the report covers those.\n`);
@@ -116,7 +116,8 @@ const BATCH = 12;
  * worker loads the harness and the suites once for many subjects; the next batch's references
  * start while a run is under way. Subjects that mostly wait (platform-like variations: a second
  * per throttled request, slow builds; those that wait out deadlines, subject-list.ts WAITS_OUT)
- * would hold a shared run open: they run first, three at a time, each in its own vitest run.
+ * would hold a shared run open: they run first, three at a time, each in a vitest run of its own
+ * (batches of one, whose lanes keep their instance and worker too).
  * Hostile runs mostly wait on deadlines and must end by themselves, as a user's run does: they
  * run beside them, three at a time, each in its own `apc certify` process.
  */
@@ -141,17 +142,23 @@ async function runAll(subjects: Subject[], settings: RunSettings, concurrency: n
   if (settings.signal) setMaxListeners(2 * inFlight, settings.signal);
   process.setMaxListeners(Math.max(process.getMaxListeners(), 2 * inFlight + 16));
   const batches = new SuiteBatches({ lanes: Math.ceil(concurrency / size), workers: 2, size, gatherMs: 300 });
+  const waiting = new SuiteBatches({ lanes: alone, workers: 1, size: 1, gatherMs: 0 });
   try {
     await Promise.all([
-      ...pool(bent.filter(waitsMost), alone, settings),
+      ...pool(bent.filter(waitsMost), alone, { ...settings, batches: waiting }),
       ...pool(bent.filter((s) => !waitsMost(s)), concurrency + size, { ...settings, batches }),
       ...pool(subjects.filter((s) => s.kind === 'hostile'), alone, settings),
     ]);
   } finally {
-    // The lanes' vitest instances, kept from batch to batch (also after an interrupt).
-    await batches.close();
+    // The lanes' vitest instances and workers, kept from batch to batch (also after an interrupt).
+    await Promise.all([batches.close(), waiting.close()]);
   }
-  return { runs: subjects.flatMap((s) => results.get(s.id) ?? []), sharedRuns: batches.started, instances: batches.instances, workers: batches.workers.started };
+  return {
+    runs: subjects.flatMap((s) => results.get(s.id) ?? []),
+    sharedRuns: batches.started,
+    instances: batches.instances + waiting.instances,
+    workers: batches.workers.started + waiting.workers.started,
+  };
 }
 
 function lineOf(subject: Subject, run: SubjectRun): string {
