@@ -3,11 +3,18 @@
 // failed then must pass now. Each test would fail again if the harness went back to mistaking the
 // platform's environment for a deviation.
 import { expect, test } from 'vitest';
-import { certifyHere, type CertifyRun } from '../support/certify.ts';
+import { certifyHere, keptSuiteWorkers, type CertifyRun } from '../support/certify.ts';
+
+/**
+ * Two lanes of suite workers kept from run to run for the four certifications below: two go side
+ * by side, the others follow as a lane frees (each mostly waits, so a second lane halves the wall
+ * time; a third and fourth worker cost their start and saved little).
+ */
+const suites = keptSuiteWorkers(2);
 
 /** `apc certify`, inside this process, of the reference it starts with platform-like behaviours on. */
 const certifyPlatformLike = (behaviours: string, timeScale: number, requirements: string[]) =>
-  certifyHere({ args: ['--reference-platform-like', behaviours, '--reference-time-scale', String(timeScale), '--requirements', requirements.join(','), '--runs', '5'], timeoutMs: 300_000 });
+  certifyHere({ args: ['--reference-platform-like', behaviours, '--reference-time-scale', String(timeScale), '--requirements', requirements.join(','), '--runs', '5'], timeoutMs: 300_000 }, suites);
 
 /** Every selected requirement passed, and the run certified what it selected. */
 function expectAllPassed(run: CertifyRun, requirements: string[]): void {

@@ -1,8 +1,8 @@
 // Sharding across machines: two real `apc certify --shard I/2` runs (each starting its own
 // reference implementation, one fault switched on), merged by `apc report merge` into one
 // report with one verdict; folders of another seed are refused. The commands run inside this
-// process (test/support/apc-here.ts); the shards on one suite worker each (`certifyHere`), which
-// is all their few files need.
+// process (test/support/apc-here.ts); the shards on one suite worker, kept from the first shard's
+// run to the second's (`certifyHere`, keptSuiteWorkers), which is all their few files need.
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ComplianceReport } from '../../harness/report/compliance.ts';
 import { complianceReportProblems } from '../../schemas/compliance-report.ts';
 import { apcHere } from '../support/apc-here.ts';
-import { certifyHere } from '../support/certify.ts';
+import { certifyHere, keptSuiteWorkers } from '../support/certify.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'apc-merge-test-'));
 const shardDirs = [join(work, 'shard-1'), join(work, 'shard-2')];
@@ -18,6 +18,7 @@ const SLICE = 'AS-THR-*,AS-GRAPH-*';
 // The reference refuses a graph name as assistant id: the AS-GRAPH rules fail.
 const FAULT = 'as.graph-name-refused';
 let reports: ComplianceReport[];
+const suites = keptSuiteWorkers();
 
 const readReport = (dir: string) => JSON.parse(readFileSync(join(dir, 'compliance.json'), 'utf8')) as ComplianceReport;
 const allureFiles = (dir: string) => readdirSync(join(dir, 'allure-results')).filter((f) => f.endsWith('-result.json'));
@@ -25,7 +26,7 @@ const allureFiles = (dir: string) => readdirSync(join(dir, 'allure-results')).fi
 beforeAll(async () => {
   await Promise.all(
     shardDirs.map((dir, i) =>
-      certifyHere({ args: ['--interfaces', 'agent-server', '--requirements', SLICE, '--shard', `${i + 1}/2`, '--seed', '77', '--runs', '5', '--reference-fault', FAULT], reportDir: dir }),
+      certifyHere({ args: ['--interfaces', 'agent-server', '--requirements', SLICE, '--shard', `${i + 1}/2`, '--seed', '77', '--runs', '5', '--reference-fault', FAULT], reportDir: dir }, suites),
     ),
   );
   reports = shardDirs.map(readReport);
