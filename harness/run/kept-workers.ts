@@ -94,9 +94,11 @@ class KeptWorker implements PoolWorker {
 
   async start(): Promise<void> {
     this.child ??= this.workers.take(this.options);
-    const { outputStream, errorStream } = this.options.project.vitest.logger;
-    this.child.stdout?.pipe(outputStream, { end: false });
-    this.child.stderr?.pipe(errorStream, { end: false });
+    // As vitest's own forks do: each piped worker adds its listeners to the logger's streams.
+    for (const [from, to] of this.pipes()) {
+      to.setMaxListeners(to.getMaxListeners() + 1);
+      from?.pipe(to, { end: false });
+    }
     this.on('message', this.watchStop);
     this.offCancel = this.options.project.vitest.onCancel(() => {
       this.cancelled = true;
@@ -106,8 +108,10 @@ class KeptWorker implements PoolWorker {
   async stop(): Promise<void> {
     const child = this.process;
     for (const [event, callback] of this.listeners.splice(0)) child.off(event, callback);
-    child.stdout?.unpipe(this.options.project.vitest.logger.outputStream);
-    child.stderr?.unpipe(this.options.project.vitest.logger.errorStream);
+    for (const [from, to] of this.pipes()) {
+      from?.unpipe(to);
+      to.setMaxListeners(to.getMaxListeners() - 1);
+    }
     this.child = undefined;
     this.offCancel?.();
     await (this.sessionEnded && !this.cancelled ? this.workers.keep(child) : kill(child));
@@ -130,6 +134,15 @@ class KeptWorker implements PoolWorker {
 
   deserialize(data: unknown): unknown {
     return data;
+  }
+
+  /** The process's output, and the vitest logger's streams it goes to. */
+  private pipes(): [NodeJS.ReadableStream | null | undefined, NodeJS.WritableStream & { setMaxListeners(n: number): unknown; getMaxListeners(): number }][] {
+    const { outputStream, errorStream } = this.options.project.vitest.logger;
+    return [
+      [this.child?.stdout, outputStream],
+      [this.child?.stderr, errorStream],
+    ];
   }
 
   private get process(): ChildProcess {

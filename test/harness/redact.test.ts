@@ -30,6 +30,14 @@ describe('Redactor', () => {
     expect(r.text('ab xAyyz x.y*z+(1)')).toBe(`ab xAyyz ${REDACTED}`);
   });
 
+  test('with thousands of secrets (a kept suite worker collects them), every one is replaced, a longer one whole', () => {
+    const r = new Redactor();
+    const many = Array.from({ length: 1_600 }, (_, i) => `secret-${String(i).padStart(5, '0')}`);
+    // The longest holds a short one that sorts into another of the patterns.
+    r.add(...many, `${many[1_599]}-and-more`);
+    expect(r.text(`a ${many[0]} b ${many[799]} c ${many[1_599]}-and-more d ${many[1_599]} e`)).toBe(`a ${REDACTED} b ${REDACTED} c ${REDACTED} d ${REDACTED} e`);
+  });
+
   test('redacts deep values without touching the input', () => {
     const r = new Redactor();
     r.add('topsecret');
