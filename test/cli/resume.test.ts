@@ -1,7 +1,8 @@
 // `apc certify --resume DIR`: a certification of the reference stopped halfway (SIGINT), then
 // resumed, ends with one report of the same run id and seed whose verdict and statuses are those
 // of a run that was never interrupted. The interrupted run is a child process, stopped by a signal;
-// the others run inside this process (test/support/apc-here.ts).
+// the others run inside this process (test/support/apc-here.ts; the uninterrupted one on one suite
+// worker, `certifyHere`).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import type { ComplianceReport } from '../../harness/report/compliance.ts';
 import { apcHere } from '../support/apc-here.ts';
-import { ROOT } from '../support/certify.ts';
+import { certifyHere, ROOT } from '../support/certify.ts';
 
 const folders: string[] = [];
 afterAll(() => {
@@ -48,30 +49,32 @@ const statuses = (report: ComplianceReport) => Object.fromEntries(report.require
 
 describe('apc certify --resume', () => {
   test('an interrupted certification of the reference, resumed, equals an uninterrupted one', async () => {
-    const [whole, parts] = [0, 1].map(() => mkdtempSync(join(tmpdir(), 'apc-resume-')));
-    folders.push(whole!, parts!);
-    const uninterrupted = await certify([...SELECTION, '--quiet', '--reports', whole!]);
-    expect(uninterrupted.code, uninterrupted.output).toBe(0);
+    const parts = mkdtempSync(join(tmpdir(), 'apc-resume-'));
+    folders.push(parts);
+    // The run never interrupted, on one suite worker (`certifyHere`): which worker ran a test changes no status.
+    const uninterrupted = await certifyHere({ args: SELECTION });
+    expect(uninterrupted.code, uninterrupted.stdout + uninterrupted.stderr).toBe(0);
+    const whole = uninterrupted.report!;
 
     // Stopped once some suite files are done: the rest of the control plane is not judged yet.
-    const first = await certifyInterrupted([...SELECTION, '--reports', parts!], 20);
+    const first = await certifyInterrupted([...SELECTION, '--reports', parts], 20);
     expect(first.code, first.output).toBe(130);
-    const interrupted = reportIn(parts!);
+    const interrupted = reportIn(parts);
     expect(interrupted.verdict).toBe('interrupted');
     expect(interrupted.verdictReason).toContain(`apc certify --resume ${parts}`);
     const notRun = interrupted.requirements.filter((r) => r.reason?.startsWith('not run: ')).map((r) => r.id);
     expect(notRun.length).toBeGreaterThan(0);
     expect(notRun.length).toBeLessThan(interrupted.requirements.length);
 
-    const resumed = await certify(['--resume', parts!, '--quiet']);
+    const resumed = await certify(['--resume', parts, '--quiet']);
     expect(resumed.code, resumed.output).toBe(0);
-    const merged = reportIn(parts!);
-    expect(merged).toMatchObject({ runId: interrupted.runId, seed: 5, startedAt: interrupted.startedAt, verdict: reportIn(whole!).verdict });
+    const merged = reportIn(parts);
+    expect(merged).toMatchObject({ runId: interrupted.runId, seed: 5, startedAt: interrupted.startedAt, verdict: whole.verdict });
     expect(merged.replayOf).toBeUndefined();
-    expect(statuses(merged)).toEqual(statuses(reportIn(whole!)));
+    expect(statuses(merged)).toEqual(statuses(whole));
 
     // A finished run has nothing to resume: a usage problem, with what to do instead.
-    const again = await certify(['--resume', parts!]);
+    const again = await certify(['--resume', parts]);
     expect(again.code).toBe(2);
     expect(again.output).toMatch(/was not interrupted \(verdict certified\): there is nothing to resume/);
   }, 300_000);
