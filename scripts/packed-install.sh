@@ -25,7 +25,9 @@ npx apc --version
 selection='CP-DEL-*,AS-RUN-001,EU-REQ-001'
 npx apc certify --quiet --requirements "$selection" --reports "$work/reports-reference"
 
-npx apc serve --control-plane-port 0 --agent-server-port 0 --tracing-port 0 --api-key packed-key:packed-tenant >"$work/serve.log" 2>&1 &
+# The installed bin itself, not through npx: $! is then the server's process, which `finish` ends
+# (ending npx's process left the server running after CI).
+node_modules/.bin/apc serve --control-plane-port 0 --agent-server-port 0 --tracing-port 0 --api-key packed-key:packed-tenant >"$work/serve.log" 2>&1 &
 serve_pid=$!
 url_of() { sed -n "s/^  $1 *\(http[^ ]*\).*/\1/p" "$work/serve.log"; }
 for _ in $(seq 120); do
