@@ -142,7 +142,7 @@ async function runAll(subjects: Subject[], settings: RunSettings, concurrency: n
   if (settings.signal) setMaxListeners(2 * inFlight, settings.signal);
   process.setMaxListeners(Math.max(process.getMaxListeners(), 2 * inFlight + 16));
   const batches = new SuiteBatches({ lanes: Math.ceil(concurrency / size), workers: 2, size, gatherMs: 300 });
-  const waiting = new SuiteBatches({ lanes: alone, workers: 1, size: 1, gatherMs: 0 });
+  const waiting = SuiteBatches.alone(alone);
   try {
     await Promise.all([
       ...pool(bent.filter(waitsMost), alone, { ...settings, batches: waiting }),

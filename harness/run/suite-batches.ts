@@ -64,6 +64,11 @@ export class SuiteBatches {
 
   constructor(private readonly settings: BatchSettings) {}
 
+  /** Each certification in a vitest run of its own on one worker, `lanes` at a time, the lanes' instances and workers kept from run to run. */
+  static alone(lanes: number): SuiteBatches {
+    return new SuiteBatches({ lanes, workers: 1, size: 1, gatherMs: 0 });
+  }
+
   /** Runs one certification's suites in the next shared vitest run (runSuites' contract). */
   readonly run = (options: SuiteRunOptions): Promise<SuiteRunResult> => {
     const files = suiteFilesNaming(suiteFiles(options.interfaces), options.ids);

@@ -49,7 +49,7 @@ const reference: Variation = { kind: 'variation', id: 'batches.reference', what:
 
 test('a lane keeps its vitest instance and its worker, and a file id that ran in an earlier batch runs the later batch’s certification', async () => {
   // Batches of one, one after another: both certifications' files are `<suite>.suite.ts?apc-run=0`, in one vitest instance.
-  const batches = new SuiteBatches({ lanes: 1, workers: 1, size: 1, gatherMs: 0 });
+  const batches = SuiteBatches.alone(1);
   let broken, clean;
   try {
     broken = await certifyBent(oneRule, { ...settings, batches });
@@ -71,7 +71,7 @@ test('a lane keeps its vitest instance and its worker, and a file id that ran in
 }, 300_000);
 
 test('a run cut short leaves no worker for the next batch, which starts its own and gets its own verdict', async () => {
-  const batches = new SuiteBatches({ lanes: 1, workers: 1, size: 1, gatherMs: 0 });
+  const batches = SuiteBatches.alone(1);
   let stopped, after;
   try {
     // Alone in its batch, so its stop cuts the run: what its tests had under way dies with the worker.

@@ -53,7 +53,7 @@ export async function certifyHere(options: CertifyOptions, run: RunOptions = { w
  * run. Call it at the top of the file: the instances and workers are closed after its tests.
  */
 export function keptSuiteWorkers(lanes = 1): RunOptions {
-  const batches = new SuiteBatches({ lanes, workers: 1, size: 1, gatherMs: 0 });
+  const batches = SuiteBatches.alone(lanes);
   afterAll(() => batches.close());
   return { workers: 1, suites: batches.run };
 }
