@@ -4,7 +4,7 @@
 // path it takes away; the reference passes the same requirements. One kept suite worker for the
 // file: each certification is one interface, a few requirements.
 import { afterAll, describe, expect, test } from 'vitest';
-import { SuiteBatches } from '../../harness/run/suite-batches.ts';
+import { SuiteBatches } from '../../harness/suite-runner/batches.ts';
 import { runSubject, type RunSettings } from '../../harness/selftest/run-subject.ts';
 import { selftestSubjects } from '../../harness/selftest/subject-list.ts';
 import type { Mutant } from '../../harness/selftest/subjects.ts';
