@@ -269,6 +269,22 @@ export const AGENT_SERVER_PROXY_MUTANTS: readonly ProxyMutant[] = [
     }),
   },
   {
+    id: 'as.event-kind-in-payload',
+    what: 'Every event of a run stream is named "data"; the kind is inside the payload ({"event": <kind>, "data": <payload>}).',
+    breaks: 'Spec 6: each event has an event: line naming the kind.',
+    family: 'sse',
+    fails: { mode: 'hosted', requirements: ['AS-SSE-002'] },
+    rules: () => ({
+      answer: onRuns(isRun, (blocks) =>
+        blocks.map((b) =>
+          b.event === undefined || b.data === undefined
+            ? b
+            : { ...b, event: 'data', data: JSON.stringify({ event: b.event, data: JSON.parse(b.data) as unknown }) },
+        ),
+      ),
+    }),
+  },
+  {
     id: 'as.content-type-missing',
     what: 'Run streams are answered without a Content-Type header.',
     breaks: 'Spec 6: A run stream is answered with the content type text/event-stream.',
