@@ -2,6 +2,7 @@
 // known deviations (expected-failures.yaml). The test fails both ways: a known deviation that is
 // no longer found is a stale baseline entry (verdict error), and any other failure or block is a
 // regression (verdict not-certified), whether the server changed or the harness did.
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { certifyHere } from '../support/certify.ts';
@@ -33,4 +34,15 @@ describe('the LangGraph JS agent server against its baseline', () => {
     // A run that judged little would also have nothing new: most of the catalogue was judged and held.
     expect(report.requirements.filter((r) => r.status === 'passed').length).toBeGreaterThan(25);
   }, 320_000);
+
+  // The other side: were the server (or the harness) to stop showing a deviation, its entry goes
+  // stale. AS-THR-001, which the server follows, stands in for such an entry.
+  test('a baseline entry the server no longer fails is stale: verdict error, exit 2', async () => {
+    const baseline = join(scratchDir('langgraph-baseline'), 'stale.yaml');
+    writeFileSync(baseline, 'expected-failures:\n  - id: AS-DOCS-001\n    reason: no /docs\n  - id: AS-THR-001\n    reason: stands in for a fixed deviation\n');
+    const run = await certifyHere({ args: ['--agent-server-url', server.url, '--requirements', 'AS-DOCS-001,AS-THR-001', '--expected-failures', baseline] });
+    expect(run.report?.verdict, `${run.stdout}${run.stderr}`).toBe('error');
+    expect(run.code).toBe(2);
+    expect(run.report?.errors.join('\n')).toContain('AS-THR-001');
+  }, 120_000);
 });
