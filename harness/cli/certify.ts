@@ -7,6 +7,7 @@ import { redactor } from '../redact.ts';
 import { exitCodeOf } from '../report/compliance.ts';
 import { writeRunErrorReport } from '../report/run-error-report.ts';
 import { writeReports } from '../report/write.ts';
+import { switchedOnLine, switchesOf } from '../report/switched-on.ts';
 import { executeRun, reportOf, type RunHooks } from '../run/execute.ts';
 import { draftRun, planRun, SetupError, type RunDraft, type RunRequest } from '../run/plan.ts';
 import { Progress } from '../run/progress.ts';
@@ -145,6 +146,8 @@ async function certifyWith(v: CertifyValues, io: CommandIo, stop: StopRequest | 
     progress.line(
       `  ${selected.length} requirement(s) selected${shard ? ` (shard ${shard.index}/${shard.count})` : ''}; control plane mode ${profile.controlPlaneMode}${plan.reference ? ' (reference implementation)' : ''}`,
     );
+    const switched = switchedOnLine(switchesOf(plan.referenceFaults, plan.referencePlatformLike));
+    if (switched) progress.line(`  the reference with ${switched}`);
     if (replay && plan.resumed) progress.line(`  resuming ${replay.runId} (${v.resume}): the ${replay.ids.length} requirement(s) it had not judged, with its seed`);
     else if (replay) progress.line(`  replay of ${replay.runId} (${v.replay}): its ${replay.ids.length} failed requirement(s) with its seed`);
     progress.line();
