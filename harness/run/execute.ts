@@ -15,9 +15,10 @@ import { overBudget, plannedTests, runCost } from './cost.ts';
 import { resumeCommand, resumedResults } from './resume.ts';
 import { LeftoverSweep } from './leftovers.ts';
 import { startPoolBroker } from './pool-broker.ts';
-import type { RunListener } from './outcome-collector.ts';
 import type { RunPlan } from './plan.ts';
-import { runSuites, suiteFiles, suiteFilesNaming, type SuiteRunOptions, type SuiteRunResult } from './run-suites.ts';
+import { oneOffRunner } from '../suite-runner/one-off.ts';
+import { runFiles } from '../suite-runner/suite-files.ts';
+import type { RunListener, SuiteRunner } from '../suite-runner/suite-runner.ts';
 import { markNotRun, withDeadline, type StopRequest } from './run-stop.ts';
 import { suiteWorkers } from './workers.ts';
 import { deleteBoundMs } from './awaiting-delete.ts';
@@ -30,12 +31,11 @@ export interface RunHooks {
   stopping?: (reason: string) => void;
   /**
    * Suite worker processes at most (default: workers.ts). apc selftest gives one: its
-   * certifications run side by side and fill each other's waits (most share vitest runs, `suites`;
-   * the rest each start a worker, a quarter of a mutant's CPU).
+   * certifications run side by side and fill each other's waits.
    */
   workers?: number;
-  /** Runs the suites (default runSuites); apc selftest shares vitest runs among its certifications (suite-batches.ts). */
-  suites?: (options: SuiteRunOptions) => Promise<SuiteRunResult>;
+  /** Runs the suites (default oneOffRunner); apc selftest keeps its runners' workers (harness/suite-runner/). */
+  suites?: SuiteRunner;
   /** The run's own seed was judged before (RunContext.ownSeedJudged): apc selftest's detection runs. */
   ownSeedJudged?: boolean;
 }
@@ -92,7 +92,7 @@ async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResult
   const { profile, runId, catalogue } = plan;
   const ids = plan.selected.map((r) => r.id);
   // No more workers than files to run: each worker's share of the requests in flight is then as large as it can be.
-  const workers = Math.max(1, Math.min(suiteWorkers(plan, hooks.workers), suiteFilesNaming(suiteFiles(plan.suiteInterfaces), ids).length));
+  const workers = Math.max(1, Math.min(suiteWorkers(plan, hooks.workers), runFiles(plan.suiteInterfaces, ids).length));
   const stateDir = mkdtempSync(join(tmpdir(), `${runId}-state-`));
   const context: RunContext = {
     profile,
@@ -119,7 +119,7 @@ async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResult
   // Under a budget the suite workers share the run's pool of deployments, held here (pool-broker.ts).
   const pool = budgeted(profile) && plan.suiteInterfaces.includes('control-plane') ? await startPoolBroker() : undefined;
   if (pool) context.poolUrl = pool.url;
-  const { outcomes, errors } = await (hooks.suites ?? runSuites)({
+  const { outcomes, errors } = await (hooks.suites ?? oneOffRunner).run({
     ...(stopped ? { stop: stopped } : {}),
     context,
     interfaces: plan.suiteInterfaces,

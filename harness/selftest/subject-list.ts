@@ -18,7 +18,7 @@ export function selftestSubjects(): Subject[] {
  * Subjects whose certification waits out deadlines: a stream held open, a revision that never
  * leaves BUILDING, statistics never filled, an active revision that never moves (each wait ends at
  * the stream, deploy or statistics deadline). apc selftest certifies them first, each in a vitest
- * run of its own: in a shared run (harness/run/suite-batches.ts) one of them would hold the run,
+ * run of its own: in a shared run (harness/suite-runner/batches.ts) one of them would hold the run,
  * and the other subjects' reports, for half a minute. Any other subject may be listed; an id that
  * names none is a mistake (test/selftest/coverage.test.ts).
  */

@@ -161,6 +161,9 @@ export function agentServerMutants(): Mutant[] {
     mutant('as.metadata-event-renamed', 'sse', ['AS-SSE-003', 'AS-SSE-004', 'AS-SSE-010'], 'The run\'s metadata event is named "run" instead of "metadata".', () => ({
       answer: onRuns(isRun, (blocks) => blocks.map((b) => (b.event === 'metadata' ? { ...b, event: 'run' } : b))),
     })),
+    mutant('as.event-kind-in-payload', 'sse', ['AS-SSE-002'], 'Every event of a run stream is named "data"; the kind is inside the payload ({"event": <kind>, "data": <payload>}).', () => ({
+      answer: onRuns(isRun, (blocks) => blocks.map((b) => (b.event === undefined || b.data === undefined ? b : { ...b, event: 'data', data: JSON.stringify({ event: b.event, data: JSON.parse(b.data) as unknown }) }))),
+    })),
     mutant('as.content-type-missing', 'sse', ['AS-SSE-001'], 'Run streams are answered without a Content-Type header.', () => ({
       answer: (r, a) => {
         if (!isRun(r) || !isEventStream(a)) return a;
