@@ -98,6 +98,20 @@ describe('the README and the guides in docs/', () => {
     }
   });
 
+  test('name files that exist (ARCHITECTURE.md names those of harness/ from its rooms)', () => {
+    for (const file of ['README.md', 'ARCHITECTURE.md', ...GUIDES]) {
+      for (const [, path] of read(file)
+        .replace(/```[^]*?```/g, '')
+        .matchAll(/`((?:\.{0,2}\/)?[\w.-]+(?:\/[\w.-]+)+\.(?:ts|mjs|md|json|yaml|sh))`/g)) {
+        const bases = ['.', dirname(file), 'harness'];
+        expect(
+          bases.some((base) => existsSync(join(ROOT, base, path!))),
+          `${file} names ${path}`,
+        ).toBe(true);
+      }
+    }
+  });
+
   test('list every profile setting, in a profile the CLI accepts', () => {
     const example = /```yaml\n(# target\.yaml\n[^]*?)```/.exec(read('docs/target-profile.md'))?.[1];
     expect(example, 'docs/target-profile.md shows a whole profile').toBeDefined();
