@@ -239,7 +239,7 @@ export const ComplianceReportSchema = Type.Object(
         Type.Object(
           {
             throttled: Type.Integer({ minimum: 0, description: 'Answers 429 the run waited out and sent again (or gave up on).' }),
-            unavailable: Type.Integer({ minimum: 0, description: 'Answers 503 with Retry-After the run waited out and sent again (or gave up on).' }),
+            unavailable: Type.Integer({ minimum: 0, description: 'Answers 503 (with Retry-After, or a bare one) the run waited out and sent again (or gave up on).' }),
             gaveUp: Type.Integer({ minimum: 0, description: 'Requests still refused when the run stopped waiting; their tests were skipped.' }),
             waitedMs: Type.Integer({ minimum: 0, description: 'Time spent waiting as Retry-After asked (or backing off).' }),
           },

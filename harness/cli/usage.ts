@@ -121,7 +121,8 @@ Generation and timing:
   --max-rps N                 at most N requests per second against the target (a shared staging)
   --max-rps auto              start unlimited, slow down after each 429 and settle below the limit
   A 429, or a 503 with Retry-After, is waited out as Retry-After says and the request sent again
-  (a create or PATCH only once it is known not to have taken effect), up to timeouts.throttleMs.
+  (a create or PATCH only once it is known not to have taken effect), up to timeouts.throttleMs;
+  a 503 without Retry-After is sent again with a backoff, at most 3 times within the request timeout.
   After 2 requests in a row to one URL get no answer, or 2 streams from it pass their deadline,
   the rest of the run fails such calls at once, naming the URL.
 
