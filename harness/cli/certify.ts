@@ -13,6 +13,7 @@ import { draftRun, planRun, SetupError, type RunDraft, type RunRequest } from '.
 import { Progress } from '../run/progress.ts';
 import { PLATFORM_REVISION_MS, printPlan, REFERENCE_REVISION_MS } from '../run/cost.ts';
 import { resumeDraft } from '../run/resume.ts';
+import { ciShard } from '../run/ci-shard.ts';
 import { suiteWorkers } from '../run/workers.ts';
 import { parseDuration, type StopRequest } from '../run/run-stop.ts';
 import { expandBareFlag, platformLikeOption } from './platform-like-option.ts';
@@ -122,7 +123,13 @@ async function certifyWith(v: CertifyValues, io: CommandIo, stop: StopRequest | 
   const draft = v.resume === undefined ? draftRun(v.reports) : resumeDraft(v.resume, v.reports);
   try {
     const progress = new Progress(io.out, v.quiet ?? false);
-    const plan = await planRun(requestOf(v), io.env, draft, (line) => progress.line(line));
+    const request = requestOf(v);
+    if (request.shard === 'auto') {
+      const found = ciShard(io.env);
+      progress.line(found.said);
+      request.shard = found.shard;
+    }
+    const plan = await planRun(request, io.env, draft, (line) => progress.line(line));
     if ('nothing' in plan) {
       io.out.write(`apc certify: ${plan.nothing}\n`);
       return 0;
