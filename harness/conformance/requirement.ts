@@ -16,6 +16,7 @@ import type { RunContext } from './run-context.ts';
 import { runOfCollectedFile, runOfFile } from './run-of-file.ts';
 import { waitsOf, type RevisionWaits } from './waits.ts';
 import { runCleanups } from './cleanups.ts';
+import { applyLearned } from './learned.ts';
 import { endLeases, leaseBeforeEach, takeLeases } from './pool.ts';
 
 export interface RequirementTestMeta {
@@ -148,6 +149,7 @@ export function requirement(ids: string | string[], body: (t: Check) => Promise<
   leaseBeforeEach(runOfFile);
   test(title, { timeout: run ? timeoutFor(run, options.timeout, cost) : 60_000, meta: { cost }, concurrent }, async (ctx) => {
     const runCtx = runOfFile(ctx.task.file.filepath);
+    applyLearned(runCtx);
     ctx.task.meta.requirements = list;
     if (runCtx.overBudget?.includes(title)) {
       ctx.task.meta.notJudged = `budget: the profile's budget (${budgetText(runCtx.profile.budget)}) is spent on other tests; this one would create ${createdText(cost.creates)}`;
