@@ -5,6 +5,7 @@ import { LEVELS } from '../catalogue.ts';
 import { failureLine, type FailureRecord } from '../conformance/failure.ts';
 import type { ComplianceReport, RequirementResult } from './compliance.ts';
 import { reproductionLines } from './reproduction.ts';
+import { switchedOnLine } from './switched-on.ts';
 import { cellScore, checkedLine, countsLine, duration, formatScore, interfacesOf, mustLine, scoreOf, STATUS_LABELS, VERDICT_LABELS } from './scores.ts';
 import { tallyLines } from '../http/throttling.ts';
 import { costLines } from '../conformance/created.ts';
@@ -67,6 +68,7 @@ function header(report: ComplianceReport): string[] {
     .map((i) => `${i} ${code(report.target.urls[i] ?? '(no URL)')}`)
     .join(', ');
   const kind = report.target.reference ? 'the in-repo reference implementation' : 'the implementation under test';
+  const switched = switchedOnLine(report.target);
   const run = [
     `${code(report.runId)}`,
     `seed ${code(String(report.seed))}`,
@@ -83,7 +85,7 @@ function header(report: ComplianceReport): string[] {
     '',
     `**${levels}** — ${countsLine(report.counts.total)}; ${report.requirements.length} requirements.`,
     '',
-    `- **Target:** ${kind}, control plane mode ${code(report.target.controlPlaneMode)}: ${urls}`,
+    `- **Target:** ${kind}, control plane mode ${code(report.target.controlPlaneMode)}: ${urls}${switched ? `; ${text(switched)}` : ''}`,
     `- **Run:** ${run.join(', ')}`,
     ...tallyLines(report.transient).map((line) => `- **Throttling and transient errors waited out:** ${text(line)}`),
     ...costLines(report.cost).map((line) => `- **Created on the target:** ${text(line)}`),

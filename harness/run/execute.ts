@@ -12,6 +12,7 @@ import { budgeted, defaultSources, INTERFACES, redactedProfile, type InterfaceNa
 import { choiceFlags } from '../reference/reference-choice.ts';
 import { assembleReport, type ReportResults } from '../report/assemble.ts';
 import { buildResults, transientOf, universeOf, verdictOf, type ComplianceReport } from '../report/compliance.ts';
+import { switchesOf } from '../report/switched-on.ts';
 import { overBudget, plannedTests, runCost } from './cost.ts';
 import { resumeCommand, resumedResults } from './resume.ts';
 import { LeftoverSweep } from './leftovers.ts';
@@ -178,8 +179,7 @@ export function reportOf(plan: RunPlan, results: ReportResults): ComplianceRepor
         controlPlaneMode: profile.controlPlaneMode,
         reference: plan.reference !== undefined,
         ...(plan.reference ? { instance: plan.reference.instance } : {}),
-        ...(plan.referenceFaults.length > 0 ? { faults: plan.referenceFaults } : {}),
-        ...(plan.referencePlatformLike ? { platformLike: { behaviours: [...plan.referencePlatformLike.behaviours], timeScale: plan.referencePlatformLike.timeScale ?? 1 } } : {}),
+        ...switchesOf(plan.referenceFaults, plan.referencePlatformLike),
         profile: redactedProfile(profile),
       },
     },

@@ -8,6 +8,7 @@ import { redactor } from '../redact.ts';
 import { failureLine } from '../conformance/failure.ts';
 import type { ComplianceReport, TestOutcome } from '../report/compliance.ts';
 import { countsLine, mustLine, VERDICT_LABELS } from '../report/scores.ts';
+import { switchedOnLine } from '../report/switched-on.ts';
 
 export interface Output {
   write(text: string): void;
@@ -79,6 +80,8 @@ export class Progress {
     this.print(`verdict: ${verdict}  ${mustLine(report)}  (${['SHOULD', 'MAY'].map((l) => score(l as Level)).join(', ')})`);
     this.print(`         ${report.verdictReason}`);
     this.print(`counts:  ${countsLine(report.counts.total)}`);
+    const switched = switchedOnLine(report.target);
+    if (switched) this.print(yellow(`target:  the reference with ${switched}`));
     // Root causes first: what failed, then what could not be judged because of it.
     const failed = report.requirements.filter((r) => r.status === 'failed');
     if (failed.length > 0) this.print(`failed:  ${failed.map((r) => `${r.id} (${r.level})`).join(', ')}`);
