@@ -2,6 +2,7 @@
 import { controlPlaneDeploymentMutants } from './mutants/control-plane-deployments.ts';
 import { controlPlaneRevisionMutants } from './mutants/control-plane-revisions.ts';
 import { agentServerMutants } from './mutants/agent-server.ts';
+import { agentServerPathMutants } from './mutants/agent-server-paths.ts';
 import { experimentUploadMutants } from './mutants/experiment-upload.ts';
 import { faultSwitchMutants } from './mutants/fault-switches.ts';
 import { generatedMutants } from './mutants/generated/derive.ts';
@@ -11,7 +12,7 @@ import { platformVariations } from './platform-variations.ts';
 import { variations } from './variations.ts';
 
 export function selftestSubjects(): Subject[] {
-  return [...faultSwitchMutants(), ...controlPlaneDeploymentMutants(), ...controlPlaneRevisionMutants(), ...agentServerMutants(), ...experimentUploadMutants(), ...generatedMutants(), ...variations(), ...platformVariations(), ...hostileTargets()];
+  return [...faultSwitchMutants(), ...controlPlaneDeploymentMutants(), ...controlPlaneRevisionMutants(), ...agentServerMutants(), ...agentServerPathMutants(), ...experimentUploadMutants(), ...generatedMutants(), ...variations(), ...platformVariations(), ...hostileTargets()];
 }
 
 /**
