@@ -158,7 +158,9 @@ export function agentServerMutants(): Mutant[] {
     mutant('as.last-event-unterminated', 'sse', ['AS-SSE-002'], 'A run stream closes right after the last data line, without the blank line that ends the event.', () => ({
       answer: (r, a) => (isRun(r) && isEventStream(a) && a.body.toString('utf8').endsWith('\n\n') ? { ...a, body: a.body.subarray(0, a.body.length - 1) } : a),
     })),
-    mutant('as.metadata-event-renamed', 'sse', ['AS-SSE-003', 'AS-SSE-004', 'AS-SSE-010'], 'The run\'s metadata event is named "run" instead of "metadata".', () => ({
+    // No stream carries a metadata event: the order and attempt rules (AS-SSE-004, AS-SSE-010) are
+    // judged on streams that carry one, so they are blocked by AS-SSE-003, not failed.
+    mutant('as.metadata-event-renamed', 'sse', ['AS-SSE-003'], 'The run\'s metadata event is named "run" instead of "metadata".', () => ({
       answer: onRuns(isRun, (blocks) => blocks.map((b) => (b.event === 'metadata' ? { ...b, event: 'run' } : b))),
     })),
     mutant('as.event-kind-in-payload', 'sse', ['AS-SSE-002'], 'Every event of a run stream is named "data"; the kind is inside the payload ({"event": <kind>, "data": <payload>}).', () => ({

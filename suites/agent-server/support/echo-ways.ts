@@ -90,6 +90,8 @@ export async function tryEcho(t: Check, run: Omit<RunRequest, 'streamMode'>, req
       expected: read.failure.expected,
       seen: read.failure.seen,
     };
+    // A stream that stalled cost a whole stream timeout: another way would wait it out again.
+    if (attempt.result.timedOut) break;
   }
   return { refused: first ?? notStreamed! };
 }
