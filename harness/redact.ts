@@ -10,7 +10,7 @@ const MIN_SECRET_LENGTH = 4;
 /**
  * Secrets per regular expression. V8 runs one alternation of more than about 1,200 literals some
  * twenty times slower than two of half the size, and a suite worker that apc selftest keeps for many
- * certifications (harness/run/kept-workers.ts) collects more than that: their keys and every secret
+ * certifications (harness/suite-runner/kept-workers.ts) collects more than that: their keys and every secret
  * their requests send.
  */
 const SECRETS_PER_PATTERN = 500;

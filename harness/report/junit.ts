@@ -15,6 +15,7 @@ import type { FailureRecord } from '../conformance/failure.ts';
 import type { ComplianceReport, RequirementResult } from './compliance.ts';
 import { escapeXml, escapeXmlAttribute as attr } from './escape.ts';
 import { reproductionLines } from './reproduction.ts';
+import { switchedOnLine } from './switched-on.ts';
 import { countsLine, interfacesOf } from './scores.ts';
 
 function failureText(report: ComplianceReport, f: FailureRecord): string {
@@ -101,6 +102,7 @@ export function renderJunit(report: ComplianceReport): string {
       ['apc.counts', countsLine(report.counts.total)],
       ['apc.run-id', report.runId],
       ['apc.seed', report.seed],
+      ['apc.switched-on', switchedOnLine(report.target)],
       ['apc.harness-version', report.harness.version],
       ['apc.catalogue-version', report.catalogue.version],
       ['apc.catalogue-hash', report.catalogue.hash],

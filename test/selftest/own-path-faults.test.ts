@@ -5,7 +5,7 @@
 // reference passes the same requirements. One kept suite worker for the file.
 import { afterAll, describe, expect, test } from 'vitest';
 import type { ProxiedAnswer, ProxiedRequest, ProxyRules } from '../../harness/proxy/proxy.ts';
-import { SuiteBatches } from '../../harness/run/suite-batches.ts';
+import { SuiteBatches } from '../../harness/suite-runner/batches.ts';
 import { runSubject, type RunSettings } from '../../harness/selftest/run-subject.ts';
 import { selftestSubjects } from '../../harness/selftest/subject-list.ts';
 import type { Mutant, TargetKeys } from '../../harness/selftest/subjects.ts';
