@@ -17,6 +17,7 @@ import { runOfFile } from './run-of-file.ts';
 import type { RequirementOptions, TestCost } from './test-meta.ts';
 import { waitsOf } from './waits.ts';
 import { runCleanups } from './cleanups.ts';
+import { applyLearned } from './learned.ts';
 import { endLeases, takeLeases } from './pool.ts';
 
 /** A test as its suite declared it. */
@@ -71,6 +72,8 @@ function toRecord(check: Check, ids: string[], error: unknown): FailureRecord {
 
 export async function runTest(ctx: TestContext, test: DeclaredTest): Promise<void> {
   const run = runOfFile(ctx.task.file.filepath);
+  // What earlier tests of the run learned of the target (a busy platform) holds for this one.
+  applyLearned(run);
   ctx.task.meta.requirements = test.ids;
   if (leftOut(ctx, run, test)) return;
   const timeoutMs = timeoutFor(run, test.timeout, test.cost);
