@@ -15,7 +15,7 @@ import { PLATFORM_REVISION_MS, printPlan, REFERENCE_REVISION_MS } from '../run/c
 import { resumeDraft } from '../run/resume.ts';
 import { ciShard } from '../run/ci-shard.ts';
 import { suiteWorkers } from '../run/workers.ts';
-import { parseDuration, type StopRequest } from '../run/run-stop.ts';
+import { exitAtOnceHint, parseDuration, type StopRequest } from '../run/run-stop.ts';
 import { expandBareFlag, platformLikeOption } from './platform-like-option.ts';
 import { harnessVersion } from './version.ts';
 import { UsageError } from '../usage-error.ts';
@@ -158,7 +158,7 @@ async function certifyWith(v: CertifyValues, io: CommandIo, stop: StopRequest | 
       ...(options.workers ? { workers: options.workers } : {}),
       ...(options.suites ? { suites: options.suites } : {}),
       ...(options.ownSeedJudged ? { ownSeedJudged: true } : {}),
-      stopping: (reason) => io.err.write(`\napc: ${reason}: stopping the suites${profile.keep ? '' : ' and deleting what the run created'}; press Ctrl-C again to exit at once.\n`),
+      stopping: (reason) => io.err.write(`\napc: ${reason}: stopping the suites${profile.keep ? '' : ' and deleting what the run created'}; ${exitAtOnceHint(reason)}.\n`),
     });
     const report = reportOf(plan, results);
     writeReports(plan.reportDir, report, { allure: options.allure !== false });
