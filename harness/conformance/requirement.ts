@@ -11,7 +11,8 @@ import { redactor } from '../redact.ts';
 import { TargetKeptRefusing, type TransientTally } from '../http/throttling.ts';
 import { Check, type CheckTally, type PropertyTally } from './check.ts';
 import { budgetText, createdBy, createdText, type Created } from './created.ts';
-import { ConformanceFailure, describeValue, NotJudged, type FailureRecord } from './failure.ts';
+import { ConformanceFailure, describeValue, NotJudged, type FailureRecord, type SeenRecord } from './failure.ts';
+import { failureAtEnd, sideFindings } from './findings.ts';
 import type { RunContext } from './run-context.ts';
 import { runOfCollectedFile, runOfFile } from './run-of-file.ts';
 import { waitsOf, type RevisionWaits } from './waits.ts';
@@ -27,6 +28,10 @@ export interface RequirementTestMeta {
   checks?: Record<string, CheckTally>;
   properties?: PropertyTally[];
   failures?: FailureRecord[];
+  /** Failures of other rules it saw without stopping (a value outside its enum): findings.ts. */
+  attributed?: FailureRecord[];
+  /** What it saw against its own rules before it stopped at another rule's failure: not judged. */
+  alsoSeen?: SeenRecord[];
   cleanupErrors?: string[];
   /** Per interface: answers 429 / 503 the test waited out, and for how long. */
   transient?: TransientTally;
@@ -117,6 +122,7 @@ function toRecord(check: Check, ids: string[], error: unknown): FailureRecord {
     ...(spec?.expected !== undefined ? { expected: describeValue(spec.expected)! } : {}),
     ...(spec?.seen !== undefined ? { seen: describeValue(spec.seen)! } : {}),
     ...(property ? { input: describeValue(property.input)!, seed: property.seed, ...(property.path ? { path: property.path } : {}) } : {}),
+    ...(spec?.reliesOn?.length ? { reliesOn: spec.reliesOn } : {}),
   };
   return redactor.value(record);
 }
@@ -169,6 +175,8 @@ export function requirement(ids: string | string[], body: (t: Check) => Promise<
     try {
       takeLeases(check, ctx.task.id);
       await body(check);
+      const late = failureAtEnd(check);
+      if (late) throw late;
     } catch (error) {
       const refused = error instanceof TargetKeptRefusing ? error : check.gaveUp;
       if (refused) {
@@ -185,12 +193,19 @@ export function requirement(ids: string | string[], body: (t: Check) => Promise<
       }
       check.failed = true;
       const record = toRecord(check, list, error);
-      ctx.task.meta.failures = [record];
+      const side = sideFindings(check, record);
+      ctx.task.meta.failures = [record, ...(side.failures ?? [])];
+      if (side.alsoSeen) ctx.task.meta.alsoSeen = side.alsoSeen;
+      if (side.attributed) ctx.task.meta.attributed = side.attributed;
       const detail = [record.message, record.expected && `expected: ${record.expected}`, record.seen && `seen: ${record.seen}`]
         .filter(Boolean)
         .join('\n');
       throw new Error(detail);
     } finally {
+      if (!ctx.task.meta.failures) {
+        const side = sideFindings(check, undefined);
+        if (side.attributed) ctx.task.meta.attributed = side.attributed;
+      }
       ctx.task.meta.checks = Object.fromEntries(check.tallies);
       ctx.task.meta.properties = check.properties;
       ctx.task.meta.created = createdBy(check.recorder.exchanges, runCtx.profile);
