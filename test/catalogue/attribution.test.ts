@@ -22,16 +22,20 @@ test('the catalogue carries the attribution, each entry naming one of its rules'
   for (const entry of [...attribution!.refusals, ...attribution!.values]) expect(byId.has(entry.requirement), entry.requirement).toBe(true);
 });
 
-test('an attribution naming a rule the catalogue lacks fails the catalogue\'s load', () => {
+test("an attribution naming a rule the catalogue lacks fails the catalogue's load", () => {
   const dir = scratchDir('attribution');
   cpSync(REQUIREMENTS_DIR, dir, { recursive: true });
-  writeFileSync(join(dir, 'attribution.yaml'), 'refusals:\n  - requirement: AS-SSE-999\n    what: a run with a string stream_mode was refused\n    request: POST /runs/stream$\n    body: { stream_mode: string }\n');
+  writeFileSync(
+    join(dir, 'attribution.yaml'),
+    'refusals:\n  - requirement: AS-SSE-999\n    what: a run with a string stream_mode was refused\n    request: POST /runs/stream$\n    body: { stream_mode: string }\n',
+  );
   expect(() => loadCatalogue(dir)).toThrow(/attribution.yaml: refusals entry 1: expected a requirement id of the catalogue, found "AS-SSE-999"/);
 });
 
-test('a 4xx for a run whose stream_mode is a string is AS-SSE-006\'s; a list\'s is AS-SSE-007\'s; a 5xx or a success is no one\'s', () => {
+test("a 4xx for a run whose stream_mode is a string is AS-SSE-006's; a list's is AS-SSE-007's; a 5xx or a success is no one's", () => {
   const { attribution } = loadCatalogue();
-  const run = (mode: unknown, status: number, path = '/threads/t1/runs/stream') => refusalOf(attribution!, exchange('POST', path, { assistant_id: 'a', input: {}, stream_mode: mode }, status));
+  const run = (mode: unknown, status: number, path = '/threads/t1/runs/stream') =>
+    refusalOf(attribution!, exchange('POST', path, { assistant_id: 'a', input: {}, stream_mode: mode }, status));
   expect(run('updates', 400)?.requirement).toBe('AS-SSE-006');
   expect(run('updates', 422, '/runs/stream')?.requirement).toBe('AS-SSE-006');
   expect(run(['updates'], 422)?.requirement).toBe('AS-SSE-007');
@@ -40,7 +44,7 @@ test('a 4xx for a run whose stream_mode is a string is AS-SSE-006\'s; a list\'s 
   expect(refusalOf(attribution!, exchange('POST', '/assistants/search', { stream_mode: 'updates' }, 400))).toBeUndefined();
 });
 
-test('a revision status outside the revision statuses is CP-REVL-009\'s, read alone or in a list', () => {
+test("a revision status outside the revision statuses is CP-REVL-009's, read alone or in a list", () => {
   const { attribution } = loadCatalogue();
   const one = exchange('GET', '/v2/deployments/d/revisions/r', undefined, 200, { id: 'r', status: 'BUILD_ERROR' });
   expect(valuesOutside(attribution!, one)).toEqual([expect.objectContaining({ requirement: 'CP-REVL-009', value: 'BUILD_ERROR' })]);
