@@ -15,7 +15,7 @@ function mayNotImport(floors, why) {
   };
 }
 
-const NOT_SUITES = 'Nothing imports a suite: vitest loads suites/ by path (harness/run/run-suites.ts).';
+const NOT_SUITES = 'Nothing imports a suite: vitest loads suites/ by path (harness/suite-runner/suite-vitest.ts).';
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'reports/**', 'docs/**', '**/*.d.ts'] },

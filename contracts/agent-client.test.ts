@@ -1,8 +1,13 @@
 // agent-client's consumer tests (registered by importing consumer.ts, so they run first) write
-// its pact; the agent server verifies it right after, against the reference implementation and
-// against one that drops the `event:` lines.
+// its pact; the agent server verifies it right after, against the reference implementation,
+// against one that drops the `event:` lines, and against the open-source LangGraph JS server.
 import { describe, expect, it } from 'vitest';
+import { readPactFile } from '../harness/pact/pact-files.ts';
+import { verifyPact } from '../harness/pact/verifier-process.ts';
+import { buildProfile } from '../harness/profile/sources.ts';
 import { CONSUMER, PROVIDER } from './agent-client/consumer.ts';
+import { pactFile } from './pact-setup.ts';
+import { startLangGraphServer } from '../test/langgraph-js/langgraph-server.ts';
 import { sharedReference } from '../test/support/shared-reference.ts';
 import { failuresOf, verifyAgainstReference } from './verify-reference.ts';
 
@@ -36,4 +41,18 @@ describe('provider agent-server verifies the agent-client pact', () => {
     expect(problems).toMatch(/^\$: Expected 'data: [\s\S]*' to match/m);
     expect(problems).toContain('SSE checker: An event has a data line but no event line naming its kind.');
   });
+
+  // Its one known deviation the contract sees: set latest changes only the version number, so the
+  // run after it uses the newer version's context (AS-ASST-004, test/langgraph-js/expected-failures.yaml).
+  it('fails against the LangGraph JS server only where it deviates: the run after set-latest', async () => {
+    const server = await startLangGraphServer();
+    try {
+      const profile = buildProfile({ agentServerUrl: server.url, agentServerHosting: 'self-run' }, {});
+      const results = await verifyPact(readPactFile(pactFile(CONSUMER, PROVIDER)), { profile });
+      expect(Object.keys(failuresOf(results))).toEqual(['a run by assistant_id after version 1 was made active again']);
+      expect(results).toHaveLength(7);
+    } finally {
+      await server.close();
+    }
+  }, 240_000);
 });

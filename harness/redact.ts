@@ -10,7 +10,7 @@ const MIN_SECRET_LENGTH = 4;
 /**
  * Secrets per regular expression. V8 runs one alternation of more than about 1,200 literals some
  * twenty times slower than two of half the size, and a suite worker that apc selftest keeps for many
- * certifications (harness/run/kept-workers.ts) collects more than that: their keys and every secret
+ * certifications (harness/suite-runner/kept-workers.ts) collects more than that: their keys and every secret
  * their requests send.
  */
 const SECRETS_PER_PATTERN = 500;
@@ -32,17 +32,22 @@ export class Redactor {
     if (changed) this.patterns = undefined;
   }
 
-  /** Registers the values of every `secrets: [{name, value}]` array inside a JSON value. */
-  addFromBody(body: unknown): void {
+  /**
+   * Registers the values of every `secrets: [{name, value}]` array inside a JSON value, or inside
+   * a generated input (objects that may refer to each other: each is visited once).
+   */
+  addFromBody(body: unknown, visited = new Set<object>()): void {
+    if (body === null || typeof body !== 'object' || visited.has(body)) return;
+    visited.add(body);
     if (Array.isArray(body)) {
-      for (const item of body) this.addFromBody(item);
-    } else if (body !== null && typeof body === 'object') {
-      for (const [key, value] of Object.entries(body)) {
-        if (key === 'secrets' && Array.isArray(value)) {
-          for (const s of value) if (s && typeof s === 'object') this.add((s as { value?: unknown }).value as string);
-        } else {
-          this.addFromBody(value);
-        }
+      for (const item of body) this.addFromBody(item, visited);
+      return;
+    }
+    for (const [key, value] of Object.entries(body)) {
+      if (key === 'secrets' && Array.isArray(value)) {
+        for (const s of value) if (s && typeof s === 'object') this.add((s as { value?: unknown }).value as string);
+      } else {
+        this.addFromBody(value, visited);
       }
     }
   }

@@ -258,13 +258,26 @@ export const ComplianceReportSchema = Type.Object(
         Type.Object(
           {
             throttled: Type.Integer({ minimum: 0, description: 'Answers 429 the run waited out and sent again (or gave up on).' }),
-            unavailable: Type.Integer({ minimum: 0, description: 'Answers 503 with Retry-After the run waited out and sent again (or gave up on).' }),
+            unavailable: Type.Integer({ minimum: 0, description: 'Answers 503 (with Retry-After, or a bare one) the run waited out and sent again (or gave up on).' }),
             gaveUp: Type.Integer({ minimum: 0, description: 'Requests still refused when the run stopped waiting; their tests were skipped.' }),
             waitedMs: Type.Integer({ minimum: 0, description: 'Time spent waiting as Retry-After asked (or backing off).' }),
           },
           { additionalProperties: false },
         ),
         'Per interface: how often the target throttled or failed transiently, and how long the run waited. Absent when it never did.',
+      ),
+    ),
+    learned: Type.Optional(
+      Type.Object(
+        {
+          busyPatch: Type.Optional(
+            Type.Object(
+              { value: Type.Literal('refused'), how: Type.String({ description: 'The answer that showed it.' }) },
+              { additionalProperties: false, description: 'The target refuses a revision-creating PATCH while a revision is in progress; the run waited for each revision to end before the next PATCH.' },
+            ),
+          ),
+        },
+        { additionalProperties: false, description: 'What the run found out about the target while it ran that its profile did not say (`apc init` writes it to a profile). Absent when nothing.' },
       ),
     ),
     cost: Type.Optional(CostSchema),

@@ -7,11 +7,13 @@ import { redactor } from '../redact.ts';
 import { exitCodeOf } from '../report/compliance.ts';
 import { writeRunErrorReport } from '../report/run-error-report.ts';
 import { writeReports } from '../report/write.ts';
+import { switchedOnLine, switchesOf } from '../report/switched-on.ts';
 import { executeRun, reportOf, type RunHooks } from '../run/execute.ts';
 import { draftRun, planRun, SetupError, type RunDraft, type RunRequest } from '../run/plan.ts';
 import { Progress } from '../run/progress.ts';
 import { PLATFORM_REVISION_MS, printPlan, REFERENCE_REVISION_MS } from '../run/cost.ts';
 import { resumeDraft } from '../run/resume.ts';
+import { ciShard } from '../run/ci-shard.ts';
 import { suiteWorkers } from '../run/workers.ts';
 import { parseDuration, type StopRequest } from '../run/run-stop.ts';
 import { expandBareFlag, platformLikeOption } from './platform-like-option.ts';
@@ -121,7 +123,13 @@ async function certifyWith(v: CertifyValues, io: CommandIo, stop: StopRequest | 
   const draft = v.resume === undefined ? draftRun(v.reports) : resumeDraft(v.resume, v.reports);
   try {
     const progress = new Progress(io.out, v.quiet ?? false);
-    const plan = await planRun(requestOf(v), io.env, draft, (line) => progress.line(line));
+    const request = requestOf(v);
+    if (request.shard === 'auto') {
+      const found = ciShard(io.env);
+      progress.line(found.said);
+      request.shard = found.shard;
+    }
+    const plan = await planRun(request, io.env, draft, (line) => progress.line(line));
     if ('nothing' in plan) {
       io.out.write(`apc certify: ${plan.nothing}\n`);
       return 0;
@@ -139,6 +147,8 @@ async function certifyWith(v: CertifyValues, io: CommandIo, stop: StopRequest | 
     progress.line(
       `  ${selected.length} requirement(s) selected${shard ? ` (shard ${shard.index}/${shard.count})` : ''}; control plane mode ${profile.controlPlaneMode}${plan.reference ? ' (reference implementation)' : ''}`,
     );
+    const switched = switchedOnLine(switchesOf(plan.referenceFaults, plan.referencePlatformLike));
+    if (switched) progress.line(`  the reference with ${switched}`);
     if (replay && plan.resumed) progress.line(`  resuming ${replay.runId} (${v.resume}): the ${replay.ids.length} requirement(s) it had not judged, with its seed`);
     else if (replay) progress.line(`  replay of ${replay.runId} (${v.replay}): its ${replay.ids.length} failed requirement(s) with its seed`);
     progress.line();

@@ -8,11 +8,11 @@ import { selftestSubjects, waitsMost } from '../selftest/subject-list.ts';
 import { measure } from '../selftest/measures.ts';
 import { summaryLines, writeSelftestReport } from '../selftest/report.ts';
 import { runSubject, type RunSettings, type SubjectRun } from '../selftest/run-subject.ts';
-import { explanationOf } from '../selftest/mutants/generated/explained.ts';
-import { QUICK_GENERATED, sampleGenerated } from '../selftest/mutants/generated/sample.ts';
+import { explanationOf } from '../selftest/mutants/spec-derived/explained.ts';
+import { QUICK_GENERATED, sampleGenerated } from '../selftest/mutants/spec-derived/sample.ts';
 import { isGenerated, type Subject } from '../selftest/subjects.ts';
 import type { StopRequest } from '../run/run-stop.ts';
-import { SuiteBatches } from '../run/suite-batches.ts';
+import { SuiteBatches } from '../suite-runner/batches.ts';
 import { command, type CommandIo } from './command.ts';
 import { UsageError } from '../usage-error.ts';
 import { SELFTEST_USAGE } from './usage.ts';
@@ -107,12 +107,12 @@ export async function selftest(argv: string[], io: CommandIo, stop?: StopRequest
   });
 }
 
-/** Certifications one shared vitest run carries at most (suite-batches.ts): more start fewer workers, and wait longer for their slowest. */
+/** Certifications one shared vitest run carries at most (harness/suite-runner/batches.ts): more start fewer workers, and wait longer for their slowest. */
 const BATCH = 12;
 
 /**
  * Runs mutants and variations `concurrency` at a time. Their suites run in shared vitest runs
- * (harness/run/suite-batches.ts) of up to BATCH certifications each, two workers a run, so a
+ * (harness/suite-runner/batches.ts) of up to BATCH certifications each, two workers a run, so a
  * worker loads the harness and the suites once for many subjects; the next batch's references
  * start while a run is under way. Subjects that mostly wait (platform-like variations: a second
  * per throttled request, slow builds; those that wait out deadlines, subject-list.ts WAITS_OUT)

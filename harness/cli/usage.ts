@@ -84,6 +84,12 @@ Selection:
                               An id or pattern that names nothing is an error (exit 2).
   --shard I/N                 run the I-th of N deterministic slices (1-based); combine the
                               slices' reports with \`apc report merge\`
+  --shard auto                the slice from the CI job's variables (docs/ci.md): GitLab
+                              CI_NODE_INDEX/CI_NODE_TOTAL, Buildkite BUILDKITE_PARALLEL_JOB/
+                              BUILDKITE_PARALLEL_JOB_COUNT, a Kubernetes Indexed Job
+                              JOB_COMPLETION_INDEX with APC_SHARD_TOTAL, or APC_SHARD_INDEX/
+                              APC_SHARD_TOTAL (0-based; GitHub Actions: set them from
+                              strategy.job-index and strategy.job-total); exit 2 when none is set
   --replay DIR                run again exactly the failed requirements of the report in DIR,
                               with its seed, runs and target (the reference implementation is
                               started again, with its recorded faults, when the report certified
@@ -121,7 +127,8 @@ Generation and timing:
   --max-rps N                 at most N requests per second against the target (a shared staging)
   --max-rps auto              start unlimited, slow down after each 429 and settle below the limit
   A 429, or a 503 with Retry-After, is waited out as Retry-After says and the request sent again
-  (a create or PATCH only once it is known not to have taken effect), up to timeouts.throttleMs.
+  (a create or PATCH only once it is known not to have taken effect), up to timeouts.throttleMs;
+  a 503 without Retry-After is sent again with a backoff, at most 3 times within the request timeout.
   After 2 requests in a row to one URL get no answer, or 2 streams from it pass their deadline,
   the rest of the run fails such calls at once, naming the URL.
 

@@ -1,5 +1,5 @@
 // How a suite file's id names the certification it belongs to in a shared vitest run (apc
-// selftest, harness/run/suite-batches.ts): `<suite>.suite.ts?apc-run=<key>`. Read by the suite
+// selftest, harness/suite-runner/batches.ts): `<suite>.suite.ts?apc-run=<key>`. Read by the suite
 // workers (run-of-file.ts) and by the certifying process (to route results, to read the file).
 
 /** The query parameter of a suite file's id that names its run in a shared vitest run. */

@@ -1,6 +1,6 @@
 // Which certification a suite file belongs to. A user's `apc certify` gives its suite workers one
 // run context (vitest's provide, `apcRun`). apc selftest certifies many subjects and runs their
-// suites in shared vitest runs (harness/run/suite-batches.ts), so that each worker loads the
+// suites in shared vitest runs (harness/suite-runner/batches.ts), so that each worker loads the
 // suites and the harness once for many subjects: there every file is given as
 // `<suite>.suite.ts?apc-run=<key>` and `apcRuns` holds each key's context. A worker runs one file
 // at a time; everything a test keeps per run (limiter, pool) is keyed by the run's id.

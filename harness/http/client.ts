@@ -1,8 +1,8 @@
 // The one HTTP client of the harness (undici). Every exchange is recorded for the report,
 // requests pass the profile's concurrency limit, and the vocabulary map translates between
 // the spec's neutral words and the target's spelling. A throttled (429) or briefly unavailable
-// (503 with Retry-After) answer is waited out and the request sent again (throttling.ts); only
-// the final answer is recorded and judged.
+// (503) answer is waited out and the request sent again (throttling.ts); only the final answer is
+// recorded and judged.
 import type { Dispatcher } from 'undici';
 import type { Credentials, InterfaceName, TargetProfile } from '../profile/profile.ts';
 import { redactor } from '../redact.ts';
@@ -11,7 +11,7 @@ import type { Exchange, RecordedRequest } from './exchange.ts';
 import { requestBreaker, streamBreaker } from './circuit-breaker.ts';
 import { Limiter } from './limiter.ts';
 import { Agent, decompress, request as undiciRequest } from './undici-parts.ts';
-import { emptyCounts, safeToResend, TargetKeptRefusing, transientKind, waitMs, type TransientCounts, type TransientKind, type TransientTally } from './throttling.ts';
+import { BARE_503_ANSWERS, emptyCounts, isBare503, safeToResend, TargetKeptRefusing, transientKind, waitMs, type TransientCounts, type TransientKind, type TransientTally } from './throttling.ts';
 
 export type Auth = 'default' | 'none' | Credentials | { headers: Record<string, string> };
 
@@ -180,9 +180,10 @@ export class InterfaceClient {
   }
 
   /**
-   * Sends the request; a 429 or a 503 with Retry-After is waited out (as Retry-After says, capped;
-   * a backoff without it) and the request sent again, up to timeouts.throttleMs. A 503 on a
-   * request that is not safe to send again is sent again only when `tookEffect` says it did not.
+   * Sends the request; a 429 or a 503 is waited out (as Retry-After says, capped; a backoff
+   * without it) and the request sent again, up to timeouts.throttleMs (a 503 without Retry-After:
+   * a few times, within timeouts.requestMs). A 503 on a request that is not safe to send again is
+   * sent again only when `tookEffect` says it did not.
    */
   async request(options: RequestOptions): Promise<Exchange> {
     const firstSent = Date.now();
@@ -225,6 +226,12 @@ export class InterfaceClient {
     const budget = this.profile.timeouts.throttleMs;
     if (Date.now() + wait - firstSent > budget) return `${refusal}: ${answers} such answer(s) to ${what} over ${Math.round((Date.now() - firstSent) / 1000)} s, and the next wait (${wait} ms) passes timeouts.throttleMs (${budget} ms)`;
     if (this.options.giveUpAt !== undefined && Date.now() + wait > this.options.giveUpAt) return `${refusal}: ${answers} such answer(s) to ${what}, and the next wait (${wait} ms) passes the test's deadline`;
+    if (isBare503(exchange)) {
+      const deadline = this.profile.timeouts.requestMs;
+      if (answers >= BARE_503_ANSWERS || Date.now() + wait - firstSent > deadline) {
+        return `the target was unavailable: ${answers} answer(s) 503 without Retry-After to ${what} over ${((Date.now() - firstSent) / 1000).toFixed(1)} s (tried again with a backoff, at most ${BARE_503_ANSWERS} answers within the request deadline of ${deadline} ms)`;
+      }
+    }
     if (kind === 'throttled' || safeToResend(exchange.request.method, exchange.request.url)) return undefined;
     if (!options.tookEffect) return `the target failed transiently (503) on ${what}, which cannot be sent again without knowing whether it took effect`;
     if (await options.tookEffect()) return `the target answered 503 to ${what}, yet it took effect: its answer is lost, so there is nothing to judge`;

@@ -1,20 +1,30 @@
-// Throttling (429) and transient errors (503 with Retry-After) are the target's environment, not
-// its conformance: the real platform limits each key per endpoint and window, and a load balancer
-// answers 503 while an instance restarts. The HTTP client waits as the target asks and sends the
-// request again; only the final answer is judged. This file holds when an answer is such a
+// Throttling (429) and transient errors (503) are the target's environment, not its conformance:
+// the real platform limits each key per endpoint and window, and a load balancer answers 503 while
+// an instance restarts, often without Retry-After. The HTTP client waits as the target asks (or
+// backs off) and sends the request again; only the final answer is judged. This file holds when an answer is such a
 // refusal, how long to wait, what may be sent again, and the tally the report shows.
 import type { InterfaceName } from '../profile/profile.ts';
 import type { Exchange } from './exchange.ts';
 
-/** 429: the request was not processed (any method may be sent again). 503 with Retry-After: the target is briefly unavailable. */
+/** 429: the request was not processed (any method may be sent again). 503: the target is briefly unavailable. */
 export type TransientKind = 'throttled' | 'unavailable';
 
 export function transientKind(exchange: Exchange): TransientKind | undefined {
   const status = exchange.response?.status;
   if (status === 429) return 'throttled';
-  if (status === 503 && exchange.response?.headers['retry-after'] !== undefined) return 'unavailable';
+  if (status === 503) return 'unavailable';
   return undefined;
 }
+
+/**
+ * A 503 without Retry-After (a load balancer's own answer): the target said nothing of how long
+ * to wait, so it is tried again only a few times, with a backoff, within the request deadline
+ * (timeouts.requestMs); one that persists past that is the target's unavailability.
+ */
+export const isBare503 = (exchange: Exchange): boolean => exchange.response?.status === 503 && exchange.response.headers['retry-after'] === undefined;
+
+/** Answers a bare 503 gets at most (the first and the tries again), before the request is given up. */
+export const BARE_503_ANSWERS = 4;
 
 /** The longest single wait the harness accepts from Retry-After (the real platform's windows are a minute). */
 export const MAX_WAIT_MS = 60_000;

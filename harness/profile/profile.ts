@@ -69,7 +69,7 @@ export interface TargetProfile {
     statsMs: number;
     /** A deleted deployment going away (deletion may be asynchronous); the deploy timeout when absent. */
     deleteMs?: number;
-    /** Waiting out throttling (429) and transient errors (503, with Retry-After) for one request. */
+    /** Waiting out throttling (429) and transient errors (503) for one request (a 503 without Retry-After: within requestMs). */
     throttleMs: number;
   };
   pollIntervalMs: number;

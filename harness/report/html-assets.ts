@@ -2,20 +2,34 @@
 // sha256 in its Content-Security-Policy, so nothing else runs or loads, even if a target's text
 // were to slip through unescaped. The script only toggles `hidden` and attributes: it never
 // writes markup.
+import { VERDICTS, type Verdict } from '../../schemas/vocabulary.ts';
+
+/**
+ * The banner's background per verdict, each dark enough for its white text (WCAG contrast of at
+ * least 4.5; test/report/html-banner.test.ts measures it in Chromium). A Record, so a verdict
+ * added to the vocabulary without a colour does not compile.
+ */
+export const BANNER_BACKGROUNDS: Record<Verdict, string> = {
+  certified: '#1a7f37',
+  passed: '#116329',
+  'no-regressions': '#0550ae',
+  incomplete: '#7d4e00',
+  'not-certified': '#cf222e',
+  error: '#57606a',
+  interrupted: '#6639ba',
+};
 
 export const STYLE = `
 :root { color-scheme: light; --ok: #1a7f37; --bad: #cf222e; --warn: #9a6700; --muted: #57606a; --line: #d0d7de; --bg: #f6f8fa; }
 * { box-sizing: border-box; }
 [hidden] { display: none !important; }
 body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1f2328; background: #fff; }
-header { padding: 20px 32px; color: #fff; }
-header.certified { background: var(--ok); }
-header.not-certified { background: var(--bad); }
-header.error { background: #6e7781; }
+header { padding: 20px 32px; color: #fff; background: #57606a; }
+${VERDICTS.map((v) => `header.${v} { background: ${BANNER_BACKGROUNDS[v]}; }`).join('\n')}
 header h1 { margin: 0 0 4px; font-size: 26px; letter-spacing: .02em; }
-header h1 .hint { color: #fff; opacity: .85; font-size: 16px; font-weight: 500; margin-left: 8px; }
+header h1 .hint { color: #fff; font-size: 16px; font-weight: 500; margin-left: 8px; }
 header p { margin: 0 0 12px; font-size: 15px; }
-header dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; margin: 0; font-size: 13px; opacity: .95; }
+header dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; margin: 0; font-size: 13px; }
 header dt { font-weight: 600; }
 header dd { margin: 0; overflow-wrap: anywhere; }
 main { padding: 8px 32px 40px; max-width: 1400px; }

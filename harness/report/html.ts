@@ -8,6 +8,7 @@ import { STATUSES, type ComplianceReport, type RequirementResult } from './compl
 import { escapeHtml as h } from './escape.ts';
 import { SCRIPT, STYLE } from './html-assets.ts';
 import { reproductionLines } from './reproduction.ts';
+import { switchedOnLine } from './switched-on.ts';
 import { cellScore, checkedLine, countsLine, duration, formatScore, interfacesOf, mustLine, scoreOf, STATUS_LABELS, VERDICT_LABELS, type Score } from './scores.ts';
 import { tallyLines } from '../http/throttling.ts';
 import { alsoSeenLines } from './also-seen.ts';
@@ -15,9 +16,10 @@ import { alsoSeenLines } from './also-seen.ts';
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 
 function header(report: ComplianceReport): string {
+  const switched = switchedOnLine(report.target);
   const urls = interfacesOf(report).map((i) => `${h(i)} ${h(report.target.urls[i] ?? '(no URL)')}`);
   const rows: [string, string][] = [
-    ['Target', `${report.target.reference ? 'in-repo reference implementation' : 'implementation under test'}, control plane mode ${h(report.target.controlPlaneMode)}`],
+    ['Target', `${report.target.reference ? 'in-repo reference implementation' : 'implementation under test'}, control plane mode ${h(report.target.controlPlaneMode)}${switched ? `; ${h(switched)}` : ''}`],
     ['URLs', urls.join('<br>')],
     ['Run', [h(report.runId), `seed ${report.seed}`, report.shard ? `shard ${report.shard.index}/${report.shard.count}` : '', report.mergedFrom ? `merged from ${h(report.mergedFrom.join(', '))}` : '', report.replayOf ? `replay of ${h(report.replayOf)}` : ''].filter(Boolean).join(' · ')],
     ['Time', `${h(report.startedAt)} → ${h(report.endedAt)} (${duration(report)})`],

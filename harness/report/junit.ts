@@ -15,6 +15,7 @@ import type { FailureRecord } from '../conformance/failure.ts';
 import type { ComplianceReport, RequirementResult } from './compliance.ts';
 import { escapeXml, escapeXmlAttribute as attr } from './escape.ts';
 import { reproductionLines } from './reproduction.ts';
+import { switchedOnLine } from './switched-on.ts';
 import { countsLine, interfacesOf } from './scores.ts';
 import { alsoSeenLines } from './also-seen.ts';
 
@@ -102,6 +103,7 @@ export function renderJunit(report: ComplianceReport): string {
       ['apc.counts', countsLine(report.counts.total)],
       ['apc.run-id', report.runId],
       ['apc.seed', report.seed],
+      ['apc.switched-on', switchedOnLine(report.target)],
       ['apc.harness-version', report.harness.version],
       ['apc.catalogue-version', report.catalogue.version],
       ['apc.catalogue-hash', report.catalogue.hash],

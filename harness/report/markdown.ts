@@ -5,10 +5,12 @@ import { LEVELS } from '../catalogue.ts';
 import { failureLine, type FailureRecord } from '../conformance/failure.ts';
 import type { ComplianceReport, RequirementResult } from './compliance.ts';
 import { reproductionLines } from './reproduction.ts';
+import { switchedOnLine } from './switched-on.ts';
 import { cellScore, checkedLine, countsLine, duration, formatScore, interfacesOf, mustLine, scoreOf, STATUS_LABELS, VERDICT_LABELS } from './scores.ts';
 import { tallyLines } from '../http/throttling.ts';
 import { costLines } from '../conformance/created.ts';
 import { alsoSeenLines, foundInLine } from './also-seen.ts';
+import { learnedLines } from '../conformance/learned.ts';
 
 /**
  * Inline text on one line, with the characters that would start markup escaped. Underscores
@@ -67,6 +69,7 @@ function header(report: ComplianceReport): string[] {
     .map((i) => `${i} ${code(report.target.urls[i] ?? '(no URL)')}`)
     .join(', ');
   const kind = report.target.reference ? 'the in-repo reference implementation' : 'the implementation under test';
+  const switched = switchedOnLine(report.target);
   const run = [
     `${code(report.runId)}`,
     `seed ${code(String(report.seed))}`,
@@ -83,10 +86,11 @@ function header(report: ComplianceReport): string[] {
     '',
     `**${levels}** — ${countsLine(report.counts.total)}; ${report.requirements.length} requirements.`,
     '',
-    `- **Target:** ${kind}, control plane mode ${code(report.target.controlPlaneMode)}: ${urls}`,
+    `- **Target:** ${kind}, control plane mode ${code(report.target.controlPlaneMode)}: ${urls}${switched ? `; ${text(switched)}` : ''}`,
     `- **Run:** ${run.join(', ')}`,
     ...tallyLines(report.transient).map((line) => `- **Throttling and transient errors waited out:** ${text(line)}`),
     ...costLines(report.cost).map((line) => `- **Created on the target:** ${text(line)}`),
+    ...learnedLines(report.learned).map((line) => `- **Learned at run time:** ${text(line)}`),
     `- **Harness** ${code(report.harness.version)}, **catalogue** ${code(report.catalogue.version)} (spec ${code(report.catalogue.specVersion)}, sha256 ${code(report.catalogue.hash.slice(0, 12))})`,
     '',
     'SHOULD and MAY results are scored but never decide the verdict. A score counts passed requirements out of the applicable ones (not skipped, not not-applicable); expected failures count as not passed.',

@@ -9,7 +9,8 @@ import type { RunContext } from '../conformance/run-context.ts';
 import { budgeted, INTERFACES, type Budget, type BusyPatch, type InterfaceName } from '../profile/profile.ts';
 import { BUSY_PATCH_ANSWERS } from '../../schemas/target-profile.ts';
 import type { ComplianceReport, TestOutcome } from '../report/compliance.ts';
-import { suiteFiles, suiteFilesNaming, suiteVitest, withoutVitestSignals } from './run-suites.ts';
+import { suiteFiles, suiteFilesNaming } from '../suite-runner/suite-files.ts';
+import { suiteVitest, withoutVitestSignals } from '../suite-runner/suite-vitest.ts';
 
 /** A test of the selection and what it may cost. */
 export interface PlannedTest {

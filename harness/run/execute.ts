@@ -5,19 +5,22 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunContext } from '../conformance/run-context.ts';
+import { learnedIn, type LearnedFacts } from '../conformance/learned.ts';
 import { DEFAULT_PACT_DIR } from '../pact/pact-files.ts';
 import { addConsumerCounts } from '../pact/reliance.ts';
 import { budgeted, defaultSources, INTERFACES, redactedProfile, type InterfaceName, type TargetProfile } from '../profile/profile.ts';
 import { choiceFlags } from '../reference/reference-choice.ts';
 import { assembleReport, type ReportResults } from '../report/assemble.ts';
 import { buildResults, transientOf, universeOf, verdictOf, type ComplianceReport } from '../report/compliance.ts';
+import { switchesOf } from '../report/switched-on.ts';
 import { overBudget, plannedTests, runCost } from './cost.ts';
 import { resumeCommand, resumedResults } from './resume.ts';
 import { LeftoverSweep } from './leftovers.ts';
 import { startPoolBroker } from './pool-broker.ts';
-import type { RunListener } from './outcome-collector.ts';
 import type { RunPlan } from './plan.ts';
-import { runSuites, suiteFiles, suiteFilesNaming, type SuiteRunOptions, type SuiteRunResult } from './run-suites.ts';
+import { oneOffRunner } from '../suite-runner/one-off.ts';
+import { runFiles } from '../suite-runner/suite-files.ts';
+import type { RunListener, SuiteRunner } from '../suite-runner/suite-runner.ts';
 import { markNotRun, withDeadline, type StopRequest } from './run-stop.ts';
 import { suiteWorkers } from './workers.ts';
 import { deleteBoundMs } from './awaiting-delete.ts';
@@ -30,12 +33,11 @@ export interface RunHooks {
   stopping?: (reason: string) => void;
   /**
    * Suite worker processes at most (default: workers.ts). apc selftest gives one: its
-   * certifications run side by side and fill each other's waits (most share vitest runs, `suites`;
-   * the rest each start a worker, a quarter of a mutant's CPU).
+   * certifications run side by side and fill each other's waits.
    */
   workers?: number;
-  /** Runs the suites (default runSuites); apc selftest shares vitest runs among its certifications (suite-batches.ts). */
-  suites?: (options: SuiteRunOptions) => Promise<SuiteRunResult>;
+  /** Runs the suites (default oneOffRunner); apc selftest keeps its runners' workers (harness/suite-runner/). */
+  suites?: SuiteRunner;
   /** The run's own seed was judged before (RunContext.ownSeedJudged): apc selftest's detection runs. */
   ownSeedJudged?: boolean;
 }
@@ -92,7 +94,7 @@ async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResult
   const { profile, runId, catalogue } = plan;
   const ids = plan.selected.map((r) => r.id);
   // No more workers than files to run: each worker's share of the requests in flight is then as large as it can be.
-  const workers = Math.max(1, Math.min(suiteWorkers(plan, hooks.workers), suiteFilesNaming(suiteFiles(plan.suiteInterfaces), ids).length));
+  const workers = Math.max(1, Math.min(suiteWorkers(plan, hooks.workers), runFiles(plan.suiteInterfaces, ids).length));
   const stateDir = mkdtempSync(join(tmpdir(), `${runId}-state-`));
   const context: RunContext = {
     profile,
@@ -119,7 +121,8 @@ async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResult
   // Under a budget the suite workers share the run's pool of deployments, held here (pool-broker.ts).
   const pool = budgeted(profile) && plan.suiteInterfaces.includes('control-plane') ? await startPoolBroker() : undefined;
   if (pool) context.poolUrl = pool.url;
-  const { outcomes, errors } = await (hooks.suites ?? runSuites)({
+  let learned: LearnedFacts | undefined;
+  const { outcomes, errors } = await (hooks.suites ?? oneOffRunner).run({
     ...(stopped ? { stop: stopped } : {}),
     context,
     interfaces: plan.suiteInterfaces,
@@ -128,6 +131,7 @@ async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResult
     ...(hooks.listener ? { listener: hooks.listener } : {}),
   }).finally(async () => {
     deadline.cancel();
+    learned = learnedIn(stateDir);
     rmSync(stateDir, { recursive: true, force: true });
     await pool?.close();
   });
@@ -155,7 +159,8 @@ async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResult
     requirements,
     errors: runErrors,
     ...(transient ? { transient } : {}),
-    cost: runCost(outcomes, catalogue.byId, profile.busyPatch),
+    ...(learned ? { learned } : {}),
+    cost: runCost(outcomes, catalogue.byId, learned?.busyPatch?.value ?? profile.busyPatch),
   };
 }
 
@@ -174,8 +179,7 @@ export function reportOf(plan: RunPlan, results: ReportResults): ComplianceRepor
         controlPlaneMode: profile.controlPlaneMode,
         reference: plan.reference !== undefined,
         ...(plan.reference ? { instance: plan.reference.instance } : {}),
-        ...(plan.referenceFaults.length > 0 ? { faults: plan.referenceFaults } : {}),
-        ...(plan.referencePlatformLike ? { platformLike: { behaviours: [...plan.referencePlatformLike.behaviours], timeScale: plan.referencePlatformLike.timeScale ?? 1 } } : {}),
+        ...switchesOf(plan.referenceFaults, plan.referencePlatformLike),
         profile: redactedProfile(profile),
       },
     },

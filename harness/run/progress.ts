@@ -2,6 +2,7 @@
 // it happens, then the verdict. Everything printed passes the redactor.
 import { tallyLines } from '../http/throttling.ts';
 import { costLines } from '../conformance/created.ts';
+import { learnedLines } from '../conformance/learned.ts';
 import type { Level } from '../catalogue.ts';
 import { redactor } from '../redact.ts';
 import { failureLine } from '../conformance/failure.ts';
@@ -9,6 +10,7 @@ import type { ComplianceReport, TestOutcome } from '../report/compliance.ts';
 import { countsLine, mustLine, VERDICT_LABELS } from '../report/scores.ts';
 import { markOf, type OutcomeMark } from './outcome-mark.ts';
 import { alsoSeenLines } from '../report/also-seen.ts';
+import { switchedOnLine } from '../report/switched-on.ts';
 
 export interface Output {
   write(text: string): void;
@@ -108,6 +110,8 @@ export class Progress {
     this.print(`verdict: ${verdict}  ${mustLine(report)}  (${['SHOULD', 'MAY'].map((l) => score(l as Level)).join(', ')})`);
     this.print(`         ${report.verdictReason}`);
     this.print(`counts:  ${countsLine(report.counts.total)}`);
+    const switched = switchedOnLine(report.target);
+    if (switched) this.print(yellow(`target:  the reference with ${switched}`));
     // Root causes first: what failed, then what could not be judged because of it.
     const failed = report.requirements.filter((r) => r.status === 'failed');
     if (failed.length > 0) this.print(`failed:  ${failed.map((r) => `${r.id} (${r.level})`).join(', ')}`);
@@ -122,6 +126,7 @@ export class Progress {
     if (na > 0) this.print(dim(`not applicable: ${na} requirement(s) need capabilities not declared in the profile (see the report)`));
     for (const line of tallyLines(report.transient)) this.print(yellow(`waited:  ${line}`));
     for (const line of costLines(report.cost)) this.print(dim(`created: ${line}`));
+    for (const line of learnedLines(report.learned)) this.print(yellow(`learned: ${line}`));
     for (const error of report.errors) this.print(red(`error:   ${error}`));
     this.print(`report:  ${reportDir}`);
   }

@@ -10,7 +10,7 @@
 import { availableParallelism } from 'node:os';
 import type { RunPlan } from './plan.ts';
 
-/** Suite workers at most (run-suites.ts starts no more than there are files). `cap`: the caller's own limit (apc selftest's one). */
+/** Suite workers at most (harness/suite-runner/ starts no more than there are files). `cap`: the caller's own limit (apc selftest's one). */
 export function suiteWorkers(plan: Pick<RunPlan, 'profile' | 'referenceChoice' | 'request' | 'suiteInterfaces'>, cap?: number): number {
   const quickRevisions = plan.referenceChoice !== undefined && !plan.request.referencePlatformLike?.behaviours.includes('slow-builds');
   const waiting = plan.suiteInterfaces.includes('control-plane') && !quickRevisions;

@@ -8,7 +8,7 @@ import { referenceProfileFile, startReferenceTarget } from '../reference/referen
 import { certifyChild, type ChildCertifyRun } from './certify-child.ts';
 import { certifyInProcess } from './certify-in-process.ts';
 import { startProxy } from '../proxy/proxy.ts';
-import type { SuiteBatches } from '../run/suite-batches.ts';
+import type { SuiteRunner } from '../suite-runner/suite-runner.ts';
 import { isGenerated, type HostileTarget, type Mutant, type Subject, type Variation } from './subjects.ts';
 import { waitsMost } from './subject-list.ts';
 
@@ -33,8 +33,8 @@ export interface RunSettings {
   budget?: string;
   /** Stops the certifications under way (apc selftest interrupted). */
   signal?: AbortSignal;
-  /** Shared vitest runs for the certifications' suites (harness/run/suite-batches.ts); else each runs its own. */
-  batches?: SuiteBatches;
+  /** Runs the certifications' suites (apc selftest's keep their workers, harness/suite-runner/batches.ts); else each runs its own. */
+  batches?: SuiteRunner;
 }
 
 export interface Judged {
@@ -101,7 +101,7 @@ export async function certifyBent(subject: Mutant | Variation, settings: RunSett
       env: { APC_API_KEY: own!.key, APC_OTHER_API_KEY: other!.key },
       timeoutMs: settings.timeoutMs,
       ...(settings.signal ? { signal: settings.signal } : {}),
-    }, { allure: false, workers: 1, ...(settings.batches ? { suites: settings.batches.run } : {}), ...run });
+    }, { allure: false, workers: 1, ...(settings.batches ? { suites: settings.batches } : {}), ...run });
   } finally {
     await proxy?.close();
     await target.close();

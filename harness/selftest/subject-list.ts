@@ -1,24 +1,21 @@
 // Every subject apc selftest certifies, in the order it runs them.
-import { controlPlaneDeploymentMutants } from './mutants/control-plane-deployments.ts';
-import { controlPlaneRevisionMutants } from './mutants/control-plane-revisions.ts';
-import { agentServerMutants } from './mutants/agent-server.ts';
-import { experimentUploadMutants } from './mutants/experiment-upload.ts';
 import { faultSwitchMutants } from './mutants/fault-switches.ts';
-import { generatedMutants } from './mutants/generated/derive.ts';
+import { proxyMutantSubjects } from './mutants/proxy-mutants.ts';
+import { generatedMutants } from './mutants/spec-derived/derive.ts';
 import { hostileTargets } from './hostile.ts';
 import type { Subject } from './subjects.ts';
 import { platformVariations } from './platform-variations.ts';
 import { variations } from './variations.ts';
 
 export function selftestSubjects(): Subject[] {
-  return [...faultSwitchMutants(), ...controlPlaneDeploymentMutants(), ...controlPlaneRevisionMutants(), ...agentServerMutants(), ...experimentUploadMutants(), ...generatedMutants(), ...variations(), ...platformVariations(), ...hostileTargets()];
+  return [...faultSwitchMutants(), ...proxyMutantSubjects(), ...generatedMutants(), ...variations(), ...platformVariations(), ...hostileTargets()];
 }
 
 /**
  * Subjects whose certification waits out deadlines: a stream held open, a revision that never
  * leaves BUILDING, statistics never filled, an active revision that never moves (each wait ends at
  * the stream, deploy or statistics deadline). apc selftest certifies them first, each in a vitest
- * run of its own: in a shared run (harness/run/suite-batches.ts) one of them would hold the run,
+ * run of its own: in a shared run (harness/suite-runner/batches.ts) one of them would hold the run,
  * and the other subjects' reports, for half a minute. Any other subject may be listed; an id that
  * names none is a mistake (test/selftest/coverage.test.ts).
  */

@@ -12,6 +12,7 @@ export type SseFailureKind =
   | 'broken'
   | 'event-without-kind'
   | 'event-without-data'
+  | 'generic-event-name'
   | 'unterminated-event'
   | 'no-metadata'
   | 'metadata-not-first'
@@ -109,7 +110,8 @@ export const streamEnded: SseCheck<{ timeoutMs: number }> = (result, { timeoutMs
 /**
  * Every event block has an `event:` line and a `data:` line, and the last one was ended by a
  * blank line (the SSE format drops an unterminated event). Blocks holding only `id:`, `retry:`
- * or unknown fields are not events and are accepted.
+ * or unknown fields are not events and are accepted. The event lines name the kinds
+ * (eventsNameTheirKind).
  */
 export const eventsAreComplete: SseCheck = (result) => {
   for (const block of result.framing.blocks) {
@@ -144,7 +146,37 @@ export const eventsAreComplete: SseCheck = (result) => {
       seen: clip(result.framing.unterminated),
     };
   }
-  return undefined;
+  return eventsNameTheirKind(result);
+};
+
+/** Top-level fields in which a stream that does not name its kinds puts them instead. */
+const KIND_FIELDS = ['event', 'kind', 'type'] as const;
+
+/** The kind a payload names in one of KIND_FIELDS, if it names one other than `name`. */
+function kindInPayload(event: SseEvent, name: string): string | undefined {
+  const parsed = parseJson(event.data);
+  if (!parsed.ok || !isObject(parsed.value)) return undefined;
+  const value = parsed.value;
+  return KIND_FIELDS.map((field) => value[field]).find((kind): kind is string => typeof kind === 'string' && kind !== name);
+}
+
+/**
+ * The event lines name the kinds (spec 6: "an `event:` line naming the kind"): a stream whose
+ * events all carry one generic name (`event: data`) and put the kind inside the payload fails.
+ * A stream of one kind alone (every event `updates`) names its kind and passes.
+ */
+export const eventsNameTheirKind: SseCheck = (result) => {
+  const names = new Set(result.events.map((e) => e.event ?? 'message'));
+  if (result.events.length < 2 || names.size !== 1) return undefined;
+  const name = [...names][0]!;
+  const inside = result.events.map((e) => kindInPayload(e, name)).filter((kind): kind is string => kind !== undefined);
+  if (inside.length === 0) return undefined;
+  return {
+    kind: 'generic-event-name',
+    message: `Every event of the stream is named "${name}", and the payloads name the kinds instead (${[...new Set(inside)].join(', ')}): the event lines do not name the kinds.`,
+    expected: 'event: lines naming each event\'s kind (metadata, updates, ...)',
+    seen: clip(result.events.map(showEvent).join(' | ')),
+  };
 };
 
 /** The first event is `metadata` (field notes; the spec does not state the order). */

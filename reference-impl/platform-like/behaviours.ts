@@ -6,6 +6,7 @@ export const PLATFORM_BEHAVIOURS = [
   'slow-builds',
   'throttle',
   'transient-errors',
+  'bare-503s',
   'async-delete',
   'busy-deployments',
   'small-pages',
@@ -32,8 +33,10 @@ export const PLATFORM_DEFAULTS = {
   /** Requests one key may send per window on one listener before it is answered 429. */
   requestsPerWindow: 15,
   windowMs: 1000,
-  /** One GET in this many is answered 503. */
+  /** One GET in this many is answered 503 with Retry-After. */
   transientEvery: 40,
+  /** One GET in this many is answered the load balancer's bare 503 (`bare-503s`; never the same path twice in a row). */
+  bareEvery: 20,
   /** Largest page a listing answers, whatever `limit` asks for. */
   pageSize: 10,
   /** Deployments the first tenant holds before any client acts. */

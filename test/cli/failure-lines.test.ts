@@ -28,6 +28,12 @@ test('every failure in the terminal and in compliance.md says what was seen', { 
     const rows = markdown.split('\n').filter((row) => /^\| ✗ \| [A-Z]{2}-/.test(row));
     expect(rows.map((row) => row.split(' | ')[1])).toEqual(expect.arrayContaining(['CP-ERR-001', 'AS-ASST-003', 'EU-DS-004']));
     for (const row of rows) expect(row).toMatch(/ Seen: \S/);
+    // The faults switched on are named by the terminal's header and summary, and by each report's target.
+    const named = 'fault switches on: cp.not-found-plain-text, as.patch-merges, eu.no-grouping';
+    expect(lines.filter((line) => line.includes(named))).toHaveLength(2);
+    expect(markdown.split('\n').find((line) => line.startsWith('- **Target:**'))).toContain(named);
+    expect(readFileSync(join(dir, 'compliance.html'), 'utf8')).toMatch(new RegExp(`<dt>Target</dt><dd>[^<]*${named}`));
+    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain(`<property name="apc.switched-on" value="${named}"/>`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -56,3 +56,10 @@ test.concurrent('transient errors: a GET now and then answered 503 {"detail":"Se
   // Seed 1 answers the control plane's 7th GET with 503 (reference-impl/platform-like/transient-errors.ts).
   expect(waitedOut(run, 'unavailable'), run.stdout).toBeGreaterThan(0);
 }, 320_000);
+
+test.concurrent('bare 503s: a GET now and then answered 503 by a load balancer, with no Retry-After, fails none of EU-STAT-002, CP-REVL-001, CP-AUTH-001 (which it failed before)', async () => {
+  const requirements = ['EU-STAT-002', 'CP-REVL-001', 'CP-AUTH-001'];
+  const run = await certifyPlatformLike('bare-503s,slow-builds', 0.1, requirements);
+  expectAllPassed(run, requirements);
+  expect(waitedOut(run, 'unavailable'), run.stdout).toBeGreaterThan(0);
+}, 320_000);

@@ -1,9 +1,9 @@
-// Certifications whose suites share one vitest run (harness/run/suite-batches.ts, apc selftest)
+// Certifications whose suites share one vitest run (harness/suite-runner/batches.ts, apc selftest)
 // stay each their own: one stopped at its bound ends alone, with what it judged before, while
 // the other of the same run goes on to the verdict it gets alone.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect, test } from 'vitest';
-import { SuiteBatches } from '../../harness/run/suite-batches.ts';
+import { SuiteBatches } from '../../harness/suite-runner/batches.ts';
 import { certifyBent, type RunSettings } from '../../harness/selftest/run-subject.ts';
 import { selftestSubjects } from '../../harness/selftest/subject-list.ts';
 import type { Mutant, Variation } from '../../harness/selftest/subjects.ts';

@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { suiteFiles, suiteFilesNaming } from '../../harness/run/run-suites.ts';
+import { suiteFiles, suiteFilesNaming } from '../../harness/suite-runner/suite-files.ts';
 import { scratchDir } from '../support/scratch.ts';
 
 describe('suite files for a selection', () => {

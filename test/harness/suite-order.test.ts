@@ -1,11 +1,11 @@
 // The order in which a run starts its suite files: the longest declared chain of revision waits
-// first (harness/run/suite-order.ts), so that chain does not wait behind other files.
+// first (harness/suite-runner/suite-order.ts), so that chain does not wait behind other files.
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { expect, test } from 'vitest';
 import type { TestSpecification, Vitest } from 'vitest/node';
-import { suiteFiles } from '../../harness/run/run-suites.ts';
-import { declaredWaits, LongestWaitsFirst } from '../../harness/run/suite-order.ts';
+import { suiteFiles } from '../../harness/suite-runner/suite-files.ts';
+import { declaredWaits, LongestWaitsFirst } from '../../harness/suite-runner/suite-order.ts';
 
 test('a test declares its revision waits in a row by its deploy deadline', () => {
   expect(declaredWaits("requirement('X', body, { timeout: 'stream' })")).toBe(0);

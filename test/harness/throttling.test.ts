@@ -1,12 +1,12 @@
-// The HTTP client waits out throttling (429) and transient errors (503 with Retry-After) and sends
-// the request again; only the final answer is recorded. A create or PATCH goes again after a 503
+// The HTTP client waits out throttling (429) and transient errors (503; one without Retry-After a
+// few times, within the request deadline) and sends the request again; only the final answer is recorded. A create or PATCH goes again after a 503
 // only once it is known not to have taken effect. Against a small real server that refuses as told.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { InterfaceClient, Recorder } from '../../harness/http/client.ts';
 import { Limiter } from '../../harness/http/limiter.ts';
-import { TargetKeptRefusing, waitMs } from '../../harness/http/throttling.ts';
+import { BARE_503_ANSWERS, TargetKeptRefusing, waitMs } from '../../harness/http/throttling.ts';
 import type { Exchange } from '../../harness/http/exchange.ts';
 import { defaultProfile } from '../../harness/profile/profile.ts';
 
@@ -39,9 +39,10 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))));
 });
 
-function client(url: string, options: { throttleMs?: number; throwWhenRefused?: boolean } = {}) {
+function client(url: string, options: { throttleMs?: number; throwWhenRefused?: boolean; requestMs?: number } = {}) {
   const profile = defaultProfile();
   profile.timeouts.throttleMs = options.throttleMs ?? 30_000;
+  if (options.requestMs !== undefined) profile.timeouts.requestMs = options.requestMs;
   const recorder = new Recorder();
   return { recorder, cp: new InterfaceClient('control-plane', url, profile, recorder, new Limiter(4), { throwWhenRefused: options.throwWhenRefused ?? true }) };
 }
@@ -64,12 +65,46 @@ describe('waiting out refusals', () => {
     expect(target.seen).toEqual(['POST /v2/deployments', 'POST /v2/deployments']);
   });
 
-  test('a 503 with Retry-After to a GET is sent again; a 503 without Retry-After is an answer like any other', async () => {
+  test('a 503 with Retry-After to a GET is sent again, and so is one without it (a load balancer\'s own answer), after a backoff', async () => {
     const target = await refusingServer([{ status: 503, retryAfter: '0' }, { status: 503 }]);
     const { cp, recorder } = client(target.url);
-    expect((await cp.get('/v2/deployments')).response?.status).toBe(503);
+    const started = Date.now();
+    expect((await cp.get('/v2/deployments')).response?.status).toBe(200);
+    expect(target.seen).toHaveLength(3);
+    // The bare 503 waited a step of the backoff (at least 1 s): Retry-After said nothing.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    expect(recorder.exchanges.map((e) => e.response?.status)).toEqual([200]);
+    expect(recorder.transient['control-plane']).toMatchObject({ unavailable: 2, gaveUp: 0 });
+  });
+
+  test('a bare 503 that persists is given up after a few answers within the request deadline: the target is unavailable, never a rule failure', async () => {
+    const target = await refusingServer(Array.from({ length: 20 }, () => ({ status: 503 })));
+    const inTest = client(target.url);
+    const error = await inTest.cp.get('/v2/deployments').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TargetKeptRefusing);
+    expect((error as TargetKeptRefusing).why).toMatch(/^the target was unavailable: 4 answer\(s\) 503 without Retry-After to GET \/v2\/deployments over [\d.]+ s/);
+    // Backoff of 1, 2 and 4 s: 7 s within the default request deadline of 10 s.
+    expect(target.seen).toHaveLength(BARE_503_ANSWERS);
+    expect(inTest.recorder.transient['control-plane']).toMatchObject({ unavailable: BARE_503_ANSWERS, gaveUp: 1, waitedMs: 7_000 });
+  }, 30_000);
+
+  test('a bare 503 stops being tried again at the request deadline', async () => {
+    const target = await refusingServer(Array.from({ length: 20 }, () => ({ status: 503 })));
+    const { cp, recorder } = client(target.url, { requestMs: 2_500 });
+    const started = Date.now();
+    const answer = await cp.get('/v2/deployments').catch((e: unknown) => e);
+    expect(answer).toBeInstanceOf(TargetKeptRefusing);
+    // 1 s of backoff, then the 2 s step would pass the profile's request deadline of 2.5 s.
     expect(target.seen).toHaveLength(2);
-    expect(recorder.transient['control-plane']).toMatchObject({ unavailable: 1 });
+    expect(Date.now() - started).toBeLessThan(2_500);
+    expect(recorder.transient['control-plane']).toMatchObject({ unavailable: 2, gaveUp: 1 });
+  });
+
+  test('a bare 503 to a POST that is not a search is not sent again without knowing whether it took effect', async () => {
+    const target = await refusingServer([{ status: 503 }]);
+    const { cp } = client(target.url);
+    await expect(cp.post('/v2/deployments', { name: 'a' })).rejects.toThrow(/cannot be sent again without knowing whether it took effect/);
+    expect(target.seen).toHaveLength(1);
   });
 
   test('a 503 to a create is sent again only after it is known not to have taken effect', async () => {

@@ -4,7 +4,7 @@
 // must fail (the whole list takes a full `apc selftest`, too slow for this check).
 import { afterAll, describe, expect, test } from 'vitest';
 import { evidenceProblems } from '../../harness/conformance/evidence.ts';
-import { SuiteBatches } from '../../harness/run/suite-batches.ts';
+import { SuiteBatches } from '../../harness/suite-runner/batches.ts';
 import { certifyBent } from '../../harness/selftest/run-subject.ts';
 import { selftestSubjects } from '../../harness/selftest/subject-list.ts';
 import { FAMILIES, type Mutant } from '../../harness/selftest/subjects.ts';
@@ -30,7 +30,7 @@ test('the sample covers every rule family of the mutants', () => {
 // reference's revisions end in milliseconds, so a deploy timeout of 10 s (not the profile's 30 s)
 // is long enough for every one of them and cuts the wait of the mutant whose revisions never end.
 const DEPLOY_TIMEOUT = ['--deploy-timeout-ms', '10000'];
-// Their suites share vitest runs, as apc selftest's do (harness/run/suite-batches.ts): a worker's start per mutant was most of their CPU.
+// Their suites share vitest runs, as apc selftest's do (harness/suite-runner/batches.ts): a worker's start per mutant was most of their CPU.
 const batches = new SuiteBatches({ lanes: 2, workers: 2, size: 8, gatherMs: 500 });
 afterAll(() => batches.close());
 

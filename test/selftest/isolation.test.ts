@@ -1,6 +1,6 @@
 // apc selftest certifies its subjects side by side in one process, their suites in shared vitest
 // runs: one worker process runs the suite files of several subjects, its modules loaded once
-// (harness/run/suite-batches.ts). A mutant that breaks everything (every request but the
+// (harness/suite-runner/batches.ts). A mutant that breaks everything (every request but the
 // preflight's answered 500) runs beside one that breaks one rule (revisions listed oldest first),
 // on the same requirements, in one vitest run with one worker: each must be diagnosed by its own
 // fault only, as if it had run alone.
@@ -9,7 +9,7 @@ import { loadCatalogue, selector } from '../../harness/catalogue.ts';
 import { runSubject, type RunSettings } from '../../harness/selftest/run-subject.ts';
 import { selftestSubjects } from '../../harness/selftest/subject-list.ts';
 import type { Mutant } from '../../harness/selftest/subjects.ts';
-import { SuiteBatches } from '../../harness/run/suite-batches.ts';
+import { SuiteBatches } from '../../harness/suite-runner/batches.ts';
 
 const scope = ['CP-READ-*', 'CP-REVL-*'];
 

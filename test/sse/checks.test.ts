@@ -4,6 +4,7 @@ import { describe, expect, test } from 'vitest';
 import {
   errorEventShape,
   eventIdsCount,
+  eventsNameTheirKind,
   hasEventKinds,
   hasEventsBesides,
   hasUpdateFromNode,
@@ -34,6 +35,23 @@ describe('stream mode checks', () => {
     expect(nodeUpdates(result, 'echo')).toEqual([{ messages: [{ type: 'ai', content: 'x' }], context: { k: 1 } }]);
     expect(hasUpdateFromNode(result, { node: 'echo' })).toBeUndefined();
     expect(hasUpdateFromNode(result, { node: 'other' })?.kind).toBe('no-update-from-node');
+  });
+});
+
+describe('event lines name the kinds', () => {
+  test('a stream of one kind names it; events of several kinds name them', async () => {
+    expect(eventsNameTheirKind(await readFake([UPDATE, UPDATE]))).toBeUndefined();
+    expect(eventsNameTheirKind(await readFake([META, UPDATE, PARTIAL]))).toBeUndefined();
+    // A payload of one kind that holds a `type` field of its own (a message) names nothing.
+    expect(eventsNameTheirKind(await readFake(['event: values\ndata: {"type":"values","n":1}\n\n', 'event: values\ndata: {"n":2}\n\n']))).toBeUndefined();
+  });
+
+  test('one generic name with the kinds inside the payloads fails', async () => {
+    const generic = ['event: data\ndata: {"event":"metadata","data":{"run_id":"r1"}}\n\n', 'event: data\ndata: {"event":"updates","data":{"echo":{}}}\n\n'];
+    expect(eventsNameTheirKind(await readFake(generic))).toMatchObject({ kind: 'generic-event-name' });
+    expect((await readFake(generic)).events.every((e) => e.event === 'data')).toBe(true);
+    const typed = ['event: message\ndata: {"type":"metadata","run_id":"r1"}\n\n', 'event: message\ndata: {"type":"updates","echo":{}}\n\n'];
+    expect(eventsNameTheirKind(await readFake(typed))?.message).toContain('named "message"');
   });
 });
 

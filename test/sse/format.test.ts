@@ -94,6 +94,8 @@ describe('the SSE format is accepted in every form it allows', () => {
 describe('each defect fails with its own failure', () => {
   test('an event without a data line', () => rejects([`event: metadata\ndata: ${META}\n\nevent: updates\n\n`], 'event-without-data'));
   test('an event without an event line', () => rejects([`event: metadata\ndata: ${META}\n\ndata: ${UPDATE}\n\n`], 'event-without-kind'));
+  test('every event named "data", its kind inside the payload', () =>
+    rejects([`event: data\ndata: {"event":"metadata","data":${META}}\n\nevent: data\ndata: {"event":"updates","data":${UPDATE}}\n\n`], 'generic-event-name'));
   test('metadata not first', () => rejects([`event: updates\ndata: ${UPDATE}\n\nevent: metadata\ndata: ${META}\n\n`], 'metadata-not-first'));
   test('no metadata event at all', () => rejects([`event: updates\ndata: ${UPDATE}\n\n`], 'no-metadata'));
   test('metadata without run_id', () => rejects([`event: metadata\ndata: {"attempt":1}\n\n`], 'metadata-without-run-id'));

@@ -11,7 +11,7 @@ import { afterAll } from 'vitest';
 import type { CertifyOptions as RunOptions } from '../../harness/cli/certify.ts';
 import { certifyChild, type ChildCertifyOptions, type ChildCertifyRun } from '../../harness/selftest/certify-child.ts';
 import { certifyInProcess } from '../../harness/selftest/certify-in-process.ts';
-import { SuiteBatches } from '../../harness/run/suite-batches.ts';
+import { SuiteBatches } from '../../harness/suite-runner/batches.ts';
 import type { ComplianceReport, RequirementResult } from '../../harness/report/compliance.ts';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -46,7 +46,7 @@ export async function certifyHere(options: CertifyOptions, run: RunOptions = { w
 /**
  * `certifyHere`'s second argument for a test file whose certifications need no worker of their
  * own: one suite worker and one vitest instance kept from run to run for the whole file
- * (harness/run/suite-batches.ts, as apc selftest keeps them), each run still with its own plan,
+ * (harness/suite-runner/batches.ts, as apc selftest keeps them), each run still with its own plan,
  * target, context, deadline and report. A new worker per run loaded node, vitest's runtime, the
  * harness and the suites again: about 0.4 s of CPU a certification. `lanes`: how many of the
  * file's certifications go side by side (tests that run concurrently); each lane its own vitest
@@ -55,5 +55,5 @@ export async function certifyHere(options: CertifyOptions, run: RunOptions = { w
 export function keptSuiteWorkers(lanes = 1): RunOptions {
   const batches = SuiteBatches.alone(lanes);
   afterAll(() => batches.close());
-  return { workers: 1, suites: batches.run };
+  return { workers: 1, suites: batches };
 }

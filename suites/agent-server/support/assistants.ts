@@ -91,7 +91,8 @@ export async function searchAssistants(t: Check, body: JsonObject, within?: stri
     const foreign = listed.filter((a) => !within.includes(a.assistant_id));
     t.need(foreign.length === 0, {
       requirement,
-      message: `A search by metadata ${JSON.stringify(body.metadata)} listed assistants without that metadata.`,
+      // The keys only: the values are this run's own names, in `expected`.
+      message: `A search by metadata (${Object.keys(body.metadata ?? {}).join(', ')}) listed assistants without that metadata.`,
       expected: { metadata: body.metadata, assistant_ids: within },
       seen: listed,
     });

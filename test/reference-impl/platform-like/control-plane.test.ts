@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { PlatformBehaviour } from '../../../reference-impl/platform-like/behaviours.ts';
 import { PLATFORM_DEFAULTS } from '../../../reference-impl/platform-like/behaviours.ts';
 import { existingName } from '../../../reference-impl/platform-like/many-deployments.ts';
+import { LOAD_BALANCER_PAGE } from '../../../reference-impl/platform-like/bare-503s.ts';
 import { BACKENDS, createBodies, createDeployment, pollRevision, startOn, type ControlPlaneServer } from '../control-plane/control-plane-server.ts';
 
 async function withServer(backend: (typeof BACKENDS)[number], behaviours: PlatformBehaviour[], extra: { timeScale?: number; phaseMs?: number }, test: (server: ControlPlaneServer) => Promise<void>): Promise<void> {
@@ -150,6 +151,28 @@ describe('platform-like control plane (memory)', () => {
       }
       expect(statuses.filter((s) => s === 503).length).toBeGreaterThan(0);
       expect(new Set(statuses)).toEqual(new Set([200, 503]));
+      for (let i = 0; i < 40; i++) expect((await server.request('POST', '/v2/deployments', createBodies.internal_container())).status).toBe(201);
+    });
+  });
+
+  it('bare-503s: some GETs answer 503 with a load balancer\'s page and no Retry-After, never twice in a row, other GETs than transient-errors strikes, never a POST', async () => {
+    await withServer('memory', ['bare-503s', 'transient-errors'], {}, async (server) => {
+      const bare: number[] = [];
+      const withRetryAfter: number[] = [];
+      for (let i = 0; i < 200; i++) {
+        const reply = await server.request('GET', '/v2/deployments');
+        if (reply.status !== 503) expect(reply.status).toBe(200);
+        else if (reply.headers.get('retry-after') === null) {
+          expect(reply.headers.get('content-type')).toMatch(/^text\/html/);
+          expect(reply.text).toBe(LOAD_BALANCER_PAGE);
+          bare.push(i);
+        } else withRetryAfter.push(i);
+      }
+      expect(bare.length).toBeGreaterThan(0);
+      expect(withRetryAfter.length).toBeGreaterThan(0);
+      expect(bare).not.toEqual(withRetryAfter);
+      // A blip: the GET after a bare 503 of the same path is answered.
+      for (const i of bare) expect(bare).not.toContain(i + 1);
       for (let i = 0; i < 40; i++) expect((await server.request('POST', '/v2/deployments', createBodies.internal_container())).status).toBe(201);
     });
   });

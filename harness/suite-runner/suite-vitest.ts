@@ -1,39 +1,14 @@
-// Runs the conformance suites of the selected interfaces with vitest, in worker processes that
-// receive the run context through vitest's provide/inject.
-import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+// The vitest instance that runs (or only collects) conformance suites, as every SuiteRunner makes
+// it, and how a run of it ends. The suite workers receive their run's context through vitest's
+// provide/inject.
+import { accessSync, constants, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createVitest, type PoolRunnerInitializer, type Vitest } from 'vitest/node';
 import type { RunContext } from '../conformance/run-context.ts';
-import type { InterfaceName } from '../profile/profile.ts';
 import { ROOT } from '../root.ts';
-import type { TestOutcome } from '../report/compliance.ts';
-import { OutcomeCollector, type RunListener } from './outcome-collector.ts';
+import { titlePattern } from './suite-files.ts';
 import { LongestWaitsFirst } from './suite-order.ts';
 import { typeboxAlias } from './typebox-module.ts';
-
-export function suiteFiles(interfaces: InterfaceName[]): string[] {
-  return interfaces.flatMap((iface) => {
-    const dir = join(ROOT, 'suites', iface);
-    if (!existsSync(dir)) return [];
-    return readdirSync(dir)
-      .filter((f) => f.endsWith('.suite.ts'))
-      .sort()
-      .map((f) => join(dir, f));
-  });
-}
-
-/**
- * The suite files that name one of the ids, so a run of a few requirements loads only their
- * files. Suites name the ids they check literally (test/catalogue/coverage.test.ts relies on
- * it too); should an id be found in no suite file (named from a support module, say), every
- * file runs, so a selected requirement is never left out.
- */
-export function suiteFilesNaming(files: string[], ids: string[]): string[] {
-  const texts = files.map((file) => readFileSync(file, 'utf8'));
-  const named = (id: string, text: string) => new RegExp(`['"\`]${escape(id)}['"\`]`).test(text);
-  if (!ids.every((id) => texts.some((text) => named(id, text)))) return files;
-  return files.filter((_, i) => ids.some((id) => named(id, texts[i]!)));
-}
 
 const MODULE_CACHE = join(ROOT, 'node_modules', '.cache', 'apc-vitest');
 
@@ -47,43 +22,18 @@ function writable(dir: string): boolean {
   }
 }
 
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-export interface SuiteRunOptions {
-  context: RunContext;
-  interfaces: InterfaceName[];
-  /** Only tests naming one of these ids run. */
-  ids: string[];
-  workers: number;
-  listener?: RunListener;
-  /** Extra vitest reporters (Allure). */
-  reporters?: unknown[];
-  setupFiles?: string[];
-  /** Settles when the run must stop (an interrupt, --max-time): the suites end where they are. */
-  stop?: Promise<unknown>;
-}
-
-export interface SuiteRunResult {
-  outcomes: TestOutcome[];
-  errors: string[];
-  /** The suites were stopped before they finished; `outcomes` holds the tests that ended. */
-  stopped: boolean;
-}
-
-/** Test titles start with the ids they cover, separated by spaces: a title naming one of `ids`. */
-export function titlePattern(ids: string[]): string {
-  return `(?:^|\\s)(?:${ids.map(escape).join('|')})(?:\\s|$)`;
-}
-
 /**
  * The vitest instance that runs (or only collects) the suites of a run: `context` is that run's;
  * `contexts`, by run key, are those of the runs whose files one shared vitest run carries
- * (suite-batches.ts), each file naming its run and each specification its own test-name pattern.
+ * (batches.ts), each file naming its run and each specification its own test-name pattern.
  * `pool` replaces vitest's fork workers (those of kept-workers.ts outlive a run).
  */
-export function suiteVitest(options: { context: RunContext; ids: string[]; setupFiles?: string[] } | { contexts: Record<string, RunContext> }, workers: number, reporters: unknown[], pool?: PoolRunnerInitializer) {
+export function suiteVitest(
+  options: { context: RunContext; ids: string[] } | { contexts: Record<string, RunContext> },
+  workers: number,
+  reporters: unknown[],
+  pool?: PoolRunnerInitializer,
+) {
   const single = 'context' in options;
   return createVitest(
     'test',
@@ -104,7 +54,6 @@ export function suiteVitest(options: { context: RunContext; ids: string[]; setup
       isolate: false,
       include: ['suites/**/*.suite.ts'],
       provide: single ? { apcRun: options.context } : { apcRuns: options.contexts },
-      setupFiles: (single && options.setupFiles) || [],
       // Each test sets its own deadline from the profile (see harness/conformance/requirement.ts).
       testTimeout: 0,
       hookTimeout: 0,
@@ -127,23 +76,6 @@ export function suiteVitest(options: { context: RunContext; ids: string[]; setup
   );
 }
 
-export async function runSuites(options: SuiteRunOptions): Promise<SuiteRunResult> {
-  const files = suiteFilesNaming(suiteFiles(options.interfaces), options.ids);
-  if (files.length === 0 || options.ids.length === 0) return { outcomes: [], errors: [], stopped: false };
-  // A worker beyond one per file would start for nothing.
-  const workers = Math.max(1, Math.min(options.workers, files.length));
-  const collector = new OutcomeCollector(options.listener);
-  const vitest = await withoutVitestSignals(() => suiteVitest(options, workers, [collector, ...(options.reporters ?? [])]));
-  let endedBeforeStop: TestOutcome[] | undefined;
-  const stop = options.stop?.then(() => {
-    endedBeforeStop = [...collector.outcomes];
-  });
-  await runToEnd(vitest, vitest.start(files), stop, () => endedBeforeStop !== undefined);
-  // After a stop, only the tests that ended before it count: those cut short judged nothing.
-  if (endedBeforeStop) return { outcomes: endedBeforeStop, errors: [], stopped: true };
-  return { outcomes: collector.outcomes, errors: collector.errors, stopped: false };
-}
-
 /**
  * Creates a vitest instance without the signal handlers its logger adds: it would exit the process
  * on SIGINT/SIGTERM, and a run handles them itself (run-stop.ts) so that it can delete what it
@@ -160,10 +92,16 @@ export async function withoutVitestSignals(create: () => Promise<Vitest>): Promi
 
 /**
  * Waits for `running` or `stop`, then closes vitest, unless `keepOpen` and the run ended by
- * itself (a lane of apc selftest keeps its instance for the next batch, suite-batches.ts).
+ * itself (a lane of apc selftest keeps its instance for the next batch, batches.ts).
  * `cut()` says whether the run is to be cut short. Returns whether vitest is still open.
  */
-export async function runToEnd(vitest: Vitest, running: Promise<unknown>, stop: Promise<unknown> | undefined, cut: () => boolean, keepOpen = false): Promise<boolean> {
+export async function runToEnd(
+  vitest: Vitest,
+  running: Promise<unknown>,
+  stop: Promise<unknown> | undefined,
+  cut: () => boolean,
+  keepOpen = false,
+): Promise<boolean> {
   let ended = false;
   try {
     await Promise.race([running, ...(stop ? [stop] : [])]);

@@ -1,5 +1,5 @@
 // Suite worker processes that outlive a vitest run, for apc selftest's shared runs
-// (suite-batches.ts). vitest 4.1 ends a run's fork workers when the run has no file left for them,
+// (batches.ts). vitest 4.1 ends a run's fork workers when the run has no file left for them,
 // so each of the selftest's twenty-odd shared runs started its workers again: node, vitest's
 // runtime, the harness, the schemas, fast-check and undici loaded anew, 0.4 to 1 s of CPU each.
 // This is a vitest pool (its custom-pool API, `pool: { name, createPoolWorker }`) whose workers are
@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { PoolOptions, PoolRunnerInitializer, PoolWorker, WorkerRequest } from 'vitest/node';
 import { ROOT } from '../root.ts';
 
-const ENTRY = join(ROOT, 'harness', 'run', 'kept-worker.mjs');
+const ENTRY = join(ROOT, 'harness', 'suite-runner', 'kept-worker.mjs');
 /** How long a killed worker may take to exit on SIGTERM before it gets SIGKILL (vitest's own wait). */
 const KILL_AFTER_MS = 10_000;
 

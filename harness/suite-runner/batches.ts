@@ -12,7 +12,7 @@
 // 4.1 ends its own fork workers with each run), so a worker loads its modules once per selftest,
 // not once per batch.
 //
-// A run of one certification is runSuites (run-suites.ts); this is the same contract for many.
+// Both keep the SuiteRunner contract (suite-runner.ts); oneOffRunner is the plain one.
 import type { Vitest } from 'vitest/node';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import type { SerializedError } from 'vitest';
@@ -20,7 +20,9 @@ import { fileOfRun, splitRunKey } from '../conformance/run-key.ts';
 import { redactor } from '../redact.ts';
 import { KeptWorkers } from './kept-workers.ts';
 import { OutcomeCollector } from './outcome-collector.ts';
-import { runToEnd, suiteFiles, suiteFilesNaming, suiteVitest, titlePattern, withoutVitestSignals, type SuiteRunOptions, type SuiteRunResult } from './run-suites.ts';
+import { runFiles, titlePattern } from './suite-files.ts';
+import type { SuiteRunner, SuiteRunOptions, SuiteRunResult } from './suite-runner.ts';
+import { runToEnd, suiteVitest, withoutVitestSignals } from './suite-vitest.ts';
 
 export interface BatchSettings {
   /** Shared vitest runs at a time. */
@@ -48,7 +50,7 @@ interface Lane {
   reporter: RoutingReporter;
 }
 
-export class SuiteBatches {
+export class SuiteBatches implements SuiteRunner {
   private readonly queue: Pending[] = [];
   private running = 0;
   private gathering: NodeJS.Timeout | undefined;
@@ -69,9 +71,9 @@ export class SuiteBatches {
     return new SuiteBatches({ lanes, workers: 1, size: 1, gatherMs: 0 });
   }
 
-  /** Runs one certification's suites in the next shared vitest run (runSuites' contract). */
+  /** Runs one certification's suites in the next shared vitest run. */
   readonly run = (options: SuiteRunOptions): Promise<SuiteRunResult> => {
-    const files = suiteFilesNaming(suiteFiles(options.interfaces), options.ids);
+    const files = runFiles(options.interfaces, options.ids);
     if (files.length === 0 || options.ids.length === 0) return Promise.resolve({ outcomes: [], errors: [], stopped: false });
     return new Promise((resolve) => {
       const pending: Pending = { options, files, collector: new OutcomeCollector(options.listener), settled: false, resolve };
@@ -130,7 +132,7 @@ export class SuiteBatches {
 
   private async runBatch(batch: Pending[]): Promise<void> {
     // A run's key is its place in the batch, not its run id: vitest keeps transformed modules on
-    // disk and in its module graph by id (run-suites.ts), so the ids of the suite files stay the
+    // disk and in its module graph by id (suite-vitest.ts), so the ids of the suite files stay the
     // same from batch to batch. A file id that ran in an earlier batch runs again: vitest
     // re-executes every test file it is given, with the contexts provided for this run.
     const byKey = new Map(batch.map((p, i) => [String(i), p]));

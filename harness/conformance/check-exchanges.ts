@@ -1,0 +1,98 @@
+// The first part of a test's Check (check.ts): the target as the test reaches it. Clients of
+// the three interfaces bound to the profile and the run's limiter, whose exchanges are recorded
+// for the failure report; run-scoped names; event streams read to their end.
+import { InterfaceClient, Recorder, type RequestOptions, type StreamHandle } from '../http/client.ts';
+import type { Exchange } from '../http/exchange.ts';
+import { shareBreakersThrough } from '../http/circuit-breaker.ts';
+import { Limiter } from '../http/limiter.ts';
+import type { InterfaceName, TargetProfile } from '../profile/profile.ts';
+import { readSse, type SseEvent, type SseResult } from '../sse/reader.ts';
+import { ConformanceFailure } from './failure.ts';
+import type { RunContext } from './run-context.ts';
+
+/** Each run's limiter in this worker (a worker may run several runs' files: run-of-file.ts). */
+const limiters = new Map<string, Limiter>();
+function limiterOf(run: RunContext): Limiter {
+  let limiter = limiters.get(run.runId);
+  if (!limiter) {
+    limiter = new Limiter(run.workerConcurrency, run.workerMaxRps, run.adaptiveRps);
+    limiters.set(run.runId, limiter);
+  }
+  return limiter;
+}
+let nameCounter = 0;
+
+export class CheckExchanges {
+  readonly profile: TargetProfile;
+  readonly recorder = new Recorder();
+  private readonly clients = new Map<InterfaceName, InterfaceClient>();
+
+  constructor(
+    readonly run: RunContext,
+    /** Seed base of this test: the run seed mixed with the test's title. */
+    readonly testSeed: number,
+    /** The requirements this test judges; a check that names none judges all of them. */
+    readonly ids: readonly string[] = [],
+    /** When the test's deadline passes (epoch ms): waits (a throttling target, a busy deployment) stop before it. */
+    readonly deadlineAt?: number,
+  ) {
+    this.profile = run.profile;
+    shareBreakersThrough(run.stateDir);
+  }
+
+  private client(name: InterfaceName): InterfaceClient {
+    let client = this.clients.get(name);
+    if (!client) {
+      const base = this.profile.urls[name];
+      if (!base) throw new ConformanceFailure({ message: `The profile has no ${name} URL.` });
+      client = new InterfaceClient(name, base, this.profile, this.recorder, limiterOf(this.run), {
+        throwWhenRefused: true,
+        ...(this.deadlineAt !== undefined ? { giveUpAt: this.deadlineAt } : {}),
+      });
+      this.clients.set(name, client);
+    }
+    return client;
+  }
+
+  /** Control plane client. */
+  get cp(): InterfaceClient {
+    return this.client('control-plane');
+  }
+  /** Agent server client. */
+  get as(): InterfaceClient {
+    return this.client('agent-server');
+  }
+  /** Experiment upload client. */
+  get eu(): InterfaceClient {
+    return this.client('experiment-upload');
+  }
+
+  /** A unique name carrying the run's prefix: only such resources are created and cleaned up. */
+  name(hint = 'r'): string {
+    nameCounter += 1;
+    const suffix = `${process.pid.toString(36)}${nameCounter.toString(36)}`;
+    return `${this.run.runId}-${hint}-${suffix}`
+      .toLowerCase()
+      .replace(/[^a-z0-9-]/g, '-')
+      .slice(0, 60);
+  }
+
+  /** Opens an event stream and reads it to its end, or to the profile's stream deadline. */
+  async stream(client: InterfaceClient, options: RequestOptions, onEvent?: (event: SseEvent) => boolean | void): Promise<SseResult | Exchange> {
+    const opened: StreamHandle | Exchange = await client.openStream(options);
+    if (!('body' in opened)) return opened;
+    if (opened.exchange.response && opened.exchange.response.status >= 400) {
+      // An error answer is an ordinary body: read it whole (bounded) for the report.
+      return readSse(opened, { timeoutMs: this.profile.timeouts.requestMs }).then((r) => {
+        const text = r.exchange.response!.text;
+        try {
+          r.exchange.response!.json = JSON.parse(text);
+        } catch {
+          /* not JSON: the text is kept */
+        }
+        return r.exchange;
+      });
+    }
+    return readSse(opened, { timeoutMs: this.profile.timeouts.streamMs, ...(onEvent ? { onEvent } : {}) });
+  }
+}
