@@ -26,6 +26,8 @@ interface Shape {
 }
 
 export interface RefusalRule extends Shape {
+  /** The answers that refuse the request's form (400, 422): not a 404, which says something else is missing. */
+  statuses: number[];
   body: Record<string, keyof typeof KINDS>;
 }
 
@@ -86,7 +88,10 @@ export function readAttribution(dir: string, known: ReadonlyMap<string, unknown>
     const body = raw.body;
     if (typeof body !== 'object' || body === null || Object.keys(body).length === 0) bad(where, 'body: a field and its kind', body);
     for (const [field, kind] of Object.entries(body)) if (!(kind in KINDS)) bad(`${where}, body.${field}`, Object.keys(KINDS).join(' or '), kind);
-    return { ...shapeOf(raw, where, known), body: body as RefusalRule['body'] };
+    const statuses = raw.statuses;
+    if (!Array.isArray(statuses) || statuses.length === 0 || !statuses.every((s) => Number.isInteger(s) && s >= 400 && s < 500))
+      bad(where, 'statuses: a list of 4xx statuses', statuses);
+    return { ...shapeOf(raw, where, known), statuses: statuses as number[], body: body as RefusalRule['body'] };
   });
   const values = listOf(doc, 'values').map((raw, i): ValueRule => {
     const where = `values entry ${i + 1}`;
@@ -111,13 +116,14 @@ function bodyOf(exchange: Exchange): Record<string, unknown> | undefined {
   }
 }
 
-/** The rule a refusal (a 4xx answer) of this request breaks, when the mapping names one. */
+/** The rule a refusal of this request's form breaks, when the mapping names one. */
 export function refusalOf(attribution: Attribution, exchange: Exchange): Attributed | undefined {
   const status = exchange.response?.status;
-  if (status === undefined || status < 400 || status >= 500) return undefined;
-  const body = bodyOf(exchange);
+  const body = status === undefined ? undefined : bodyOf(exchange);
   if (!body) return undefined;
-  const rule = attribution.refusals.find((r) => sameShape(r, exchange) && Object.entries(r.body).every(([field, kind]) => KINDS[kind](body[field])));
+  const rule = attribution.refusals.find(
+    (r) => r.statuses.includes(status!) && sameShape(r, exchange) && Object.entries(r.body).every(([field, kind]) => KINDS[kind](body[field])),
+  );
   return rule && { requirement: rule.requirement, what: rule.what };
 }
 

@@ -27,7 +27,7 @@ test("an attribution naming a rule the catalogue lacks fails the catalogue's loa
   cpSync(REQUIREMENTS_DIR, dir, { recursive: true });
   writeFileSync(
     join(dir, 'attribution.yaml'),
-    'refusals:\n  - requirement: AS-SSE-999\n    what: a run with a string stream_mode was refused\n    request: POST /runs/stream$\n    body: { stream_mode: string }\n',
+    'refusals:\n  - requirement: AS-SSE-999\n    what: a run with a string stream_mode was refused\n    request: POST /runs/stream$\n    statuses: [400]\n    body: { stream_mode: string }\n',
   );
   expect(() => loadCatalogue(dir)).toThrow(/attribution.yaml: refusals entry 1: expected a requirement id of the catalogue, found "AS-SSE-999"/);
 });
@@ -40,6 +40,8 @@ test("a 4xx for a run whose stream_mode is a string is AS-SSE-006's; a list's is
   expect(run('updates', 422, '/runs/stream')?.requirement).toBe('AS-SSE-006');
   expect(run(['updates'], 422)?.requirement).toBe('AS-SSE-007');
   expect(run('updates', 500)).toBeUndefined();
+  // A 404 says something else is missing (an assistant, a thread): not the form's refusal.
+  expect(run('updates', 404)).toBeUndefined();
   expect(run('updates', 200)).toBeUndefined();
   expect(refusalOf(attribution!, exchange('POST', '/assistants/search', { stream_mode: 'updates' }, 400))).toBeUndefined();
 });
