@@ -42,6 +42,7 @@ Usage:
   apc report merge DIR...    combine shard reports into one report
   apc report allure [DIR]    render a report's Allure results to HTML
   apc report diff OLD NEW    what changed between two reports (exit 1 on a regression)
+  apc report matrix DIR...   requirement × target of several reports (Markdown, HTML, JSON)
   apc cleanup [options]      list (and with --yes delete) what earlier runs left on a target
   apc selftest [options]     the harness certifies itself: mutants, valid variations, hostile targets
   apc contracts verify|matrix|publish   Pact consumer contracts (see contracts/README.md)
@@ -228,8 +229,16 @@ export const REPORT_USAGE = `Usage:
       message changed, other status changes, and requirements a catalogue change added or
       removed. Markdown on the terminal, or in FILE with --out.
 
+  apc report matrix DIR... [--out DIR]
+      A compatibility matrix: one column per report folder (named for the folder), with its
+      verdict, MUST score, implementation and URLs, what was switched on, profile, harness and
+      catalogue versions; one row per requirement with each target's status, the rows where the
+      targets differ first. Written as matrix.md, matrix.html and matrix.json to DIR (default
+      ./reports/matrix).
+
 Exit codes of merge: 0 certified, 1 not certified, 2 the folders could not be merged.
 Exit codes of diff: 0 no regression, 1 a requirement that passed in OLD fails in NEW, 2 unreadable folders.
+Exit codes of matrix: 0 written, 2 a folder holds no readable report.
 `;
 
 export const CLEANUP_USAGE = `Usage: apc cleanup [options]
@@ -283,13 +292,17 @@ The harness certifies itself (docs/selftest.md). It certifies, several at a time
   variations   the reference behind a proxy that answers as the spec allows but the reference does
                not (other SSE framing, extra fields, compressed answers ...), or behaving as the real
                platform does (throttling, 503s, asynchronous deletion ...); each must be certified;
-  hostile      targets that hang, reset, drip or flood; each run must end with a report in its bound.
+  hostile      targets that hang, reset, drip or flood; each run must end with a report in its bound;
+  multi-fault  only when --kinds names it: fixed combinations of 3 to 5 mutants switched on at
+               once, each certified on the interfaces it bends; scored by recall (components whose
+               declared requirements all failed, target 90% overall, 75% each) and MUST failures
+               outside the components' requirements (target none).
 It prints the matrix and writes selftest.json and selftest.md: mutation score, false alarms,
 diagnosis precision (failures outside a mutant's declared requirements), detection rate (in how
 many seeds the property rules catch each mutant) and each hostile target's end time.
 
   --only PATTERNS         only subjects whose id matches (comma-separated, * and ? as in --requirements)
-  --kinds LIST            mutants, variations, hostile (default all)
+  --kinds LIST            mutants, variations, hostile, multi-fault (default the first three)
   --seeds N               seeds of the detection runs (default 20)
   --runs N                runs per property of the certifications
   --seed N                seed of the certifications (default 1)

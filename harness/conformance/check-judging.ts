@@ -107,6 +107,14 @@ export class CheckJudging extends CheckExchanges {
     this.expect(condition, condition ? spec : seenOn(exchange, spec));
   }
 
+  /**
+   * The failure spec of a refused exchange, named for the rule its refusal breaks when
+   * requirements/attribution.yaml maps one (for a suite that ends the test with it later).
+   */
+  attribute<S extends FailureSpec>(exchange: Exchange, spec: S): S {
+    return attributed(exchange, spec);
+  }
+
   /** A precondition on an exchange: `t.need`, with what the exchange answered as `seen` unless the spec says otherwise. */
   needOn(exchange: Exchange, condition: unknown, spec: NeedSpec): asserts condition {
     this.need(condition, condition ? spec : seenOn(exchange, spec));

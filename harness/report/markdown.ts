@@ -51,7 +51,8 @@ function value(label: string, v: string): string {
   return v.length <= 100 && !/[\r\n]/.test(v) ? `${label}: ${code(v)}` : `${label}:\n\n${block(v, 'text')}`;
 }
 
-const MARKS: Record<RequirementResult['status'], string> = {
+/** The mark of each status in the Markdown tables (compliance.md, matrix.md). */
+export const MARKS: Record<RequirementResult['status'], string> = {
   passed: '✓',
   failed: '✗',
   blocked: '⊘',

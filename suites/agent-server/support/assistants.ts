@@ -3,7 +3,7 @@
 import type { AssistantApi } from '../../../generators/agent-server/assistant-commands.ts';
 import type { AssistantDraft, JsonObject } from '../../../generators/agent-server/payloads.ts';
 import type { Check, Exchange } from '../../../harness/conformance/index.ts';
-import { runEcho } from './runs.ts';
+import { runEcho } from './echo-ways.ts';
 import { isObject } from '../../../schemas/is-object.ts';
 
 /** Metadata key holding the run's prefix on everything a run creates, so leftovers can be found. */
