@@ -23,30 +23,28 @@ function expectRootsOnly(report: ComplianceReport, output: string): void {
   }
 }
 
-test('wrong rule is blamed no more: a refused string stream_mode fails AS-SSE-006 and blocks the run rules; the progress prints them blocked, not ✗', async () => {
+test('wrong rule is blamed no more: refused stream_mode forms fail AS-SSE-006 and AS-SSE-007, a thread run with no form left is blocked by them; the progress prints it blocked, not ✗', async () => {
+  // Thread runs refuse the string form, every run the list form: the run rule has no way left.
   // The command as a user runs it, not quiet: its live progress is what this test reads.
-  const dir = scratchDir('string-stream-mode');
-  const run = await apcHere([
-    'certify',
-    '--reports',
-    dir,
-    '--reference-fault',
-    'as.stream-mode-string-refused',
-    '--requirements',
-    'AS-RUN-001,AS-RUN-002,AS-SSE-006',
-    '--runs',
-    '3',
-  ]);
+  const dir = scratchDir('stream-mode-forms');
+  const faults = ['as.stream-mode-string-refused', 'as.stream-mode-list-refused'].flatMap((f) => ['--reference-fault', f]);
+  const run = await apcHere(['certify', '--reports', dir, ...faults, '--requirements', 'AS-RUN-001,AS-SSE-006,AS-SSE-007', '--runs', '3']);
   const output = `${run.stdout}\n${run.stderr}`;
   expect(run.code, output).toBe(1);
   const report = JSON.parse(readFileSync(join(dir, 'compliance.json'), 'utf8')) as ComplianceReport;
   const result = (id: string) => report.requirements.find((r) => r.id === id);
-  expect(result('AS-SSE-006')?.status, output).toBe('failed');
-  expect(result('AS-SSE-006')!.failures[0]!.message, output).toMatch(/stream_mode given as a string was refused/);
-  for (const id of ['AS-RUN-001', 'AS-RUN-002']) expect(result(id), output).toMatchObject({ status: 'blocked', blockedBy: ['AS-SSE-006'] });
+  for (const id of ['AS-SSE-006', 'AS-SSE-007']) expect(result(id)?.status, output).toBe('failed');
+  expect(
+    result('AS-SSE-006')!
+      .failures.map((f) => f.message)
+      .join('\n'),
+    output,
+  ).toMatch(/stream_mode given as a string was refused|string form was refused/);
+  // The refusal the run rule's test met is the string form's: recorded under AS-SSE-006, and the run rule blocked by it.
+  expect(result('AS-RUN-001'), output).toMatchObject({ status: 'blocked', blockedBy: ['AS-SSE-006'] });
   expectRootsOnly(report, output);
-  // The live progress: one ✗ line (AS-SSE-006's), the run rules blocked by it.
-  expect(run.stdout.match(/^\s+✗ [A-Z]{2}-/gm), output).toHaveLength(1);
+  // The live progress: ✗ for the two form rules only; the run rule blocked by its root cause.
+  expect(run.stdout.match(/^\s+✗ [A-Z]{2}-/gm), output).toHaveLength(2);
   expect(run.stdout, output).toMatch(/^\s+⊘ blocked by AS-SSE-006 AS-RUN-001 /m);
 }, 240_000);
 
