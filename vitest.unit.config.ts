@@ -17,6 +17,7 @@ export default defineConfig({
       'test/selftest/coverage.test.ts',
       'test/report/renderers.test.ts',
       'test/report/matrix.test.ts',
+      'test/ci/ci-docs.test.ts',
       'test/report/switched-on.test.ts',
       'test/contracts/reliance.test.ts',
       'test/contracts/sse-body-pattern.test.ts',

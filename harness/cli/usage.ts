@@ -49,7 +49,11 @@ Usage:
   apc help [command]         show help
   apc --version
 
-Run \`apc help init\`, \`apc help certify\`, \`apc help serve\`, \`apc help report\`, \`apc help cleanup\` or \`apc help contracts\` for their options.
+Run \`apc help init\`, \`apc help certify\`, \`apc help serve\`, \`apc help report\`, \`apc help cleanup\`,
+\`apc help selftest\` or \`apc help contracts\` for their options.
+
+A key given as --api-key (or --other-api-key) is visible to other users of this machine in \`ps\`
+and in the shell's history: prefer the APC_API_KEY (and APC_OTHER_API_KEY) environment variables.
 `;
 
 export const CERTIFY_USAGE = `Usage: apc certify [options]
@@ -58,7 +62,7 @@ Target (flags win over APC_* environment variables, which win over the profile f
   --control-plane-url URL     control plane base URL             (APC_CONTROL_PLANE_URL)
   --agent-server-url URL      agent server base URL              (APC_AGENT_SERVER_URL)
   --tracing-url URL           experiment upload base URL         (APC_TRACING_URL)
-  --api-key KEY               API key; never printed             (APC_API_KEY)
+  --api-key KEY               API key; never printed, but visible in \`ps\`: prefer APC_API_KEY
   --tenant-id ID              workspace id sent as X-Tenant-Id   (APC_TENANT_ID)
   --other-api-key KEY         a key of a second tenant, for the tenant-scoping rules (APC_OTHER_API_KEY)
   --other-tenant-id ID        that second tenant's id            (APC_OTHER_TENANT_ID)
@@ -292,13 +296,17 @@ The harness certifies itself (docs/selftest.md). It certifies, several at a time
   variations   the reference behind a proxy that answers as the spec allows but the reference does
                not (other SSE framing, extra fields, compressed answers ...), or behaving as the real
                platform does (throttling, 503s, asynchronous deletion ...); each must be certified;
-  hostile      targets that hang, reset, drip or flood; each run must end with a report in its bound.
+  hostile      targets that hang, reset, drip or flood; each run must end with a report in its bound;
+  multi-fault  only when --kinds names it: fixed combinations of 3 to 5 mutants switched on at
+               once, each certified on the interfaces it bends; scored by recall (components whose
+               declared requirements all failed, target 90% overall, 75% each) and MUST failures
+               outside the components' requirements (target none).
 It prints the matrix and writes selftest.json and selftest.md: mutation score, false alarms,
 diagnosis precision (failures outside a mutant's declared requirements), detection rate (in how
 many seeds the property rules catch each mutant) and each hostile target's end time.
 
   --only PATTERNS         only subjects whose id matches (comma-separated, * and ? as in --requirements)
-  --kinds LIST            mutants, variations, hostile (default all)
+  --kinds LIST            mutants, variations, hostile, multi-fault (default the first three)
   --seeds N               seeds of the detection runs (default 20)
   --runs N                runs per property of the certifications
   --seed N                seed of the certifications (default 1)
