@@ -135,6 +135,7 @@ async function certifyWith(v: CertifyValues, io: CommandIo, stop: StopRequest | 
       return 0;
     }
     const { profile, catalogue, selected, shard, replay } = plan;
+    if (plan.baseline) progress.expecting(plan.baseline.entries.keys());
     if (v.plan) {
       const context = { profile, runId: plan.runId, reproFlags: '', workerConcurrency: 1 };
       const revisionTimeMs = revisionTimeOf(v['revision-time'], plan.reference !== undefined);
