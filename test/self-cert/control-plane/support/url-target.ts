@@ -5,7 +5,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { startReference, type ReferenceServer } from '../../../../reference-impl/index.ts';
 import { certifyHere, type CertifyRun } from '../../../support/certify.ts';
-import type { CertifyOptions as RunOptions } from '../../../../harness/cli/certify.ts';
+import type { InProcessOptions as RunOptions } from '../../../../harness/selftest/certify-in-process.ts';
 
 export interface ControlPlaneTarget {
   server: ReferenceServer;
