@@ -16,6 +16,8 @@ export default defineConfig({
       'test/selftest/measures.test.ts',
       'test/selftest/coverage.test.ts',
       'test/report/renderers.test.ts',
+      'test/report/matrix.test.ts',
+      'test/ci/ci-docs.test.ts',
       'test/report/switched-on.test.ts',
       'test/contracts/reliance.test.ts',
       'test/contracts/sse-body-pattern.test.ts',

@@ -32,17 +32,22 @@ export class Redactor {
     if (changed) this.patterns = undefined;
   }
 
-  /** Registers the values of every `secrets: [{name, value}]` array inside a JSON value. */
-  addFromBody(body: unknown): void {
+  /**
+   * Registers the values of every `secrets: [{name, value}]` array inside a JSON value, or inside
+   * a generated input (objects that may refer to each other: each is visited once).
+   */
+  addFromBody(body: unknown, visited = new Set<object>()): void {
+    if (body === null || typeof body !== 'object' || visited.has(body)) return;
+    visited.add(body);
     if (Array.isArray(body)) {
-      for (const item of body) this.addFromBody(item);
-    } else if (body !== null && typeof body === 'object') {
-      for (const [key, value] of Object.entries(body)) {
-        if (key === 'secrets' && Array.isArray(value)) {
-          for (const s of value) if (s && typeof s === 'object') this.add((s as { value?: unknown }).value as string);
-        } else {
-          this.addFromBody(value);
-        }
+      for (const item of body) this.addFromBody(item, visited);
+      return;
+    }
+    for (const [key, value] of Object.entries(body)) {
+      if (key === 'secrets' && Array.isArray(value)) {
+        for (const s of value) if (s && typeof s === 'object') this.add((s as { value?: unknown }).value as string);
+      } else {
+        this.addFromBody(value, visited);
       }
     }
   }

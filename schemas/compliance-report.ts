@@ -248,6 +248,19 @@ export const ComplianceReportSchema = Type.Object(
         'Per interface: how often the target throttled or failed transiently, and how long the run waited. Absent when it never did.',
       ),
     ),
+    learned: Type.Optional(
+      Type.Object(
+        {
+          busyPatch: Type.Optional(
+            Type.Object(
+              { value: Type.Literal('refused'), how: Type.String({ description: 'The answer that showed it.' }) },
+              { additionalProperties: false, description: 'The target refuses a revision-creating PATCH while a revision is in progress; the run waited for each revision to end before the next PATCH.' },
+            ),
+          ),
+        },
+        { additionalProperties: false, description: 'What the run found out about the target while it ran that its profile did not say (`apc init` writes it to a profile). Absent when nothing.' },
+      ),
+    ),
     cost: Type.Optional(CostSchema),
   },
   {

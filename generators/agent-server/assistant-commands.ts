@@ -113,7 +113,7 @@ class SetLatestCommand implements AssistantCommand {
         version === 1 ? 'AS-ASST-002' : 'AS-ASST-004',
         `Setting version ${version} of an assistant with ${count} version(s) as latest was refused.`,
         `version ${version} accepted`,
-        outcome,
+        `setting version ${version} as latest: ${outcome}`,
       );
     }
     model.setLatest(assistant, version);
@@ -138,7 +138,7 @@ class DeleteCommand implements AssistantCommand {
     for (const version of new Set([1, assistant.versions.length])) {
       const outcome = await real.api.setLatest(id, version);
       if (outcome !== 'refused') {
-        throw new ModelMismatch('AS-ASST-005', `After deleting an assistant, setting its version ${version} as latest was accepted.`, 'refused (4xx)', outcome);
+        throw new ModelMismatch('AS-ASST-005', `After deleting an assistant, setting its version ${version} as latest was accepted.`, 'refused (4xx)', `setting version ${version} as latest: ${outcome}`);
       }
     }
   }
@@ -176,18 +176,18 @@ class SearchCommand implements AssistantCommand {
     }
     const duplicates = listed.filter((id, i) => listed.indexOf(id) !== i);
     if (duplicates.length > 0) {
-      throw new ModelMismatch('AS-SRCH-002', `Pages of one search (limit ${this.limit}) listed an assistant twice.`, 'each assistant once', listed);
+      throw new ModelMismatch('AS-SRCH-002', `Pages of one search (limit ${this.limit}) listed an assistant twice.`, 'each assistant once', { assistant_ids: listed, listed_twice: duplicates });
     }
     const live = new Set(model.live().map((a) => idOf(real, a)));
     const deleted = new Set(model.assistants.filter((a) => a.deleted).map((a) => idOf(real, a)));
     const stillListed = listed.filter((id) => deleted.has(id));
     if (stillListed.length > 0) {
-      throw new ModelMismatch('AS-ASST-005', 'Search still lists a deleted assistant.', [...live], listed);
+      throw new ModelMismatch('AS-ASST-005', 'Search still lists a deleted assistant.', { assistant_ids: [...live] }, { assistant_ids: listed, deleted: stillListed });
     }
     const missing = [...live].filter((id) => !listed.includes(id));
     const foreign = listed.filter((id) => !live.has(id));
     if (missing.length > 0 || foreign.length > 0) {
-      throw new ModelMismatch('AS-SRCH-001', 'Search by metadata did not list exactly the assistants carrying that metadata.', [...live], listed);
+      throw new ModelMismatch('AS-SRCH-001', 'Search by metadata did not list exactly the assistants carrying that metadata.', { assistant_ids: [...live] }, { assistant_ids: listed, missing, not_carrying_it: foreign });
     }
   }
   toString(): string {

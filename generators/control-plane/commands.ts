@@ -134,20 +134,20 @@ class PatchCommand implements Command {
         // The listing tells which rule broke: a revision the PATCH made that latest_revision_id does not name, or none made.
         const listed = field((await real.api.revisions(real.ids[d.slot]!)).body, 'resources');
         const made = Array.isArray(listed) && listed.some((r) => typeof field(r, 'id') === 'string' && !real.revisionIds[d.slot]!.includes(field(r, 'id') as string));
-        if (made) throw new ModelMismatch('CP-REV-013', 'A revision-creating PATCH made a revision, but its latest_revision_id does not name it.', `a new revision id (not ${before})`, latest);
-        throw new ModelMismatch(triggerRule(patch), 'A revision-creating PATCH answered without a new latest_revision_id.', `a new revision id (not ${before})`, latest);
+        if (made) throw new ModelMismatch('CP-REV-013', 'A revision-creating PATCH made a revision, but its latest_revision_id does not name it.', `a new revision id (not ${before})`, { latest_revision_id: latest });
+        throw new ModelMismatch(triggerRule(patch), 'A revision-creating PATCH answered without a new latest_revision_id.', `a new revision id (not ${before})`, { latest_revision_id: latest });
       }
       real.revisionIds[d.slot]!.push(latest);
       expectMembers('CP-REV-014', 'The patched deployment’s source_revision_config', field(answer.body, 'source_revision_config'), d.latestSet);
     } else if (latest !== before) {
-      throw new ModelMismatch(patchKindRule(patch), 'A PATCH without revision triggers changed latest_revision_id.', before, latest);
+      throw new ModelMismatch(patchKindRule(patch), 'A PATCH without revision triggers changed latest_revision_id.', { latest_revision_id: before }, { latest_revision_id: latest });
     }
   }
   /** A refused PATCH changes nothing: no revision was created. */
   private async expectUnchanged(real: ControlPlaneReal, d: ModelDeployment, before: string): Promise<void> {
     const read = await real.api.get(real.ids[d.slot]!);
     const latest = field(read.body, 'latest_revision_id');
-    if (latest !== before) throw new ModelMismatch('CP-ERR-007', 'A refused PATCH created a revision.', before, latest);
+    if (latest !== before) throw new ModelMismatch('CP-ERR-007', 'A refused PATCH created a revision.', { latest_revision_id: before }, { latest_revision_id: latest });
   }
   toString(): string {
     return `patch(#${this.pick}, ${JSON.stringify(this.bySource)})`;
@@ -184,13 +184,18 @@ class ReadCommand implements Command {
       throw new ModelMismatch('CP-IMM-001', 'The deployment read back has another name or source.', { name: d.view.name, source: d.view.source }, answer.body);
     }
     if (field(answer.body, 'latest_revision_id') !== latestKnown(real, d)) {
-      throw new ModelMismatch('CP-REV-013', 'latest_revision_id is not the latest revision created.', latestKnown(real, d), field(answer.body, 'latest_revision_id'));
+      throw new ModelMismatch('CP-REV-013', 'latest_revision_id is not the latest revision created.', { latest_revision_id: latestKnown(real, d) }, { latest_revision_id: field(answer.body, 'latest_revision_id') });
     }
     expectMembers('CP-REV-014', 'The deployment’s source_revision_config', field(answer.body, 'source_revision_config'), d.latestSet);
   }
   toString(): string {
     return `read(#${this.pick})`;
   }
+}
+
+/** A listed revision as evidence: its id with the fields that order it and say where it is. */
+function revisionSummary(revision: unknown): Record<string, unknown> {
+  return { id: field(revision, 'id'), created_at: field(revision, 'created_at'), status: field(revision, 'status') };
 }
 
 class ListRevisionsCommand implements Command {
@@ -211,10 +216,11 @@ class ListRevisionsCommand implements Command {
       // after PATCHes, which step made the count differ is not known: the sequence rule's own finding.
       const byCreate = ids.length > expected.length && expected.every((id, i) => ids[i] === id);
       const rule = real.patched.has(d.slot) && !byCreate ? 'CP-SEQ-001' : 'CP-REV-001';
-      throw new ModelMismatch(rule, `The deployment has ${ids.length} revisions; the requests made should have created ${d.revisions}.`, expected, ids);
+      const seen = { count: ids.length, revisions: resources.map(revisionSummary) };
+      throw new ModelMismatch(rule, `The deployment has ${ids.length} revisions; the requests made should have created ${d.revisions}.`, { count: d.revisions, made_by_this_sequence: expected.map((id) => ({ id })) }, seen);
     }
     if (ids.some((id, i) => id !== expected[i])) {
-      throw new ModelMismatch('CP-REVL-002', 'The revisions listing is not the revisions created, newest first.', expected, ids);
+      throw new ModelMismatch('CP-REVL-002', 'The revisions listing is not the revisions created, newest first.', { newest_first: expected.map((id) => ({ id })) }, { resources: resources.map(revisionSummary) });
     }
     expectMembers('CP-REVL-005', 'The newest revision’s source_revision_config', revisionConfigOf(resources[0]), d.latestSet);
   }

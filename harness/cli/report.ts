@@ -1,6 +1,7 @@
 // `apc report merge DIR... [--reports OUT]`: shard reports become one report with one verdict.
 // `apc report allure [DIR]`: renders a report's Allure results to HTML (no Java needed).
 // `apc report diff OLD NEW [--out FILE]`: what changed between two runs (harness/report/diff.ts).
+// `apc report matrix DIR... [--out DIR]`: requirement × target of several reports (report-matrix.ts).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { mergeReports, writeMerged } from '../report/merge.ts';
 import { readReport, ReportError } from '../report/read.ts';
 import { Progress } from '../run/progress.ts';
 import { command, type CommandIo } from './command.ts';
+import { matrix } from './report-matrix.ts';
 import { REPORT_USAGE } from './usage.ts';
 
 /** A path as the user can type it: relative below the working directory, absolute elsewhere. */
@@ -102,6 +104,8 @@ export async function report(argv: string[], io: CommandIo): Promise<number> {
       return command({ ...withFolders, options: {} }, rest, io, (_v, folders) => allure(folders, io));
     case 'diff':
       return command({ ...withFolders, options: { out: { type: 'string' } } }, rest, io, (v, folders) => diff(v, folders, io));
+    case 'matrix':
+      return command({ ...withFolders, options: { out: { type: 'string' } } }, rest, io, (v, folders) => matrix(v, folders, io));
     case undefined:
     case 'help':
     case '--help':

@@ -42,6 +42,7 @@ Usage:
   apc report merge DIR...    combine shard reports into one report
   apc report allure [DIR]    render a report's Allure results to HTML
   apc report diff OLD NEW    what changed between two reports (exit 1 on a regression)
+  apc report matrix DIR...   requirement × target of several reports (Markdown, HTML, JSON)
   apc cleanup [options]      list (and with --yes delete) what earlier runs left on a target
   apc selftest [options]     the harness certifies itself: mutants, valid variations, hostile targets
   apc contracts verify|matrix|publish   Pact consumer contracts (see contracts/README.md)
@@ -228,8 +229,16 @@ export const REPORT_USAGE = `Usage:
       message changed, other status changes, and requirements a catalogue change added or
       removed. Markdown on the terminal, or in FILE with --out.
 
+  apc report matrix DIR... [--out DIR]
+      A compatibility matrix: one column per report folder (named for the folder), with its
+      verdict, MUST score, implementation and URLs, what was switched on, profile, harness and
+      catalogue versions; one row per requirement with each target's status, the rows where the
+      targets differ first. Written as matrix.md, matrix.html and matrix.json to DIR (default
+      ./reports/matrix).
+
 Exit codes of merge: 0 certified, 1 not certified, 2 the folders could not be merged.
 Exit codes of diff: 0 no regression, 1 a requirement that passed in OLD fails in NEW, 2 unreadable folders.
+Exit codes of matrix: 0 written, 2 a folder holds no readable report.
 `;
 
 export const CLEANUP_USAGE = `Usage: apc cleanup [options]

@@ -74,6 +74,16 @@ export function describeValue(value: unknown): string | undefined {
   }
 }
 
+/**
+ * A property's input as text: an input with a toString of its own (a command sequence, which
+ * names its steps) by it, anything else as JSON. The failure's evidence keeps it whole; the
+ * message, shown on one line and compared night to night, never holds it.
+ */
+export function describeInput(input: unknown): string | undefined {
+  if (input !== null && typeof input === 'object' && !Array.isArray(input) && input.toString !== Object.prototype.toString) return String(input);
+  return describeValue(input);
+}
+
 /** The longest seen-value a failure line carries; the report's sections keep the whole answer. */
 const SEEN_SHOWN = 120;
 

@@ -11,12 +11,13 @@ import { redactor } from '../redact.ts';
 import { TargetKeptRefusing } from '../http/throttling.ts';
 import { Check } from './check.ts';
 import { budgetText, createdBy, createdText } from './created.ts';
-import { ConformanceFailure, describeValue, NotJudged, type FailureRecord } from './failure.ts';
+import { ConformanceFailure, describeInput, describeValue, NotJudged, type FailureRecord } from './failure.ts';
 import type { RunContext } from './run-context.ts';
 import { runOfFile } from './run-of-file.ts';
 import type { RequirementOptions, TestCost } from './test-meta.ts';
 import { waitsOf } from './waits.ts';
 import { runCleanups } from './cleanups.ts';
+import { applyLearned } from './learned.ts';
 import { endLeases, takeLeases } from './pool.ts';
 
 /** A test as its suite declared it. */
@@ -57,6 +58,9 @@ function toRecord(check: Check, ids: string[], error: unknown): FailureRecord {
   const requirements = spec?.requirement ? [spec.requirement] : ids;
   const message = spec?.message ?? (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
   const seedFlag = `--seed ${check.profile.seed}`;
+  // A generated input holds secrets the target never received (a PATCH for another source, a step
+  // after the failing one): they are known to the redactor only from the input itself.
+  if (property) redactor.addFromBody(property.input);
   const record: FailureRecord = {
     requirements,
     message,
@@ -64,13 +68,15 @@ function toRecord(check: Check, ids: string[], error: unknown): FailureRecord {
     exchanges: exchangesOf(exchanges),
     ...(spec?.expected !== undefined ? { expected: describeValue(spec.expected)! } : {}),
     ...(spec?.seen !== undefined ? { seen: describeValue(spec.seen)! } : {}),
-    ...(property ? { input: describeValue(property.input)!, seed: property.seed, ...(property.path ? { path: property.path } : {}) } : {}),
+    ...(property ? { input: describeInput(property.input)!, seed: property.seed, ...(property.path ? { path: property.path } : {}) } : {}),
   };
   return redactor.value(record);
 }
 
 export async function runTest(ctx: TestContext, test: DeclaredTest): Promise<void> {
   const run = runOfFile(ctx.task.file.filepath);
+  // What earlier tests of the run learned of the target (a busy platform) holds for this one.
+  applyLearned(run);
   ctx.task.meta.requirements = test.ids;
   if (leftOut(ctx, run, test)) return;
   const timeoutMs = timeoutFor(run, test.timeout, test.cost);

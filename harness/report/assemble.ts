@@ -22,7 +22,7 @@ export interface ReportSubject {
 }
 
 /** What the run found. */
-export type ReportResults = Pick<ComplianceReport, 'startedAt' | 'endedAt' | 'verdict' | 'verdictReason' | 'mustScore' | 'requirements' | 'errors' | 'transient' | 'cost'>;
+export type ReportResults = Pick<ComplianceReport, 'startedAt' | 'endedAt' | 'verdict' | 'verdictReason' | 'mustScore' | 'requirements' | 'errors' | 'transient' | 'learned' | 'cost'>;
 
 export function assembleReport(subject: ReportSubject, results: ReportResults): ComplianceReport {
   const { catalogue } = subject;
@@ -45,6 +45,7 @@ export function assembleReport(subject: ReportSubject, results: ReportResults): 
     requirements: results.requirements,
     errors: results.errors,
     ...(results.transient ? { transient: results.transient } : {}),
+    ...(results.learned ? { learned: results.learned } : {}),
     ...(results.cost ? { cost: results.cost } : {}),
   });
 }

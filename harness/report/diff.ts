@@ -62,9 +62,11 @@ export function diffReports(before: ComplianceReport, after: ComplianceReport): 
     const newProblem = NEW_PROBLEMS.includes(r.status) && !NEW_PROBLEMS.includes(was.status);
     if ((failsNow && !failedBefore) || newProblem) diff.newlyFailing.push({ ...change, ...(firstMessage(r) ? { message: firstMessage(r) } : {}) });
     else if (r.status === 'passed' && failedBefore) diff.newlyPassing.push({ ...change, ...(firstMessage(was) ? { message: firstMessage(was) } : {}) });
-    else if (failsNow && failedBefore && firstMessage(r) !== firstMessage(was)) {
+    // A change of status (blocked → blocked by an expected failure) is named as one, whatever its message.
+    else if (r.status !== was.status) diff.otherChanges.push({ ...change, ...(firstMessage(r) ? { message: firstMessage(r) } : {}) });
+    else if (failsNow && firstMessage(r) !== firstMessage(was)) {
       diff.changedMessages.push({ id: r.id, level: r.level, before: firstMessage(was) ?? '(none)', after: firstMessage(r) ?? '(none)' });
-    } else if (r.status !== was.status) diff.otherChanges.push(change);
+    }
   }
   return diff;
 }

@@ -9,6 +9,7 @@ import { switchedOnLine } from './switched-on.ts';
 import { cellScore, checkedLine, countsLine, duration, formatScore, interfacesOf, mustLine, scoreOf, STATUS_LABELS, VERDICT_LABELS } from './scores.ts';
 import { tallyLines } from '../http/throttling.ts';
 import { costLines } from '../conformance/created.ts';
+import { learnedLines } from '../conformance/learned.ts';
 
 /**
  * Inline text on one line, with the characters that would start markup escaped. Underscores
@@ -49,7 +50,8 @@ function value(label: string, v: string): string {
   return v.length <= 100 && !/[\r\n]/.test(v) ? `${label}: ${code(v)}` : `${label}:\n\n${block(v, 'text')}`;
 }
 
-const MARKS: Record<RequirementResult['status'], string> = {
+/** The mark of each status in the Markdown tables (compliance.md, matrix.md). */
+export const MARKS: Record<RequirementResult['status'], string> = {
   passed: '✓',
   failed: '✗',
   blocked: '⊘',
@@ -88,6 +90,7 @@ function header(report: ComplianceReport): string[] {
     `- **Run:** ${run.join(', ')}`,
     ...tallyLines(report.transient).map((line) => `- **Throttling and transient errors waited out:** ${text(line)}`),
     ...costLines(report.cost).map((line) => `- **Created on the target:** ${text(line)}`),
+    ...learnedLines(report.learned).map((line) => `- **Learned at run time:** ${text(line)}`),
     `- **Harness** ${code(report.harness.version)}, **catalogue** ${code(report.catalogue.version)} (spec ${code(report.catalogue.specVersion)}, sha256 ${code(report.catalogue.hash.slice(0, 12))})`,
     '',
     'SHOULD and MAY results are scored but never decide the verdict. A score counts passed requirements out of the applicable ones (not skipped, not not-applicable); expected failures count as not passed.',

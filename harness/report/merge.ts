@@ -89,6 +89,8 @@ export function mergeReports(folders: ReportFolder[], { runId, order, universe }
   const summed = folders.reduce<TransientTally>((sum, f) => addTally(sum, f.report.transient), {});
   const transient = Object.keys(summed).length > 0 ? summed : undefined;
   const times = folders.map((f) => f.report);
+  // Each shard ran against the same target: what one learned of it holds for the merged run.
+  const learned = folders.map((f) => f.report.learned).find((l) => l !== undefined);
   return assembleReport(
     { harness: first.harness, catalogue: first.catalogue, runId, seed: first.seed, mergedFrom: folders.map((f) => f.report.runId), target: first.target },
     {
@@ -100,6 +102,7 @@ export function mergeReports(folders: ReportFolder[], { runId, order, universe }
       requirements,
       errors,
       ...(transient ? { transient } : {}),
+      ...(learned ? { learned } : {}),
     },
   );
 }

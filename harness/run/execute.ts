@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunContext } from '../conformance/run-context.ts';
+import { learnedIn, type LearnedFacts } from '../conformance/learned.ts';
 import { DEFAULT_PACT_DIR } from '../pact/pact-files.ts';
 import { addConsumerCounts } from '../pact/reliance.ts';
 import { budgeted, defaultSources, INTERFACES, redactedProfile, type InterfaceName, type TargetProfile } from '../profile/profile.ts';
@@ -120,6 +121,7 @@ async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResult
   // Under a budget the suite workers share the run's pool of deployments, held here (pool-broker.ts).
   const pool = budgeted(profile) && plan.suiteInterfaces.includes('control-plane') ? await startPoolBroker() : undefined;
   if (pool) context.poolUrl = pool.url;
+  let learned: LearnedFacts | undefined;
   const { outcomes, errors } = await (hooks.suites ?? oneOffRunner).run({
     ...(stopped ? { stop: stopped } : {}),
     context,
@@ -129,6 +131,7 @@ async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResult
     ...(hooks.listener ? { listener: hooks.listener } : {}),
   }).finally(async () => {
     deadline.cancel();
+    learned = learnedIn(stateDir);
     rmSync(stateDir, { recursive: true, force: true });
     await pool?.close();
   });
@@ -156,7 +159,8 @@ async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResult
     requirements,
     errors: runErrors,
     ...(transient ? { transient } : {}),
-    cost: runCost(outcomes, catalogue.byId, profile.busyPatch),
+    ...(learned ? { learned } : {}),
+    cost: runCost(outcomes, catalogue.byId, learned?.busyPatch?.value ?? profile.busyPatch),
   };
 }
 

@@ -2,6 +2,7 @@
 // it happens, then the verdict. Everything printed passes the redactor.
 import { tallyLines } from '../http/throttling.ts';
 import { costLines } from '../conformance/created.ts';
+import { learnedLines } from '../conformance/learned.ts';
 import type { Level } from '../catalogue.ts';
 import { redactor } from '../redact.ts';
 import { failureLine } from '../conformance/failure.ts';
@@ -94,6 +95,7 @@ export class Progress {
     if (na > 0) this.print(dim(`not applicable: ${na} requirement(s) need capabilities not declared in the profile (see the report)`));
     for (const line of tallyLines(report.transient)) this.print(yellow(`waited:  ${line}`));
     for (const line of costLines(report.cost)) this.print(dim(`created: ${line}`));
+    for (const line of learnedLines(report.learned)) this.print(yellow(`learned: ${line}`));
     for (const error of report.errors) this.print(red(`error:   ${error}`));
     this.print(`report:  ${reportDir}`);
   }

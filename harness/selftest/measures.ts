@@ -1,8 +1,8 @@
 // The selftest's measures, from the runs of its subjects (docs/selftest.md explains each):
 // mutation score, false alarms, diagnosis precision, detection rate, and hostile targets' end
 // times. Pure functions of the runs, so the matrix can be checked without running anything.
-import { generatedMutants } from './mutants/generated/derive.ts';
-import { explanationOf, type Explanation } from './mutants/generated/explained.ts';
+import { generatedMutants } from './mutants/spec-derived/derive.ts';
+import { explanationOf, type Explanation } from './mutants/spec-derived/explained.ts';
 import { isGenerated, type HostileTarget, type Mutant, type Subject, type Variation } from './subjects.ts';
 import type { SubjectRun } from './run-subject.ts';
 
@@ -25,7 +25,7 @@ export interface MutantResult {
 }
 
 /**
- * A generated mutant (mutants/generated/): caught when its certification failed any requirement;
+ * A generated mutant (mutants/spec-derived/): caught when its certification failed any requirement;
  * a survivor is explained by the reviewed list (allowed by the spec, or not observable) or is a
  * problem to fix with a new or stronger check.
  */
@@ -107,7 +107,7 @@ export function measure(subjects: Subject[], runs: SubjectRun[]): SelftestMeasur
   }
   for (const g of generated) {
     if (g.status === 'error') problems.push(`generated mutant ${g.id}: no verdict (${g.error})`);
-    if (g.status === 'survived') problems.push(`generated mutant ${g.id} survived: ${g.what}; add or strengthen a check (expected ${g.expected.join(', ') || 'no mapped requirement'}), or explain it in mutants/generated/explained.ts`);
+    if (g.status === 'survived') problems.push(`generated mutant ${g.id} survived: ${g.what}; add or strengthen a check (expected ${g.expected.join(', ') || 'no mapped requirement'}), or explain it in mutants/spec-derived/explained.ts`);
   }
   for (const v of variations) {
     if (v.error) problems.push(`variation ${v.id}: no verdict (${v.error})`);

@@ -64,5 +64,5 @@ export interface HostileTarget {
 
 export type Subject = Mutant | Variation | HostileTarget;
 
-/** Generated protocol mutants (harness/selftest/mutants/generated/) carry ids starting with `gen.`. */
+/** Generated protocol mutants (harness/selftest/mutants/spec-derived/) carry ids starting with `gen.`. */
 export const isGenerated = (subject: Subject): boolean => subject.id.startsWith('gen.');

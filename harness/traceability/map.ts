@@ -2,7 +2,7 @@
 // the requirements that cover it or to an exclusion with its kind and reason; and its rendering as
 // docs/traceability.md, with the mutants (hand-written and generated) that break each requirement.
 import type { Catalogue } from '../catalogue.ts';
-import { explanationOf } from '../selftest/mutants/generated/explained.ts';
+import { explanationOf } from '../selftest/mutants/spec-derived/explained.ts';
 import { selftestSubjects } from '../selftest/subject-list.ts';
 import { isGenerated, type Mutant } from '../selftest/subjects.ts';
 import { readTraceability } from './read-map.ts';
@@ -42,7 +42,7 @@ export function renderTraceability(catalogue: Catalogue, mutants: { handWritten:
     'Each statement of [the spec](spec/interfaces.md) (a table row, numbered rule, bullet or paragraph) has an anchor',
     '(`harness/traceability/spec-statements.ts`) and maps to the requirements that cover it, or to an exclusion with its',
     'reason. Mutants are the selftest subjects declared to break the requirement: hand-written ones',
-    '(`harness/selftest/mutants/`) and ones a program derives from the spec\'s types (`harness/selftest/mutants/generated/`),',
+    '(`harness/selftest/mutants/`) and ones a program derives from the spec\'s types (`harness/selftest/mutants/spec-derived/`),',
     'less the generated ones reviewed as survivors the spec allows or no request can observe (`explained.ts`).',
     '',
   ];

@@ -4,19 +4,39 @@
 import { AS_SEQUENCES, assistantCommands, runAssistantCommands } from '../../generators/agent-server/assistant-commands.ts';
 import { compareContext, sameJson, type JsonObject } from '../../generators/agent-server/payloads.ts';
 import { requirement, type Check, describeResponse } from '../../harness/conformance/index.ts';
-import { createAssistant, expect2xx, expect4xx, httpAssistantApi, searchIds } from './support/assistants.ts';
-import { humanInput, runEcho } from './support/runs.ts';
+import { createAssistant, expect2xx, expect4xx, httpAssistantApi, is2xx, searchIds } from './support/assistants.ts';
+import { humanInput } from './support/runs.ts';
+import { tryEcho } from './support/echo-ways.ts';
+import { tryCreateThread } from './support/threads.ts';
 
-/** Fails `rule` unless a run by assistant_id uses `expected` (and nothing only `others` had). */
-async function expectRunContext(t: Check, assistantId: string, expected: JsonObject, others: JsonObject[], rule: string, when: string): Promise<void> {
-  const update = await runEcho(t, { assistantId, input: humanInput('which context?') });
-  const result = compareContext(update.context, expected, others);
-  t.expect(result.ok, {
-    requirement: rule,
-    message: `${when}, a run by assistant_id used another context (missing or different: ${result.wrong.join(', ') || 'none'}; carried over: ${result.carried.join(', ') || 'none'}).`,
-    expected,
-    seen: update.context,
-  });
+/**
+ * Fails `rule` unless runs by assistant_id use `expected` (and nothing only `others` had), on a
+ * stateless run and on a run on `threadId` (spec 3: "runs by assistant_id use it", both kinds).
+ * A kind of run that shows no echo at all is left out; when neither does, the test stops at the
+ * rule the stateless run broke. As a `need`, a wrong context names `rule` without judging it.
+ */
+async function expectRunContext(t: Check, at: { assistantId: string; threadId: string | undefined }, expected: JsonObject, others: JsonObject[], rule: string, when: string, as: 'check' | 'need' = 'check'): Promise<void> {
+  const kinds = [{ kind: 'stateless run' }, ...(at.threadId ? [{ kind: 'thread run', threadId: at.threadId }] : [])];
+  const tried = await Promise.all(kinds.map(async ({ kind, threadId }) => ({ kind, echoed: await tryEcho(t, { assistantId: at.assistantId, input: humanInput('which context?'), ...(threadId ? { threadId } : {}) }) })));
+  const seen = tried.flatMap(({ kind, echoed }) => ('update' in echoed ? [{ kind, update: echoed.update }] : []));
+  if (seen.length === 0 && 'refused' in tried[0]!.echoed) t.fail(tried[0]!.echoed.refused);
+  for (const { kind, update } of seen) {
+    const result = compareContext(update.context, expected, others);
+    const spec = {
+      requirement: rule,
+      message: `${when}, a ${kind} by assistant_id used another context (missing or different: ${result.wrong.join(', ') || 'none'}; carried over: ${result.carried.join(', ') || 'none'}).`,
+      expected,
+      seen: update.context,
+    };
+    if (as === 'need') t.need(result.ok, spec);
+    else t.expect(result.ok, spec);
+  }
+}
+
+/** An assistant with `context`, and a thread to run it on (none when threads cannot be made: runs are then judged stateless). */
+async function subject(t: Check, context: JsonObject): Promise<{ assistantId: string; threadId: string | undefined }> {
+  const { id } = await createAssistant(t, { context });
+  return { assistantId: id, threadId: await tryCreateThread(t) };
 }
 
 /** PATCH with a whole new context. Relies on AS-ASST-003: the new version holds exactly that context. */
@@ -31,6 +51,16 @@ async function update(t: Check, id: string, context: JsonObject): Promise<JsonOb
     seen: updated.context,
   });
   return updated;
+}
+
+/** Deletes the assistant `id` of `versions` versions: none of them can be set latest after, and a search by `tag` no longer lists it. */
+async function expectDeleted(t: Check, id: string, versions: number, tag: string): Promise<void> {
+  expect2xx(t, await t.as.delete(`/assistants/${id}`), 'AS-ASST-005', `Deleting assistant ${id}`);
+  for (let version = 1; version <= versions; version += 1) {
+    expect4xx(t, await t.as.post(`/assistants/${id}/latest`, { version }), 'AS-ASST-005', `After deleting the assistant, setting its version ${version} as latest`);
+  }
+  const listed = await searchIds(t, { metadata: { apc_case: tag } });
+  t.expect(!listed.includes(id), { message: 'Search still lists the deleted assistant.', expected: `no assistant ${id}`, seen: listed });
 }
 
 async function setLatest(t: Check, id: string, version: number, rule: string): Promise<void> {
@@ -56,50 +86,51 @@ requirement('AS-ASST-001', async (t: Check) => {
 }, { cost: { creates: { assistants: 1 } } });
 
 requirement('AS-ASST-002', async (t: Check) => {
-  const { id } = await createAssistant(t, { context: V1 });
-  await expectRunContext(t, id, V1, [], 'AS-ASST-002', 'Right after creation');
+  const at = await subject(t, V1);
+  const id = at.assistantId;
+  await expectRunContext(t, at, V1, [], 'AS-ASST-002', 'Right after creation');
   await setLatest(t, id, 1, 'AS-ASST-002');
-  await expectRunContext(t, id, V1, [], 'AS-ASST-002', 'After setting version 1 as latest');
+  await expectRunContext(t, at, V1, [], 'AS-ASST-002', 'After setting version 1 as latest');
   // Version 1 is the first version, not the one an update adds.
   await update(t, id, V2);
   await setLatest(t, id, 1, 'AS-ASST-002');
-  await expectRunContext(t, id, V1, [V2], 'AS-ASST-002', 'After an update and setting version 1 back as latest');
-}, { cost: { creates: { assistants: 1, runs: 3 } } });
+  await expectRunContext(t, at, V1, [V2], 'AS-ASST-002', 'After an update and setting version 1 back as latest');
+}, { cost: { creates: { assistants: 1, threads: 1, runs: 6 } } });
 
 requirement('AS-ASST-003', async (t: Check) => {
-  const { id } = await createAssistant(t, { context: V1 });
-  await update(t, id, V2);
-  await expectRunContext(t, id, V2, [V1], 'AS-ASST-003', 'After an update');
+  const at = await subject(t, V1);
+  // What an update makes is judged on runs that use an assistant's context at all (AS-ASST-002's rule).
+  await expectRunContext(t, at, V1, [], 'AS-ASST-002', 'Right after creation', 'need');
+  await update(t, at.assistantId, V2);
+  await expectRunContext(t, at, V2, [V1], 'AS-ASST-003', 'After an update');
   // An empty context is a whole configuration too: nothing of version 2 may remain.
-  await update(t, id, {});
-  await expectRunContext(t, id, {}, [V1, V2], 'AS-ASST-003', 'After an update to an empty context');
-}, { cost: { creates: { assistants: 1, runs: 2 } } });
+  await update(t, at.assistantId, {});
+  await expectRunContext(t, at, {}, [V1, V2], 'AS-ASST-003', 'After an update to an empty context');
+}, { cost: { creates: { assistants: 1, threads: 1, runs: 6 } } });
 
 requirement('AS-ASST-004', async (t: Check) => {
-  const { id } = await createAssistant(t, { context: V1 });
+  const at = await subject(t, V1);
+  const id = at.assistantId;
   // Version numbers start at 1 (AS-ASST-002's rule): setting version 1 runs the first context.
   await setLatest(t, id, 1, 'AS-ASST-002');
-  const first = compareContext((await runEcho(t, { assistantId: id, input: humanInput('which context?') })).context, V1, []);
-  t.need(first.ok, { requirement: 'AS-ASST-002', message: 'Setting version 1 as latest did not run the context the assistant was created with.', expected: V1 });
+  await expectRunContext(t, at, V1, [], 'AS-ASST-002', 'After setting version 1 as latest', 'need');
   await update(t, id, V2);
   await update(t, id, V3);
   for (const [version, context] of [[2, V2], [1, V1], [3, V3]] as const) {
     await setLatest(t, id, version, 'AS-ASST-004');
-    await expectRunContext(t, id, context, [V1, V2, V3].filter((c) => c !== context), 'AS-ASST-004', `After setting version ${version} as latest`);
+    await expectRunContext(t, at, context, [V1, V2, V3].filter((c) => c !== context), 'AS-ASST-004', `After setting version ${version} as latest`);
   }
-}, { cost: { creates: { assistants: 1, runs: 4 } } });
+}, { cost: { creates: { assistants: 1, threads: 1, runs: 8 } } });
 
 requirement('AS-ASST-005', async (t: Check) => {
   const tag = t.name('deleted');
+  // An assistant made for the deletion alone: the rule is judged whatever an update does (AS-ASST-003's rule).
   const { id } = await createAssistant(t, { context: V1, metadata: { apc_case: tag } });
-  await update(t, id, V2);
-  expect2xx(t, await t.as.delete(`/assistants/${id}`), 'AS-ASST-005', `Deleting assistant ${id}`);
-  for (const version of [1, 2]) {
-    expect4xx(t, await t.as.post(`/assistants/${id}/latest`, { version }), 'AS-ASST-005', `After deleting the assistant, setting its version ${version} as latest`);
-  }
-  const listed = await searchIds(t, { metadata: { apc_case: tag } });
-  t.expect(!listed.includes(id), { message: 'Search still lists the deleted assistant.', expected: 'no assistant', seen: listed });
-}, { cost: { creates: { assistants: 1 } } });
+  await expectDeleted(t, id, 1, tag);
+  // All versions: an assistant with a second version, when an update makes one.
+  const updated = await createAssistant(t, { context: V1, metadata: { apc_case: tag } });
+  if (is2xx(await t.as.patch(`/assistants/${updated.id}`, { context: V2 }))) await expectDeleted(t, updated.id, 2, tag);
+}, { cost: { creates: { assistants: 2 } } });
 
 requirement('AS-ASST-007', async (t: Check) => {
   const exchange = await t.as.post('/assistants', { name: t.name('no-graph'), context: {} });

@@ -2,7 +2,8 @@
 import { requirement, type Check } from '../../harness/conformance/index.ts';
 import { createAssistant, expect2xx } from './support/assistants.ts';
 import { createThread } from './support/threads.ts';
-import { humanInput, replyContent, runEcho, runRule } from './support/runs.ts';
+import { humanInput, replyContent, runRule } from './support/runs.ts';
+import { runEcho } from './support/echo-ways.ts';
 
 requirement(
   'AS-GRAPH-001',

@@ -3,7 +3,8 @@
 // the server points at a thread for the run (Content-Location), that thread must not hold them.
 import { requirement, type Check } from '../../harness/conformance/index.ts';
 import { createAssistant } from './support/assistants.ts';
-import { humanInput, NO_NEW_MESSAGE, replyContent, runEcho, streamRun, echoUpdate } from './support/runs.ts';
+import { humanInput, NO_NEW_MESSAGE, replyContent } from './support/runs.ts';
+import { runEcho, tryEcho } from './support/echo-ways.ts';
 
 requirement(
   'AS-RUN-003',
@@ -25,8 +26,8 @@ requirement(
   async (t: Check) => {
     const { id } = await createAssistant(t, { context: { apc_case: 'no-state' } });
     const content = t.name('forgotten');
-    const first = await streamRun(t, { assistantId: id, input: humanInput(content), streamMode: 'updates' }, 'AS-RUN-004');
-    echoUpdate(t, first);
+    const first = await tryEcho(t, { assistantId: id, input: humanInput(content) }, 'AS-RUN-004');
+    if ('refused' in first) t.fail(first.refused);
     const later = await runEcho(t, { assistantId: id, input: NO_NEW_MESSAGE });
     t.expect(replyContent(later) !== content, {
       message: 'A later stateless run saw the messages of an earlier one: state persisted.',
@@ -34,17 +35,16 @@ requirement(
       seen: later,
     });
     // Where the server names a thread for the run (Content-Location), that thread must not hold its messages either.
-    const location = first.exchange.response?.headers['content-location'] ?? '';
+    const location = first.result.exchange.response?.headers['content-location'] ?? '';
     const thread = /\/threads\/([^/]+)\/runs\//.exec(location)?.[1];
     if (thread !== undefined) {
-      const answer = await t.stream(t.as, { method: 'POST', path: `/threads/${thread}/runs/stream`, body: { assistant_id: id, input: NO_NEW_MESSAGE, stream_mode: 'updates' } });
       // A thread that cannot be run on holds no state of the run.
-      const onThread = 'events' in answer ? echoUpdate(t, answer) : undefined;
-      if ('events' in answer) t.cleanup(`delete thread ${thread}`, () => t.as.delete(`/threads/${thread}`));
-      t.expect(onThread === undefined || replyContent(onThread) !== content, {
+      const onThread = await tryEcho(t, { assistantId: id, threadId: thread, input: NO_NEW_MESSAGE });
+      if ('update' in onThread) t.cleanup(`delete thread ${thread}`, () => t.as.delete(`/threads/${thread}`));
+      t.expect(!('update' in onThread) || replyContent(onThread.update) !== content, {
         message: `The stateless run's Content-Location names thread ${thread}, and that thread holds the run's messages: state persisted.`,
         expected: 'no thread holding the stateless run’s state',
-        seen: onThread,
+        seen: 'update' in onThread ? onThread.update : undefined,
       });
     }
   },

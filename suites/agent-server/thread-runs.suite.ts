@@ -1,10 +1,11 @@
 // Runs on a thread (spec 1.B, 4.2): the run streams its results, and the thread keeps the
-// outputs of its runs. The fixture answers with the content of the last message in its state, so
-// a run adding no message shows what the thread already holds.
+// outputs of its runs, and only theirs. The fixture answers with the content of the last
+// message in its state, so a run adding no message shows what the thread already holds.
 import { requirement, type Check } from '../../harness/conformance/index.ts';
 import { createAssistant } from './support/assistants.ts';
 import { createThread } from './support/threads.ts';
-import { humanInput, NO_NEW_MESSAGE, replyContent, runEcho } from './support/runs.ts';
+import { humanInput, NO_NEW_MESSAGE, replyContent } from './support/runs.ts';
+import { runEcho } from './support/echo-ways.ts';
 
 requirement(
   'AS-RUN-001',
@@ -37,6 +38,14 @@ requirement(
       expected: `the echo node replying ${JSON.stringify(content)} from the thread's messages`,
       seen: later,
     });
+    // Only its own runs' outputs: a new thread of the same assistant starts empty (spec 1).
+    const fresh = await createThread(t);
+    const onFresh = await runEcho(t, { assistantId: id, threadId: fresh, input: NO_NEW_MESSAGE });
+    t.expect(replyContent(onFresh) !== content, {
+      message: 'A run adding no message on a new thread saw the messages of runs on another thread of the same assistant: the new thread did not start empty.',
+      expected: 'a reply that does not repeat the other thread’s message',
+      seen: onFresh,
+    });
   },
-  { cost: { creates: { assistants: 1, threads: 1, runs: 2 } }, timeout: 'stream' },
+  { cost: { creates: { assistants: 1, threads: 2, runs: 3 } }, timeout: 'stream' },
 );

@@ -28,8 +28,9 @@ requirement(
       async (sequence) => {
         const api = httpControlPlane(t);
         // A mismatch fails the rule it breaks, which blocks CP-SEQ-001: the sequence is how it was found.
+        // The message stays the same from seed to seed; the sequence itself is the failure's input.
         await t.expectModelAgrees(() => fc.asyncModelRun(() => newSequence(api), sequence.commands), {
-          foundBy: `the sequence ${String(sequence)}`,
+          foundBy: 'a command sequence, the failure\'s input',
           // Each sequence cleans up after itself, tracing projects included, so the target holds at most one sequence's deployments.
           after: async () => {
             for (const id of api.created) await deleteWithProject(t, id);

@@ -39,8 +39,9 @@ async function patchCounting(t: Check, deployment: Deployment, body: PatchBody, 
   const after = await listRevisions(t, deployment.id);
   t.expect(after.length === before.length + expected, {
     requirement: rule,
-    message: `PATCH ${JSON.stringify(body)} took the deployment from ${before.length} to ${after.length} revision(s); expected ${expected === 1 ? 'exactly one more' : 'no new one'}.`,
-    expected: { revisions: before.length + expected, before: revisionsShown(before) },
+    // The message names the PATCH's fields only: their generated values change with the seed, and are in `expected`.
+    message: `A PATCH of ${Object.keys(body).join(', ') || 'no field'} took the deployment from ${before.length} to ${after.length} revision(s); expected ${expected === 1 ? 'exactly one more' : 'no new one'}.`,
+    expected: { revisions: before.length + expected, before: revisionsShown(before), patch: body },
     seen: { revisions: after.length, listed: revisionsShown(after) },
   });
   if (expected === 0) {

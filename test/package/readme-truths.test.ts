@@ -154,6 +154,11 @@ describe('the README and the guides in docs/', () => {
     expect(read('docs/reports.md')).toMatch(/open it served, `npx allure open/);
   });
 
+  test('run apc as npx apc, since a clone does not put apc on the PATH', () => {
+    for (const file of ['README.md', ...GUIDES])
+      for (const command of shellCommands(read(file))) expect(command, file).not.toMatch(/^(?:\S+=\S+ |nohup )*apc /);
+  });
+
   test('use commands that need no tool beyond Node, the project and Docker (no uuidgen)', () => {
     for (const text of [README, ...GUIDES.map(read)]) for (const block of shellBlocks(text)) expect(block).not.toMatch(/\buuidgen\b/);
   });

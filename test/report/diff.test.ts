@@ -75,6 +75,19 @@ describe('diffReports', () => {
     expect(hasRegression(accepted)).toBe(false);
   });
 
+  test('a status change between two failing statuses is a status change, whatever the messages', () => {
+    const night = (status: RequirementResult['status'], message: string, runId: string) => {
+      const report = structuredClone(sampleReport({ runId }));
+      Object.assign(report.requirements.find((r) => r.id === 'CP-DEP-003')!, { status, blockedBy: ['CP-DEP-002'], failures: [{ ...hostileFailure('CP-DEP-003'), message }] });
+      return report;
+    };
+    const d = diffReports(night('blocked', 'Stopped at seed 1.', 'apc-night1'), night('blocked-by-expected-failure', 'Stopped at seed 2.', 'apc-night2'));
+    expect(d.otherChanges.map((c) => [c.id, c.before, c.after])).toEqual([['CP-DEP-003', 'blocked', 'blocked-by-expected-failure']]);
+    expect(d.changedMessages).toEqual([]);
+    expect(diffMarkdown(d)).toContain('## Other status changes (1)');
+    expect(hasRegression(d)).toBe(false);
+  });
+
   test('Markdown names runs, catalogue change and each section; target text is escaped', () => {
     const md = diffMarkdown(diff);
     expect(md).toContain('# apc report diff: apc-night1 → apc-night2');

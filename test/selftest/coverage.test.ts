@@ -8,7 +8,7 @@ import { FAMILIES, isGenerated, type Mutant } from '../../harness/selftest/subje
 
 const catalogue = loadCatalogue();
 const subjects = selftestSubjects();
-// Generated mutants (mutants/generated/) are caught by any failure; coverage counts the hand-written ones.
+// Generated mutants (mutants/spec-derived/) are caught by any failure; coverage counts the hand-written ones.
 const mutants = subjects.filter((s): s is Mutant => s.kind === 'mutant' && !isGenerated(s));
 
 test('every observable MUST requirement is declared by a mutant', () => {

@@ -5,14 +5,14 @@
 // not-applicable with the fixture to add, never a vacuous pass.
 import { describe, expect, test } from 'vitest';
 import { referenceProfileFile, startReferenceTarget } from '../../harness/reference/reference-target.ts';
-import { controlPlaneRevisionMutants } from '../../harness/selftest/mutants/control-plane-revisions.ts';
+import { proxyMutantSubjects } from '../../harness/selftest/mutants/proxy-mutants.ts';
 import { runSubject, type RunSettings } from '../../harness/selftest/run-subject.ts';
 import type { Mutant } from '../../harness/selftest/subjects.ts';
 import { startProxy } from '../../harness/proxy/proxy.ts';
 import { certify, type CertifyRun } from '../support/certify.ts';
 
 const settings: RunSettings = { runs: 3, seed: 5, seeds: 1, detectionRuns: 3, timeoutMs: 300_000 };
-const keepsFirst = controlPlaneRevisionMutants().find((m) => m.id === 'cp.deployment-keeps-first-revision-config')!;
+const keepsFirst = proxyMutantSubjects().find((m) => m.id === 'cp.deployment-keeps-first-revision-config')!;
 const SCOPE = ['CP-REV-01[34]', 'CP-REVL-005'];
 
 describe.each(['hosted', 'self-hosted'] as const)('a %s control plane', (mode) => {
@@ -34,9 +34,13 @@ test('the reference passes CP-REV-014 on a PATCH that changes its image', async 
 /** Certifies CP-REV-014 on the hosted reference (behind the mutant's proxy when `broken`), with a profile offering `sources` and no second fixture values. */
 async function withoutSecondValues(sources: string[], broken: boolean): Promise<CertifyRun> {
   const target = await startReferenceTarget({ mode: 'hosted' });
-  const proxy = broken ? await startProxy(target.urls['control-plane'], keepsFirst.proxy!({ apiKey: target.grants[0]!.key, otherApiKey: target.grants[1]!.key })) : undefined;
+  const proxy = broken
+    ? await startProxy(target.urls['control-plane'], keepsFirst.proxy!({ apiKey: target.grants[0]!.key, otherApiKey: target.grants[1]!.key }))
+    : undefined;
   try {
-    const file = referenceProfileFile({ apply: target.apply, urls: { ...target.urls, ...(proxy ? { 'control-plane': proxy.url } : {}) } }) as { fixtures: Record<string, unknown> };
+    const file = referenceProfileFile({ apply: target.apply, urls: { ...target.urls, ...(proxy ? { 'control-plane': proxy.url } : {}) } }) as {
+      fixtures: Record<string, unknown>;
+    };
     const { otherImageUri: _image, gitforge: _gitforge, ...fixtures } = file.fixtures;
     return await certify({
       profile: { ...file, sources, fixtures },

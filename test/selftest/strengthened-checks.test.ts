@@ -4,7 +4,7 @@
 // is one rule of one interface, so the file takes seconds.
 import { describe, expect, test } from 'vitest';
 import { editJson } from '../../harness/proxy/proxy.ts';
-import { generatedMutants } from '../../harness/selftest/mutants/generated/derive.ts';
+import { generatedMutants } from '../../harness/selftest/mutants/spec-derived/derive.ts';
 import { runSubject, type RunSettings } from '../../harness/selftest/run-subject.ts';
 import type { Mutant } from '../../harness/selftest/subjects.ts';
 

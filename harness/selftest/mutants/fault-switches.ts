@@ -4,12 +4,9 @@
 import { FAULT_SWITCHES } from '../../../reference-impl/faults.ts';
 import { INTERFACES } from '../../profile/profile.ts';
 import type { Mutant } from '../subjects.ts';
+import { mutantOf } from './mutant-record.ts';
 
 /** Every switch that fails requirements, as a mutant. */
 export function faultSwitchMutants(): Mutant[] {
-  return INTERFACES.flatMap((iface) =>
-    FAULT_SWITCHES[iface].flatMap(({ id, what, family, fails }): Mutant[] =>
-      fails ? [{ kind: 'mutant', id, what, interface: iface, mode: fails.mode, faults: [id], family, catches: [...fails.requirements] }] : [],
-    ),
-  );
+  return INTERFACES.flatMap((iface) => FAULT_SWITCHES[iface].flatMap((record) => (record.fails ? [mutantOf(iface, { ...record, fails: record.fails })] : [])));
 }

@@ -3,7 +3,7 @@
 import type { AssistantApi } from '../../../generators/agent-server/assistant-commands.ts';
 import type { AssistantDraft, JsonObject } from '../../../generators/agent-server/payloads.ts';
 import type { Check, Exchange } from '../../../harness/conformance/index.ts';
-import { runEcho } from './runs.ts';
+import { runEcho } from './echo-ways.ts';
 import { isObject } from '../../../schemas/is-object.ts';
 
 /** Metadata key holding the run's prefix on everything a run creates, so leftovers can be found. */
@@ -91,7 +91,8 @@ export async function searchAssistants(t: Check, body: JsonObject, within?: stri
     const foreign = listed.filter((a) => !within.includes(a.assistant_id));
     t.need(foreign.length === 0, {
       requirement,
-      message: `A search by metadata ${JSON.stringify(body.metadata)} listed assistants without that metadata.`,
+      // The keys only: the values are this run's own names, in `expected`.
+      message: `A search by metadata (${Object.keys(body.metadata ?? {}).join(', ')}) listed assistants without that metadata.`,
       expected: { metadata: body.metadata, assistant_ids: within },
       seen: listed,
     });

@@ -1,7 +1,7 @@
-// Runs of the fixture graph over HTTP, and the SSE checks as conformance failures. The fixture
+// Runs of the fixture graph over HTTP: the request, its stream or its refusal. The fixture
 // (`echo`, profile fixtures.graphId) has one node named `echo` whose update is
 // {"messages": [{"type": "ai", "content": <content of the last message>}], "context": <the run's effective context>}.
-import { type Check, type SseResult, describeResponse, eventsAreComplete, hasEventKinds, hasUpdateFromNode, nodeUpdates, type SseFailure } from '../../../harness/conformance/index.ts';
+import { type Check, type FailureSpec, type SseResult, describeResponse } from '../../../harness/conformance/index.ts';
 
 /** The fixture graph's only node. */
 export const ECHO_NODE = 'echo';
@@ -33,35 +33,25 @@ export function runPath(threadId?: string): string {
 /** The rule a run request relies on: a thread run (AS-RUN-001) or a stateless one (AS-RUN-003). */
 export const runRule = (run: Pick<RunRequest, 'threadId'>): string => (run.threadId === undefined ? 'AS-RUN-003' : 'AS-RUN-001');
 
-/** Streams a run; a refused run (no event stream) fails `requirement` (by default the run rule). */
-export async function streamRun(t: Check, run: RunRequest, requirement = runRule(run)): Promise<SseResult> {
+/** A failed attempt at a run: the failure, naming the rule whose statement it breaks. */
+export type RunRefusal = FailureSpec & { requirement: string };
+
+/** A run that streamed, or why it did not (its `requirement` is `requirement`). */
+export type Attempted = { result: SseResult } | { refused: RunRefusal };
+
+/** Streams a run without judging it: a run that does not stream is returned as a refusal of `requirement`. */
+export async function attemptStream(t: Check, run: RunRequest, requirement = runRule(run)): Promise<Attempted> {
   const body = { assistant_id: run.assistantId, input: run.input, ...(run.streamMode !== undefined ? { stream_mode: run.streamMode } : {}) };
   const answer = await t.stream(t.as, { method: 'POST', path: runPath(run.threadId), body });
-  t.expect('events' in answer, {
-    requirement,
-    message: 'events' in answer ? '' : `POST ${runPath(run.threadId)} did not stream: ${answer.response ? `it answered ${answer.response.status}` : answer.error ?? 'no response'}.`,
-    expected: 'HTTP 2xx with a text/event-stream body',
-    seen: 'events' in answer ? undefined : describeResponse(answer),
-  });
-  // Every other reading of the stream relies on whole events (AS-SSE-002): an event without its
-  // data line fails that rule once, and blocks the rules that read the data.
-  expectSse(t, eventsAreComplete(answer as SseResult), 'AS-SSE-002');
-  return answer as SseResult;
-}
-
-/** Checks `requirement` with an SSE check: it holds when the check found no failure. */
-export function expectSse(t: Check, failure: SseFailure | undefined, requirement: string): void {
-  t.expect(failure === undefined, { requirement, message: failure?.message ?? '', expected: failure?.expected, seen: failure?.seen });
-}
-
-/**
- * The echo node's (last) update of a stream in updates mode. Relies on AS-SSE-006 (the stream
- * carries updates events at all) and AS-SSE-005 (a fixture run yields the echo node's update).
- */
-export function echoUpdate(t: Check, result: SseResult): Record<string, unknown> {
-  expectSse(t, hasEventKinds(result, { kinds: ['updates'] }), 'AS-SSE-006');
-  expectSse(t, hasUpdateFromNode(result, { node: ECHO_NODE }), 'AS-SSE-005');
-  return nodeUpdates(result, ECHO_NODE).at(-1)!;
+  if ('events' in answer) return { result: answer };
+  return {
+    refused: {
+      requirement,
+      message: `POST ${runPath(run.threadId)} with stream_mode ${JSON.stringify(run.streamMode ?? null)} did not stream: ${answer.response ? `it answered ${answer.response.status}` : (answer.error ?? 'no response')}.`,
+      expected: 'HTTP 2xx with a text/event-stream body',
+      seen: describeResponse(answer),
+    },
+  };
 }
 
 /** The content of the fixture's reply in an echo update ('' when it has none). */
@@ -69,9 +59,4 @@ export function replyContent(update: Record<string, unknown>): unknown {
   const messages = Array.isArray(update.messages) ? update.messages : [];
   const last: unknown = messages.at(-1);
   return typeof last === 'object' && last !== null && 'content' in last ? (last as { content: unknown }).content : undefined;
-}
-
-/** Runs the fixture in updates mode and returns its echo update; a run that does not stream fails `requirement`. */
-export async function runEcho(t: Check, run: Omit<RunRequest, 'streamMode'>, requirement = runRule(run)): Promise<Record<string, unknown>> {
-  return echoUpdate(t, await streamRun(t, { ...run, streamMode: 'updates' }, requirement));
 }

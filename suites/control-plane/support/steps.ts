@@ -15,6 +15,7 @@ export { revisionConfigOf } from '../../../generators/control-plane/commands.ts'
 
 import { DEPLOYMENTS, deploymentPath, field, is2xx, is4xx, revisionPath, revisionsPath, statusOf } from './endpoints.ts';
 import { untilIdle } from './revision-wait.ts';
+import { refusedWhileBusy } from './busy-patch.ts';
 export { DEPLOYMENTS, deploymentPath, field, is2xx, is4xx, revisionPath, revisionsPath, statusOf };
 export { isFailed, isTerminal, waitForRevision } from './revision-wait.ts';
 import { registerDeletion } from './deletion.ts';
@@ -153,15 +154,23 @@ export async function revisionCount(t: Check, id: string): Promise<number> {
 
 /**
  * PATCH of a deployment, sent once its latest revision has ended (revision-wait.ts), as the
- * documented client does: a target may refuse a new revision while one is in progress. Only
- * rules about concurrency send it at once (`{ whileBusy: true }`).
+ * documented client does: a target may refuse a new revision while one is in progress (found out
+ * at run time when the profile does not say so: busy-patch.ts). Only rules about concurrency send
+ * it at once (`{ whileBusy: true }`).
  */
 export async function patch(t: Check, id: string, body: unknown, options: { whileBusy?: boolean } = {}): Promise<Exchange> {
-  const latest = options.whileBusy ? undefined : await untilIdle(t, id);
-  // After a 503 the PATCH goes again only if it made no revision: one without triggers sets the same values again.
-  const tookEffect = async () => latest === undefined || field((await t.cp.get(deploymentPath(id))).response?.json, 'latest_revision_id') !== latest;
-  return t.cp.patch(deploymentPath(id), body, { tookEffect });
+  for (let sent = 1; ; sent++) {
+    const latest = options.whileBusy ? undefined : await untilIdle(t, id);
+    // After a 503 the PATCH goes again only if it made no revision: one without triggers sets the same values again.
+    const tookEffect = async () => latest === undefined || field((await t.cp.get(deploymentPath(id))).response?.json, 'latest_revision_id') !== latest;
+    const exchange = await t.cp.patch(deploymentPath(id), body, { tookEffect });
+    // Refused while a revision was in progress, which the profile did not say: learned, it waits (untilIdle) and goes again.
+    if (options.whileBusy || sent >= BUSY_SENDS || !(await refusedWhileBusy(t, id, exchange, latest))) return exchange;
+  }
 }
+
+/** Sends of one PATCH at most where the target refuses it while a revision is in progress (each after the revision ended). */
+const BUSY_SENDS = 3;
 
 /**
  * A valid PATCH the test needs to succeed. A step on `requirement` (CP-PATCH-001 unless the

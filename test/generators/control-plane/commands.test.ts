@@ -4,6 +4,8 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { controlPlaneSequences, CP_SEQUENCES, newSequence } from '../../../generators/control-plane/commands.ts';
 import { ModelMismatch } from '../../../generators/model-mismatch.ts';
+import { evidenceProblems } from '../../../harness/conformance/evidence.ts';
+import { describeValue } from '../../../harness/conformance/failure.ts';
 import { contexts } from './contexts.ts';
 import { FakeControlPlane, type FakeFault } from './fake-api.ts';
 
@@ -60,5 +62,8 @@ describe.each(contexts)('$mode sequences', (ctx) => {
     const error = result.errorInstance;
     expect(error).toBeInstanceOf(ModelMismatch);
     expect(rules).toContain((error as ModelMismatch).requirement);
+    // Its evidence names the fields compared (docs/reports.md, "Evidence"), never bare ids.
+    const { expected, seen } = error as ModelMismatch;
+    expect(evidenceProblems({ expected: describeValue(expected), seen: describeValue(seen) })).toEqual([]);
   });
 });

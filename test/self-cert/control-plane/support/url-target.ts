@@ -4,6 +4,7 @@
 // worker per file would cost its start and save no wait.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { startReference, type ReferenceServer } from '../../../../reference-impl/index.ts';
+import type { ReferenceOptions } from '../../../../reference-impl/options.ts';
 import { certifyHere, type CertifyRun } from '../../../support/certify.ts';
 import type { InProcessOptions as RunOptions } from '../../../../harness/selftest/certify-in-process.ts';
 
@@ -13,9 +14,10 @@ export interface ControlPlaneTarget {
   close(): Promise<void>;
 }
 
-export async function startControlPlane(mode: 'hosted' | 'self-hosted'): Promise<ControlPlaneTarget> {
+/** `platformLike`: the reference behaving as the hosted platform does (reference-impl/platform-like/README.md). */
+export async function startControlPlane(mode: 'hosted' | 'self-hosted', platformLike?: ReferenceOptions['platformLike']): Promise<ControlPlaneTarget> {
   const keys = [0, 1].map(() => ({ apiKey: `apc-selftest-${randomBytes(12).toString('hex')}`, tenantId: randomUUID() }));
-  const server = await startReference({ mode, apiKeys: keys.map((k) => ({ key: k.apiKey, tenants: [k.tenantId] })), phaseMs: 5 });
+  const server = await startReference({ mode, apiKeys: keys.map((k) => ({ key: k.apiKey, tenants: [k.tenantId] })), phaseMs: 5, ...(platformLike ? { platformLike } : {}) });
   return { server, keys, close: () => server.close() };
 }
 
@@ -40,7 +42,8 @@ export function certifyControlPlane(url: string, target: ControlPlaneTarget, mod
       ...profile,
       timeouts: { requestMs: 10_000, streamMs: 10_000, deployMs: 20_000, statsMs: 10_000, ...(profile.timeouts as object | undefined) },
     },
-    args: ['--control-plane-url', url, '--interfaces', 'control-plane', '--requirements', requirements.join(',')],
+    // No requirements: the whole control-plane catalogue.
+    args: ['--control-plane-url', url, '--interfaces', 'control-plane', ...(requirements.length > 0 ? ['--requirements', requirements.join(',')] : [])],
     env: { APC_API_KEY: own.apiKey, APC_SELFTEST_OTHER_KEY: other.apiKey },
   }, run);
 }

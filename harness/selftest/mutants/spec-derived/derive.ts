@@ -13,10 +13,22 @@ import { readTraceability } from '../../../traceability/read-map.ts';
 import type { Family, Mutant } from '../../subjects.ts';
 import { ENDPOINTS, matches, REFUSALS, TYPES, type Endpoint } from './endpoints.ts';
 import { fieldsOf, wrongTypeValue, type FieldShape } from './fields.ts';
+import { mutantOf } from '../mutant-record.ts';
 
 type Json = Record<string, unknown>;
 
-export const OPERATORS = ['stale', 'swapped-identity', 'dropped', 'wrong-type', 'null', 'outside-enum', 'reordered', 'foreign-item', 'ignored-input', 'wrong-status'] as const;
+export const OPERATORS = [
+  'stale',
+  'swapped-identity',
+  'dropped',
+  'wrong-type',
+  'null',
+  'outside-enum',
+  'reordered',
+  'foreign-item',
+  'ignored-input',
+  'wrong-status',
+] as const;
 export type Operator = (typeof OPERATORS)[number];
 
 const FAMILY: Record<string, Family> = { 'control-plane': 'create and sources', 'agent-server': 'assistants and threads', 'experiment-upload': 'experiments' };
@@ -96,7 +108,8 @@ function listing(endpoint: Endpoint, operator: 'reordered' | 'foreign-item'): ()
         if (operator === 'reordered') items.reverse();
         else {
           const foreign = structuredClone(items[0]) as Json;
-          for (const [key, value] of Object.entries(foreign)) if (typeof value === 'string' && /(^|_)id$/.test(key) && /^[0-9a-f-]{36}$/i.test(value)) foreign[key] = randomUUID();
+          for (const [key, value] of Object.entries(foreign))
+            if (typeof value === 'string' && /(^|_)id$/.test(key) && /^[0-9a-f-]{36}$/i.test(value)) foreign[key] = randomUUID();
           items.push(foreign);
         }
       });
@@ -114,7 +127,8 @@ function ignored(endpoint: Endpoint, member: string): () => ProxyRules {
 /** A success code swapped for another success code, or a refusal code for another refusal code. */
 function wrongStatus(endpoint: Endpoint, from: number, to: number): () => ProxyRules {
   return () => ({
-    answer: (request: ProxiedRequest, answer: ProxiedAnswer) => (matches(endpoint, request.method, request.path) && answer.status === from ? { ...answer, status: to } : answer),
+    answer: (request: ProxiedRequest, answer: ProxiedAnswer) =>
+      matches(endpoint, request.method, request.path) && answer.status === from ? { ...answer, status: to } : answer,
   });
 }
 
@@ -123,15 +137,37 @@ function idsOf(traces: ReturnType<typeof readTraceability>['traces'], anchor: st
   return trace && 'ids' in trace ? trace.ids : [];
 }
 
-const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const slug = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 /** Every generated mutant, in a stable order. */
 export function generatedMutants(): Mutant[] {
   const out: Mutant[] = [];
   // Read once: parsing traceability.yaml for each of hundreds of mutants took seconds.
   const { traces } = readTraceability();
-  const add = (iface: Mutant['interface'], id: string, operator: Operator, what: string, anchor: string, proxy: () => ProxyRules, mode?: Mutant['mode']) =>
-    out.push({ kind: 'mutant', id: `gen.${id}`, what: `[${operator}] ${what}`, interface: iface, family: FAMILY[iface]!, catches: idsOf(traces, anchor), proxy, ...(mode ? { mode } : {}) });
+  // A record like every other mutant's (mutant-record.ts); what it breaks is the spec's statement at its traceability anchor.
+  const add = (
+    iface: Mutant['interface'],
+    id: string,
+    operator: Operator,
+    what: string,
+    anchor: string,
+    rules: () => ProxyRules,
+    mode: Mutant['mode'] = 'hosted',
+  ) =>
+    out.push(
+      mutantOf(iface, {
+        id: `gen.${id}`,
+        what: `[${operator}] ${what}`,
+        breaks: `The spec's statement at ${anchor} (requirements/traceability.yaml).`,
+        family: FAMILY[iface]!,
+        fails: { mode, requirements: idsOf(traces, anchor) },
+        rules,
+      }),
+    );
   const responseTypes = [...new Set(ENDPOINTS.flatMap((e) => (e.carries ?? []).map((c) => c.type)))];
   for (const type of responseTypes) {
     const { schema, interface: iface, section } = TYPES[type]!;
@@ -142,9 +178,33 @@ export function generatedMutants(): Mutant[] {
       const mode = type === 'Deployment' && (field.name === 'source_config' || field.name === 'secret_references') ? 'self-hosted' : undefined;
       const name = `${slug(type)}.${field.name}`;
       const edit = (operator: Operator, what: string, change: (object: Json) => void) =>
-        add(iface, `${name}.${operator}`, operator, `${type}.${field.name} ${what}`, anchor, onType(type, (o) => field.name in o && change(o)), mode);
-      add(iface, `${name}.stale`, 'stale', `${type}.${field.name} keeps the value of the first answer about the same resource`, anchor, stale(type, field.name), mode);
-      if (field.format === 'uuid') add(iface, `${name}.swapped-identity`, 'swapped-identity', `${type}.${field.name} shows another resource's id of the same kind`, anchor, swapped(type, field.name));
+        add(
+          iface,
+          `${name}.${operator}`,
+          operator,
+          `${type}.${field.name} ${what}`,
+          anchor,
+          onType(type, (o) => field.name in o && change(o)),
+          mode,
+        );
+      add(
+        iface,
+        `${name}.stale`,
+        'stale',
+        `${type}.${field.name} keeps the value of the first answer about the same resource`,
+        anchor,
+        stale(type, field.name),
+        mode,
+      );
+      if (field.format === 'uuid')
+        add(
+          iface,
+          `${name}.swapped-identity`,
+          'swapped-identity',
+          `${type}.${field.name} shows another resource's id of the same kind`,
+          anchor,
+          swapped(type, field.name),
+        );
       if (field.required) edit('dropped', 'is missing', (o) => void delete o[field.name]);
       const wrong = wrongTypeValue(field);
       if (wrong !== undefined) edit('wrong-type', `has a value of another type (${JSON.stringify(wrong)})`, (o) => void (o[field.name] = wrong));
@@ -157,18 +217,46 @@ export function generatedMutants(): Mutant[] {
     const id = slug(`${endpoint.method} ${endpoint.path}`);
     if (endpoint.carries?.some((c) => c.at === 'items')) {
       add(endpoint.interface, `${id}.reordered`, 'reordered', `${where} lists its items in reverse order`, endpoint.anchor, listing(endpoint, 'reordered'));
-      add(endpoint.interface, `${id}.foreign-item`, 'foreign-item', `${where} lists an item of another tenant or parent`, endpoint.anchor, listing(endpoint, 'foreign-item'));
+      add(
+        endpoint.interface,
+        `${id}.foreign-item`,
+        'foreign-item',
+        `${where} lists an item of another tenant or parent`,
+        endpoint.anchor,
+        listing(endpoint, 'foreign-item'),
+      );
     }
     if (endpoint.request) {
       for (const member of fieldsOf(TYPES[endpoint.request]!.schema)) {
-        add(endpoint.interface, `${id}.ignored-input.${member.name}`, 'ignored-input', `${where} ignores the request member ${member.name}`, endpoint.anchor, ignored(endpoint, member.name));
+        add(
+          endpoint.interface,
+          `${id}.ignored-input.${member.name}`,
+          'ignored-input',
+          `${where} ignores the request member ${member.name}`,
+          endpoint.anchor,
+          ignored(endpoint, member.name),
+        );
       }
     }
     const success = endpoint.success === 200 ? 201 : 200;
-    add(endpoint.interface, `${id}.wrong-status.${endpoint.success}-${success}`, 'wrong-status', `${where} answers ${success} instead of ${endpoint.success}`, endpoint.anchor, wrongStatus(endpoint, endpoint.success, success));
+    add(
+      endpoint.interface,
+      `${id}.wrong-status.${endpoint.success}-${success}`,
+      'wrong-status',
+      `${where} answers ${success} instead of ${endpoint.success}`,
+      endpoint.anchor,
+      wrongStatus(endpoint, endpoint.success, success),
+    );
     if (endpoint.interface === 'control-plane' && endpoint.method === 'PATCH') {
       for (const [from, to] of Object.entries(REFUSALS)) {
-        add(endpoint.interface, `${id}.wrong-status.${from}-${to}`, 'wrong-status', `${where} refuses with ${to} where the spec gives ${from}`, '7/' + from, wrongStatus(endpoint, Number(from), to));
+        add(
+          endpoint.interface,
+          `${id}.wrong-status.${from}-${to}`,
+          'wrong-status',
+          `${where} refuses with ${to} where the spec gives ${from}`,
+          '7/' + from,
+          wrongStatus(endpoint, Number(from), to),
+        );
       }
     }
   }
