@@ -11,6 +11,7 @@ import { command, type CommandIo } from './command.ts';
 import { ADDRESS_OPTIONS, targetSettings } from './target-options.ts';
 import { INIT_USAGE } from './usage.ts';
 import { UsageError } from '../usage-error.ts';
+import { apcCommand } from '../apc-command.ts';
 
 export const OPTIONS = {
   ...ADDRESS_OPTIONS,
@@ -42,7 +43,7 @@ export async function init(argv: string[], io: CommandIo): Promise<number> {
     writeFileSync(out, profileYaml(discovered, found, new Date().toISOString()));
     io.out.write(`apc init · run ${runId} · probed ${interfaces.join(', ')} (everything it made is deleted again)\n`);
     for (const line of assumptionLines(discovered, found)) io.out.write(`  ${redactor.text(line)}\n`);
-    io.out.write(`Wrote ${out}. Next: apc certify --profile ${out}\n`);
+    io.out.write(`Wrote ${out}. Next: ${apcCommand()} certify --profile ${out}\n`);
     return 0;
   });
 }

@@ -10,7 +10,11 @@ import { summaryLines, writeSelftestReport } from '../selftest/report.ts';
 import { runSubject, type RunSettings, type SubjectRun } from '../selftest/run-subject.ts';
 import { explanationOf } from '../selftest/mutants/spec-derived/explained.ts';
 import { QUICK_GENERATED, sampleGenerated } from '../selftest/mutants/spec-derived/sample.ts';
-import { isGenerated, type Subject } from '../selftest/subjects.ts';
+import { isGenerated, type Mutant, type Subject } from '../selftest/subjects.ts';
+import { COMBINATIONS, type Combination } from '../selftest/multi-fault/combinations.ts';
+import { multiFaultReport, multiFaultSummaryLine } from '../selftest/multi-fault/report.ts';
+import { componentsOf, runCombination, type CombinationRun } from '../selftest/multi-fault/run-combination.ts';
+import { MULTI_FAULT_TARGETS, multiFaultProblems } from '../selftest/multi-fault/score.ts';
 import type { StopRequest } from '../run/run-stop.ts';
 import { SuiteBatches } from '../suite-runner/batches.ts';
 import { command, type CommandIo } from './command.ts';
@@ -33,6 +37,8 @@ export const OPTIONS = {
 } as const;
 
 const KINDS = ['mutant', 'variation', 'hostile'] as const;
+/** Kinds run only when --kinds names them: the multi-fault combinations (harness/selftest/multi-fault/) certify whole interfaces with several faults on. */
+const ASKED_KINDS = ['multi-fault'] as const;
 
 function count(name: string, text: string | undefined, fallback: number, max: number): number {
   if (text === undefined) return fallback;
@@ -43,18 +49,23 @@ function count(name: string, text: string | undefined, fallback: number, max: nu
 
 export async function selftest(argv: string[], io: CommandIo, stop?: StopRequest): Promise<number> {
   return command({ name: 'selftest', options: OPTIONS, usage: SELFTEST_USAGE }, argv, io, async (values) => {
-    const kinds = (values.kinds ?? KINDS.join(',')).split(',').map((k) => k.trim().replace(/^(mutant|variation)s$/, '$1'));
-    const unknown = kinds.filter((k) => !(KINDS as readonly string[]).includes(k));
-    if (unknown.length > 0) throw new UsageError(`--kinds: unknown kind(s) ${unknown.join(', ')}; use mutants, variations, hostile.`);
+    const kinds = (values.kinds ?? KINDS.join(',')).split(',').map((k) => k.trim().replace(/^(mutant|variation|multi-fault)s$/, '$1'));
+    const unknown = kinds.filter((k) => !([...KINDS, ...ASKED_KINDS] as readonly string[]).includes(k));
+    if (unknown.length > 0) throw new UsageError(`--kinds: unknown kind(s) ${unknown.join(', ')}; use mutants, variations, hostile, multi-fault.`);
     const only = selector(values.only ? [values.only] : []);
     const seed = count('seed', values.seed, 1, 0x7fffffff);
     // Generated mutants are many (each a whole interface's certification): a run certifies a
     // sample of them picked by its seed, unless --generated says how many (or all).
     const sample = values.generated === 'all' ? Infinity : count('generated', values.generated, QUICK_GENERATED, 100_000);
-    const subjects = sampleGenerated(selftestSubjects(), sample, seed).filter((s) => kinds.includes(s.kind) && only(s.id));
-    if (subjects.length === 0) throw new UsageError(`--only ${values.only ?? ''} --kinds ${kinds.join(',')} selects no subject; \`apc selftest --list\` lists them.`);
+    const all = selftestSubjects();
+    const subjects = sampleGenerated(all, sample, seed).filter((s) => kinds.includes(s.kind) && only(s.id));
+    const combinations = kinds.includes('multi-fault') ? COMBINATIONS.filter((c) => only(c.id)) : [];
+    const mutants = new Map(all.flatMap((s) => (s.kind === 'mutant' ? [[s.id, s] as const] : [])));
+    const combined = combinations.map((combination) => ({ combination, components: componentsOf(combination, mutants) }));
+    if (subjects.length === 0 && combinations.length === 0) throw new UsageError(`--only ${values.only ?? ''} --kinds ${kinds.join(',')} selects no subject; \`apc selftest --list\` lists them.`);
     if (values.list) {
       for (const s of subjects) io.out.write(`${s.kind.padEnd(9)} ${s.id.padEnd(40)} ${s.interface.padEnd(17)} ${s.kind === 'mutant' ? s.catches.join(' ') : s.what}\n`);
+      for (const c of combinations) io.out.write(`multi-fault ${c.id.padEnd(38)} ${c.components.join(' ')}\n`);
       return 0;
     }
     // One mode: 25 runs per property, as users run it. A quick mode of 5 saved a tenth of a
@@ -82,9 +93,12 @@ export async function selftest(argv: string[], io: CommandIo, stop?: StopRequest
     });
     settings.signal = aborter.signal;
     io.out.write(`apc selftest · ${subjects.length} subjects (${KINDS.map((k) => `${subjects.filter((s) => s.kind === k).length} ${k === 'hostile' ? 'hostile targets' : `${k}s`}`).join(', ')}) · ${settings.runs} runs per property, detection over ${settings.seeds} seeds at ${settings.detectionRuns} runs · ${concurrency} at a time\n`);
-    const { runs, sharedRuns, instances, workers } = await runAll(subjects, settings, concurrency, (run, done) => io.out.write(`[${done}/${subjects.length}] ${lineOf(subjects.find((s) => s.id === run.id)!, run)}\n`));
+    if (combined.length > 0) io.out.write(`multi-fault · ${combined.length} combinations of ${new Set(combined.flatMap((c) => c.combination.components)).size} mutants, each certified on the interfaces it bends\n`);
+    const total = subjects.length + combined.length;
+    const { runs, combinationRuns, sharedRuns, instances, workers } = await runAll(subjects, combined, settings, concurrency, (line, done) => io.out.write(`[${done}/${total}] ${line}\n`));
     const ended = interrupted ? subjects.filter((s) => runs.some((r) => r.id === s.id)) : subjects;
-    const measures = measure(ended, runs);
+    const single = measure(ended, runs);
+    const measures = { ...single, problems: [...single.problems, ...multiFaultProblems(combinationRuns)], ...(combined.length > 0 ? { multiFault: multiFaultReport(combinationRuns) } : {}) };
     const { signal: _signal, timeoutMs: _timeoutMs, ...shown } = settings;
     const report = {
       harness: harnessVersion(),
@@ -96,6 +110,7 @@ export async function selftest(argv: string[], io: CommandIo, stop?: StopRequest
     } as const;
     writeSelftestReport(dir, report);
     io.out.write(`\n${summaryLines(measures).join('\n')}\n`);
+    if (measures.multiFault) io.out.write(`${multiFaultSummaryLine(measures.multiFault.totals)}\n`);
     for (const p of measures.problems) io.out.write(`  missed: ${p}\n`);
     io.out.write(`suites:  ${sharedRuns} shared vitest runs of up to ${BATCH} certifications each (subjects that mostly wait ran alone, hostile targets in child processes); ${instances} vitest instances and ${workers} suite worker processes in all\n`);
     io.out.write(`report:  ${join(dir, 'selftest.md')}\n`);
@@ -121,15 +136,31 @@ const BATCH = 12;
  * Hostile runs mostly wait on deadlines and must end by themselves, as a user's run does: they
  * run beside them, three at a time, each in its own `apc certify` process.
  */
-async function runAll(subjects: Subject[], settings: RunSettings, concurrency: number, progress: (run: SubjectRun, done: number) => void): Promise<{ runs: SubjectRun[]; sharedRuns: number; instances: number; workers: number }> {
+async function runAll(
+  subjects: Subject[],
+  combined: { combination: Combination; components: Mutant[] }[],
+  settings: RunSettings,
+  concurrency: number,
+  progress: (line: string, done: number) => void,
+): Promise<{ runs: SubjectRun[]; combinationRuns: CombinationRun[]; sharedRuns: number; instances: number; workers: number }> {
   const results = new Map<string, SubjectRun>();
+  const combinationRuns = new Map<string, CombinationRun>();
   let done = 0;
   const pool = (queue: Subject[], size: number, own: RunSettings) =>
     Array.from({ length: size }, async () => {
       for (let next = queue.shift(); next && !settings.signal?.aborted; next = queue.shift()) {
         const run = await runSubject(next, own);
         results.set(run.id, run);
-        progress(run, ++done);
+        progress(lineOf(next, run), ++done);
+      }
+    });
+  // Multi-fault combinations share the batches of the mutants: a combination is one certification too.
+  const combinationPool = (queue: typeof combined, size: number, own: RunSettings) =>
+    Array.from({ length: size }, async () => {
+      for (let next = queue.shift(); next && !settings.signal?.aborted; next = queue.shift()) {
+        const run = await runCombination(next.combination, next.components, own);
+        combinationRuns.set(run.id, run);
+        progress(combinationLine(run), ++done);
       }
     });
   const bent = subjects.filter((s) => s.kind !== 'hostile');
@@ -147,6 +178,7 @@ async function runAll(subjects: Subject[], settings: RunSettings, concurrency: n
     await Promise.all([
       ...pool(bent.filter(waitsMost), alone, { ...settings, batches: waiting }),
       ...pool(bent.filter((s) => !waitsMost(s)), concurrency + size, { ...settings, batches }),
+      ...combinationPool([...combined], combined.length > 0 ? concurrency : 0, { ...settings, batches }),
       ...pool(subjects.filter((s) => s.kind === 'hostile'), alone, settings),
     ]);
   } finally {
@@ -155,10 +187,20 @@ async function runAll(subjects: Subject[], settings: RunSettings, concurrency: n
   }
   return {
     runs: subjects.flatMap((s) => results.get(s.id) ?? []),
+    combinationRuns: combined.flatMap((c) => combinationRuns.get(c.combination.id) ?? []),
     sharedRuns: batches.started,
     instances: batches.instances + waiting.instances,
     workers: batches.workers.started + waiting.workers.started,
   };
+}
+
+function combinationLine(run: CombinationRun): string {
+  const time = `${(run.durationMs / 1000).toFixed(1)} s`;
+  if (run.error) return `✗ multi-fault ${run.id}: no verdict: ${run.error.split('\n')[0]}`;
+  const found = run.components.filter((c) => c.found).length;
+  const missed = run.components.filter((c) => !c.found).map((c) => `${c.id} [${c.notFailed.join(', ')}]`);
+  const mark = run.recall >= MULTI_FAULT_TARGETS.combinationRecall && run.outside.length === 0 ? '✓' : '✗';
+  return `${mark} multi-fault ${run.id}: ${found}/${run.components.length} found${missed.length ? `; not found ${missed.join('; ')}` : ''}${run.outside.length ? `; failed outside ${run.outside.join(' ')}` : ''} (${time})`;
 }
 
 function lineOf(subject: Subject, run: SubjectRun): string {

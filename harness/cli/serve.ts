@@ -7,6 +7,7 @@ import { unknownFaultMessage } from './fault-names.ts';
 import { expandBareFlag, platformLikeOption } from './platform-like-option.ts';
 import { UsageError } from '../usage-error.ts';
 import { SERVE_USAGE } from './usage.ts';
+import { apcCommand } from '../apc-command.ts';
 
 export const OPTIONS = {
   mode: { type: 'string' },
@@ -87,7 +88,7 @@ function certifyCommand(server: ReferenceServer, own: ApiKeyGrant | undefined, o
     // The reference is free: no budget, as a target given by URL otherwise gets.
     '--budget none',
   ].filter(Boolean);
-  return [...env, 'apc certify', ...flags].join(' ');
+  return [...env, `${apcCommand()} certify`, ...flags].join(' ');
 }
 
 export async function serve(argv: string[], io: CommandIo, untilStopped: Promise<unknown>): Promise<number> {

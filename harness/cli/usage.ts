@@ -292,13 +292,17 @@ The harness certifies itself (docs/selftest.md). It certifies, several at a time
   variations   the reference behind a proxy that answers as the spec allows but the reference does
                not (other SSE framing, extra fields, compressed answers ...), or behaving as the real
                platform does (throttling, 503s, asynchronous deletion ...); each must be certified;
-  hostile      targets that hang, reset, drip or flood; each run must end with a report in its bound.
+  hostile      targets that hang, reset, drip or flood; each run must end with a report in its bound;
+  multi-fault  only when --kinds names it: fixed combinations of 3 to 5 mutants switched on at
+               once, each certified on the interfaces it bends; scored by recall (components whose
+               declared requirements all failed, target 90% overall, 75% each) and MUST failures
+               outside the components' requirements (target none).
 It prints the matrix and writes selftest.json and selftest.md: mutation score, false alarms,
 diagnosis precision (failures outside a mutant's declared requirements), detection rate (in how
 many seeds the property rules catch each mutant) and each hostile target's end time.
 
   --only PATTERNS         only subjects whose id matches (comma-separated, * and ? as in --requirements)
-  --kinds LIST            mutants, variations, hostile (default all)
+  --kinds LIST            mutants, variations, hostile, multi-fault (default the first three)
   --seeds N               seeds of the detection runs (default 20)
   --runs N                runs per property of the certifications
   --seed N                seed of the certifications (default 1)

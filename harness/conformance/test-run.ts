@@ -19,6 +19,7 @@ import { waitsOf } from './waits.ts';
 import { runCleanups } from './cleanups.ts';
 import { applyLearned } from './learned.ts';
 import { endLeases, takeLeases } from './pool.ts';
+import { apcCommand } from '../apc-command.ts';
 
 /** A test as its suite declared it. */
 export interface DeclaredTest {
@@ -64,7 +65,7 @@ function toRecord(check: Check, ids: string[], error: unknown): FailureRecord {
   const record: FailureRecord = {
     requirements,
     message,
-    repro: `apc certify ${check.run.reproFlags} ${seedFlag} --requirements ${requirements.join(',')}`.replace(/\s+/g, ' ').trim(),
+    repro: `${apcCommand()} certify ${check.run.reproFlags} ${seedFlag} --requirements ${requirements.join(',')}`.replace(/\s+/g, ' ').trim(),
     exchanges: exchangesOf(exchanges),
     ...(spec?.expected !== undefined ? { expected: describeValue(spec.expected)! } : {}),
     ...(spec?.seen !== undefined ? { seen: describeValue(spec.seen)! } : {}),

@@ -4,6 +4,7 @@
 // the recorded curl lines reach a reference with the same faults rather than a correct one.
 import type { FailureRecord } from '../conformance/failure.ts';
 import type { ComplianceReport } from './compliance.ts';
+import { apcCommand } from '../apc-command.ts';
 
 export interface ReproductionLine {
   label: string;
@@ -32,7 +33,7 @@ export function serveLine(target: ComplianceReport['target']): string | undefine
   }
   const tenant = target.profile.tenantId;
   if (tenant && tenant !== '[redacted]') flags.push(`--api-key "$APC_API_KEY:${tenant}"`);
-  return ['apc serve', ...flags].filter(Boolean).join(' ');
+  return [`${apcCommand()} serve`, ...flags].filter(Boolean).join(' ');
 }
 
 export function reproductionLines(report: ComplianceReport, failure: FailureRecord): ReproductionLine[] {

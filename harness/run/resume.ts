@@ -11,6 +11,7 @@ import { recordedRun, type ReplayPlan } from '../report/replay.ts';
 import { addCost } from './cost.ts';
 import { draftRun, type RunDraft } from './draft.ts';
 import { NOT_RUN } from './run-stop.ts';
+import { apcCommand } from '../apc-command.ts';
 
 /** The recorded run to go on with, and its report so far. */
 export interface ResumePlan extends ReplayPlan {
@@ -20,7 +21,7 @@ export interface ResumePlan extends ReplayPlan {
 const notRun = (r: RequirementResult): boolean => r.status === 'untested' && (r.reason ?? '').startsWith(NOT_RUN);
 
 /** The command that resumes the run whose report is in `dir`. */
-export const resumeCommand = (dir: string): string => `apc certify --resume ${dir}`;
+export const resumeCommand = (dir: string): string => `${apcCommand()} certify --resume ${dir}`;
 
 export function resumePlan(dir: string, catalogue: Catalogue): ResumePlan {
   const previous = readReport(dir);

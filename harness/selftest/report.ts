@@ -3,6 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SelftestMeasures } from './measures.ts';
+import { multiFaultMarkdown, multiFaultSummaryLine, type MultiFaultReport } from './multi-fault/report.ts';
 
 export interface SelftestReport extends SelftestMeasures {
   harness: string;
@@ -14,6 +15,8 @@ export interface SelftestReport extends SelftestMeasures {
   detectionRuns: number;
   seeds: number;
   seed: number;
+  /** The multi-fault combinations, when --kinds asked for them. */
+  multiFault?: MultiFaultReport;
 }
 
 const pct = (n: number, d: number) => (d === 0 ? 'n/a' : `${((100 * n) / d).toFixed(n === d ? 0 : 1)}%`);
@@ -41,7 +44,7 @@ export function selftestMarkdown(r: SelftestReport): string {
   out.push(`# apc selftest: ${r.interrupted ? 'interrupted' : r.problems.length === 0 ? 'every target met' : `${r.problems.length} target(s) missed`}`, '');
   if (r.interrupted) out.push(`Stopped early (${r.interrupted}): the matrix covers the subjects that ended.`, '');
   out.push(`Harness ${r.harness} (${r.runs} runs per property, seed ${r.seed}, detection over ${r.seeds} seeds at ${r.detectionRuns} runs), ${r.startedAt}, ${secs(r.durationMs)}.`, '');
-  out.push('```', ...summaryLines(r), '```', '');
+  out.push('```', ...summaryLines(r), ...(r.multiFault ? [multiFaultSummaryLine(r.multiFault.totals)] : []), '```', '');
   if (r.problems.length > 0) out.push('## Missed targets', '', ...r.problems.map((p) => `- ${cell(p)}`), '');
   out.push('## Mutants', '', '| Mutant | Family | Caught by | Missed | Failed outside | Seeds | Deviation |', '|---|---|---|---|---|---|---|');
   for (const m of r.mutants) {
@@ -62,6 +65,7 @@ export function selftestMarkdown(r: SelftestReport): string {
     out.push('', '### Survivors by operator', '', '| Operator | Ended as | Mutants |', '|---|---|---|');
     for (const [key, ids] of [...groups].sort(([a], [b]) => a.localeCompare(b))) out.push(`| ${key} | ${ids.join(' ')} |`);
   }
+  if (r.multiFault) out.push('', ...multiFaultMarkdown(r.multiFault));
   out.push('', '## Valid variations', '', '| Variation | Verdict | False alarms | Other notes | What it does |', '|---|---|---|---|---|');
   for (const v of r.variations) {
     out.push(`| \`${v.id}\` | ${v.verdict ?? 'none'} | ${cell(v.alarms.join('; ')) || '–'} | ${cell(v.notes.join(', ')) || '–'} | ${cell(v.what)} |`);

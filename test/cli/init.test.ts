@@ -32,6 +32,8 @@ describe('apc init', () => {
         { APC_API_KEY: keys[0]!.key, APC_OTHER_API_KEY: keys[1]!.key },
       );
       expect(init.code, init.stderr).toBe(0);
+      // The next step runs as printed in a clone, where apc is not on PATH (harness/apc-command.ts).
+      expect(init.stdout).toContain(`Next: npx apc certify --profile ${out}`);
       const text = readFileSync(out, 'utf8');
       expect(text).not.toContain(keys[0]!.key);
       expect(text).toMatch(/agentServerHosting: platform {3}# POST \/assistants\/search without a key answered 401/);

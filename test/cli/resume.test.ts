@@ -61,7 +61,7 @@ describe('apc certify --resume', () => {
     expect(first.code, first.output).toBe(130);
     const interrupted = reportIn(parts);
     expect(interrupted.verdict).toBe('interrupted');
-    expect(interrupted.verdictReason).toContain(`apc certify --resume ${parts}`);
+    expect(interrupted.verdictReason).toContain(`npx apc certify --resume ${parts}`);
     const notRun = interrupted.requirements.filter((r) => r.reason?.startsWith('not run: ')).map((r) => r.id);
     expect(notRun.length).toBeGreaterThan(0);
     expect(notRun.length).toBeLessThan(interrupted.requirements.length);

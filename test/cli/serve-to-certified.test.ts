@@ -34,7 +34,8 @@ function startServe(): Promise<string> {
 test('apc serve prints two keys and a certify line that certifies it', { timeout: 600_000 }, async () => {
   const printed = await startServe();
   expect(printed).toMatch(/second key {9}apc-dev-\S+ {2}\(tenant [0-9a-f-]{36}; a second workspace/);
-  const line = /^ {2}(APC_API_KEY=\S+ APC_OTHER_API_KEY=\S+) apc certify (.+)$/m.exec(printed);
+  // In a clone `apc` is not on PATH: the line says `npx apc` (harness/apc-command.ts).
+  const line = /^ {2}(APC_API_KEY=\S+ APC_OTHER_API_KEY=\S+) npx apc certify (.+)$/m.exec(printed);
   expect(line, printed).not.toBeNull();
   const env = Object.fromEntries(line![1]!.split(' ').map((pair) => pair.split('=') as [string, string]));
   // As printed, with fewer runs per property and polls 100 ms apart to keep the test short: the line

@@ -41,9 +41,10 @@ async function shell(line: string, env: NodeJS.ProcessEnv): Promise<{ code: numb
 
 /** Runs a printed `apc certify ...` line, writing its report to a new folder. */
 async function paste(line: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; report: ComplianceReport; output: string }> {
-  expect(line.startsWith('apc certify ')).toBe(true);
+  // In a clone `apc` is not on PATH: the line says `npx apc` (harness/apc-command.ts).
+  expect(line.startsWith('npx apc certify ')).toBe(true);
   const out = mkdtempSync(join(work, 'again-'));
-  const run = await shell(`${APC}${line.slice('apc'.length)} --reports ${out} --quiet`, env);
+  const run = await shell(`${APC}${line.slice('npx apc'.length)} --reports ${out} --quiet`, env);
   return { code: run.code, report: readReport(out), output: run.stdout + run.stderr };
 }
 
@@ -111,7 +112,8 @@ describe('a fault switch of the reference', () => {
     for (const file of ['compliance.md', 'compliance.html', 'junit.xml']) expect(readFileSync(join(dir, file), 'utf8'), file).toContain(serve.replace(/"/g, file === 'compliance.md' ? '"' : '&quot;'));
     expect(allureDescription(dir, 'CP-ERR-001')).toContain(serve);
     const key = `apc-reproduce-${randomBytes(6).toString('hex')}`;
-    const server = spawn('sh', ['-c', `exec ${APC}${serve.slice('apc'.length)}`], { cwd: ROOT, env: { ...process.env, APC_API_KEY: key }, stdio: ['ignore', 'pipe', 'pipe'] });
+    expect(serve.startsWith('npx apc serve ')).toBe(true);
+    const server = spawn('sh', ['-c', `exec ${APC}${serve.slice('npx apc'.length)}`], { cwd: ROOT, env: { ...process.env, APC_API_KEY: key }, stdio: ['ignore', 'pipe', 'pipe'] });
     try {
       await new Promise<void>((ready, fail) => {
         let out = '';
