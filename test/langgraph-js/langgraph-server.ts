@@ -82,10 +82,11 @@ async function answersOk(url: string): Promise<boolean> {
   }
 }
 
-export async function startLangGraphServer(): Promise<LangGraphServer> {
+/** Starts the server on `port` (default: a free one) and waits until it answers `GET /ok`. */
+export async function startLangGraphServer(options: { port?: number } = {}): Promise<LangGraphServer> {
   ensureInstalled();
   const dir = projectFolder();
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const args = [CLI, 'dev', '--host', '127.0.0.1', '--port', String(port), '--no-browser', '--no-reload', '--config', join(dir, 'langgraph.json')];
   const child = spawn(process.execPath, args, {

@@ -2,7 +2,7 @@
 // describe (issue: a README a user reads in ten minutes): every shell command of the README is run
 // (readme-commands.test.ts) or listed with why it is only parsed (readme-commands.ts), and a parsed
 // one names only flags its command knows; links point at files and headings that exist; the
-// profile example lists every setting and is one the CLI accepts; the bench peer's pinned versions,
+// profile example lists every setting and is one the CLI accepts; the LangGraph JS server's pinned versions,
 // the Dockerfile's base-image argument, the bench's --out and --help, an Allure report opened
 // served; and commands that need no tool beyond Node, the project and Docker.
 import { execFile } from 'node:child_process';
@@ -120,9 +120,9 @@ describe('the README and the guides in docs/', () => {
     for (const key of Object.keys(TargetProfileFileSchema.properties)) expect(example, key).toMatch(new RegExp(`\\b${key}:`));
   });
 
-  test('list the bench peer versions bench/peer/package.json pins, each exact', () => {
-    const peer = JSON.parse(read('bench/peer/package.json')) as { dependencies: Record<string, string> };
-    const paragraph = /`bench\/peer\/package\.json` pins a set[^]*?\n\n/.exec(read('docs/performance.md'))?.[0];
+  test('list the versions of the LangGraph JS server test/langgraph-js/server/package.json pins, each exact', () => {
+    const peer = JSON.parse(read('test/langgraph-js/server/package.json')) as { dependencies: Record<string, string> };
+    const paragraph = /`test\/langgraph-js\/server\/package\.json` pins a set[^]*?\n\n/.exec(read('docs/performance.md'))?.[0];
     expect(paragraph, 'docs/performance.md names the pinned set').toBeDefined();
     // Up to the note on the registry's odd newest tag, which names a version that must not be pinned.
     const listed = Object.fromEntries([...paragraph!.split('(The registry')[0]!.matchAll(/`(@[\w-]+\/[\w-]+)`\s+(\d+\.\d+\.\d+)/g)].map((m) => [m[1], m[2]]));
