@@ -4,6 +4,10 @@ import type { CommandIo } from './command.ts';
 import { withStopSignals } from '../run/run-stop.ts';
 import { CERTIFY_USAGE, CLEANUP_USAGE, CONTRACTS_USAGE, INIT_USAGE, MAIN_USAGE, REPORT_USAGE, SELFTEST_USAGE, SERVE_USAGE } from './usage.ts';
 import { harnessVersion } from '../version.ts';
+import { closest } from '../closest.ts';
+
+/** The commands, for a mistyped one's "did you mean". */
+const COMMANDS = ['certify', 'init', 'cleanup', 'serve', 'report', 'contracts', 'selftest', 'help'];
 
 function stopSignal(): Promise<void> {
   return new Promise((resolve) => {
@@ -41,9 +45,11 @@ export async function main(argv: string[], io: CommandIo = defaultIo()): Promise
       io.out.write(topics[rest[0] ?? ''] ?? MAIN_USAGE);
       return 0;
     }
-    default:
-      io.err.write(`apc: unknown command "${command}".\n\n${MAIN_USAGE}`);
+    default: {
+      const near = closest(command, COMMANDS, 1)[0];
+      io.err.write(`apc: unknown command "${command}".${near ? ` Did you mean \`apc ${near}\`?` : ''}\n\n${MAIN_USAGE}`);
       return 2;
+    }
   }
 }
 

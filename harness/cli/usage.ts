@@ -49,7 +49,11 @@ Usage:
   apc help [command]         show help
   apc --version
 
-Run \`apc help init\`, \`apc help certify\`, \`apc help serve\`, \`apc help report\`, \`apc help cleanup\` or \`apc help contracts\` for their options.
+Run \`apc help init\`, \`apc help certify\`, \`apc help serve\`, \`apc help report\`, \`apc help cleanup\`,
+\`apc help selftest\` or \`apc help contracts\` for their options.
+
+A key given as --api-key (or --other-api-key) is visible to other users of this machine in \`ps\`
+and in the shell's history: prefer the APC_API_KEY (and APC_OTHER_API_KEY) environment variables.
 `;
 
 export const CERTIFY_USAGE = `Usage: apc certify [options]
@@ -58,7 +62,7 @@ Target (flags win over APC_* environment variables, which win over the profile f
   --control-plane-url URL     control plane base URL             (APC_CONTROL_PLANE_URL)
   --agent-server-url URL      agent server base URL              (APC_AGENT_SERVER_URL)
   --tracing-url URL           experiment upload base URL         (APC_TRACING_URL)
-  --api-key KEY               API key; never printed             (APC_API_KEY)
+  --api-key KEY               API key; never printed, but visible in \`ps\`: prefer APC_API_KEY
   --tenant-id ID              workspace id sent as X-Tenant-Id   (APC_TENANT_ID)
   --other-api-key KEY         a key of a second tenant, for the tenant-scoping rules (APC_OTHER_API_KEY)
   --other-tenant-id ID        that second tenant's id            (APC_OTHER_TENANT_ID)

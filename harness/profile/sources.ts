@@ -136,11 +136,22 @@ function problemOf(error: ErrorObject): string {
 
 /** The profile file, parsed and checked against schemas/target-profile.ts. */
 function readProfileFile(file: string): TargetProfileFile {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a folder, not a file' : code === 'EACCES' ? 'not readable (permission denied)' : (error as Error).message;
+    throw new ProfileError(`profile ${file}: ${why}. --profile (or APC_PROFILE) names a YAML file; \`apc init\` writes one for a target.`);
+  }
   let doc: unknown;
   try {
-    doc = yaml().parse(readFileSync(file, 'utf8')) ?? {};
+    doc = yaml().parse(text) ?? {};
   } catch (error) {
-    throw new ProfileError(`profile ${file}: ${(error as Error).message.split('\n')[0]}`);
+    // file:line:column first, as editors and CI annotate it, whatever the parser's own wording.
+    const at = (error as { linePos?: { line: number; col: number }[] }).linePos?.[0];
+    const message = (error as Error).message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+    throw new ProfileError(`profile ${file}${at ? `:${at.line}:${at.col}` : ''}: not valid YAML: ${message}`);
   }
   return checkedProfile(file, doc);
 }

@@ -9,6 +9,7 @@ import type { Catalogue } from '../catalogue.ts';
 import type { Baseline } from './compliance.ts';
 import { UsageError } from '../usage-error.ts';
 import { yaml } from '../yaml.ts';
+import { closest } from '../closest.ts';
 
 export class BaselineError extends UsageError {}
 
@@ -24,7 +25,8 @@ export function loadBaseline(file: string, catalogue: Catalogue): Baseline {
   const doc = parseDocument(text, { lineCounter: lines });
   if (doc.errors.length > 0) {
     const e = doc.errors[0]!;
-    throw new BaselineError(`${file}:${e.linePos?.[0]?.line ?? '?'}: not valid YAML: ${e.message.split('\n')[0]}`);
+    const at = e.linePos?.[0];
+    throw new BaselineError(`${file}:${at ? `${at.line}:${at.col}` : '?'}: not valid YAML: ${e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`);
   }
   const root = doc.contents;
   const top = doc.toJS() as { 'expected-failures'?: unknown } | null;
@@ -44,7 +46,10 @@ export function loadBaseline(file: string, catalogue: Catalogue): Baseline {
     const extra = Object.keys(entry).filter((k) => k !== 'id' && k !== 'reason');
     if (extra.length > 0) throw new BaselineError(`${where}: unknown key(s) ${extra.join(', ')}; an entry has only id and reason.`);
     if (typeof entry.id !== 'string') throw new BaselineError(`${where}: expected \`id\`, a requirement id such as CP-REV-003.`);
-    if (!catalogue.byId.has(entry.id)) throw new BaselineError(`${where}: unknown requirement id ${entry.id}; it is not in the catalogue.`);
+    if (!catalogue.byId.has(entry.id)) {
+      const near = closest(entry.id, catalogue.byId.keys(), 1)[0];
+      throw new BaselineError(`${where}: unknown requirement id ${entry.id}; it is not in the catalogue.${near ? ` Did you mean ${near}?` : ''}`);
+    }
     if (typeof entry.reason !== 'string' || entry.reason.trim().length === 0) {
       throw new BaselineError(`${where}: ${entry.id} needs a \`reason\` saying why the failure is expected.`);
     }
