@@ -6,6 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AGENT_SERVER_HOSTINGS } from '../schemas/target-profile.ts';
 import { LEVELS, type Level } from '../schemas/vocabulary.ts';
+import { readAttribution, type Attribution } from './attribution.ts';
 import { closest } from './closest.ts';
 import { foreignTenant, OPTIONAL_ENDPOINTS, SOURCE_KINDS, type InterfaceName, type TargetProfile } from './profile/profile.ts';
 import { UsageError } from './usage-error.ts';
@@ -50,6 +51,8 @@ export interface Catalogue {
   /** Why each capability a requirement needs may be missing from a target (catalogue.yaml `gates:`). */
   gates: Record<string, string>;
   byId: Map<string, Requirement>;
+  /** Which rule a refusal or an answer breaks, wherever a test meets it (attribution.yaml). */
+  attribution?: Attribution;
 }
 
 export class CatalogueError extends UsageError {}
@@ -198,6 +201,7 @@ export function loadCatalogue(dir: string = REQUIREMENTS_DIR): Catalogue {
     exclusions,
     gates,
     byId,
+    attribution: readAttribution(dir, byId),
   };
   cache.set(dir, catalogue);
   return catalogue;

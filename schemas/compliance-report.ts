@@ -86,6 +86,12 @@ const FailureSchema = Type.Object(
       ),
       { description: 'The last HTTP exchanges of the failing check, oldest first.' },
     ),
+    reliesOn: Type.Optional(
+      Type.Array(Type.String(), {
+        description: 'A check judged on a result set other rules make: those rules. When one failed, this failure is its echo and blocks instead of failing.',
+      }),
+    ),
+    foundIn: Type.Optional(Type.String({ description: "Under a rule other than the test's own: the title of the test that met it." })),
   },
   { additionalProperties: false, description: 'One failure; every string is redacted.' },
 );
@@ -102,7 +108,20 @@ const RequirementResultSchema = Type.Object(
     failures: Type.Array(FailureSchema),
     reason: Type.Optional(Type.String({ description: 'Why it was skipped, not applicable, or an expected failure.' })),
     needs: Type.Optional(Type.Array(Type.String(), { description: 'Capabilities it needed and the target lacked (e.g. source:gitforge).' })),
-    blockedBy: Type.Optional(Type.Array(Type.String(), { description: 'For a blocked requirement: the failed requirements whose checks stopped its tests.' })),
+    blockedBy: Type.Optional(
+      Type.Array(Type.String(), {
+        description: 'For a blocked requirement: the root causes, failed requirements only (a chain through blocked ones is followed to its end).',
+      }),
+    ),
+    alsoSeen: Type.Optional(
+      Type.Array(
+        Type.Object(
+          { message: Type.String(), seen: Type.Optional(Type.String()) },
+          { additionalProperties: false, description: 'One observation; every string is redacted.' },
+        ),
+        { description: 'For a blocked requirement: what its test saw that contradicts its statement before it stopped. Not judged.' },
+      ),
+    ),
     checks: Type.Object(
       { ran: Type.Integer({ minimum: 0 }), held: Type.Integer({ minimum: 0 }) },
       { additionalProperties: false, description: 'Checks of this requirement that ran over all its tests, and how many held. Passed needs held > 0.' },

@@ -10,6 +10,7 @@ import { describeResponse } from '../http/curl.ts';
 import type { TargetKeptRefusing } from '../http/throttling.ts';
 import { CheckExchanges } from './check-exchanges.ts';
 import { ConformanceFailure, describeValue, NotJudged, WaitTimedOut, type FailureSpec } from './failure.ts';
+import { attributed } from './attribution.ts';
 
 export interface PollOptions {
   what: string;
@@ -28,10 +29,16 @@ export interface CheckTally {
 /** A precondition of a test: what it needs, and the requirement whose rule it relies on. */
 export type NeedSpec = FailureSpec & { requirement: string };
 
-/** A failure spec on one exchange: `seen` defaults to what the exchange answered. */
+/**
+ * A failure spec on one exchange: `seen` defaults to what the exchange answered, and a refusal
+ * requirements/attribution.yaml maps names the rule it breaks (conformance/attribution.ts).
+ */
 function seenOn<S extends FailureSpec>(exchange: Exchange, spec: S): S {
-  return 'seen' in spec ? spec : { ...spec, seen: describeResponse(exchange) };
+  return attributed(exchange, 'seen' in spec ? spec : { ...spec, seen: describeResponse(exchange) });
 }
+
+/** A check on a result set (expectOnSet): the rules that make the set, and how many items of it the test made. */
+export type SetSpec = FailureSpec & { basis: string[]; made: number };
 
 export class CheckJudging extends CheckExchanges {
   /** Requirement id → checks of it that ran in this test. Only checks count: a step never does. */
@@ -42,6 +49,8 @@ export class CheckJudging extends CheckExchanges {
   failed = false;
   /** Set once a wait passed the deploy timeout (`timedOut`): a property runs no further case and shrinks nothing. */
   waitedOut: WaitTimedOut | undefined;
+  /** Checks made with `observe` that did not hold: the test fails with them when its body ends. */
+  readonly observed: FailureSpec[] = [];
 
   /** Fails the test now. The failure names `spec.requirement`, or every requirement of the test. */
   fail(spec: FailureSpec): never {
@@ -68,9 +77,42 @@ export class CheckJudging extends CheckExchanges {
     if (!condition) throw new ConformanceFailure(spec);
   }
 
+  /**
+   * A check that does not stop the test: when it does not hold, the test goes on and fails with it
+   * when its body ends. Should the test stop first at another rule's failure, what it saw is shown
+   * beside its blocked requirement as "also seen", not judged.
+   */
+  observe(condition: unknown, spec: FailureSpec): void {
+    this.tally(spec.requirement, Boolean(condition));
+    if (!condition) this.observed.push(spec);
+  }
+
+  /**
+   * A check of a rule about a result set (a limit, an order, a page): `set` is what the listing
+   * answered, `made` how many matching items the test made, `basis` the rules that put them in
+   * the set (a search's filter). The failure names the basis: when one of those failed in the run,
+   * it made the set empty or wrong, and the requirement is blocked by it (report/blocked-roots.ts).
+   * An empty set where the test made items is never a pass: nothing was there to judge.
+   */
+  expectOnSet(set: readonly unknown[], condition: unknown, spec: SetSpec): void {
+    const { basis, made, ...rest } = spec;
+    const emptied = made > 0 && set.length === 0;
+    const message =
+      condition && emptied ? `The result set was empty though the test made ${made} matching item(s): nothing to judge. (${rest.message})` : rest.message;
+    this.expect(condition && !emptied, { ...rest, message, reliesOn: basis });
+  }
+
   /** A check on an exchange: `t.expect`, with what the exchange answered as `seen` unless the spec says otherwise. */
   expectOn(exchange: Exchange, condition: unknown, spec: FailureSpec): asserts condition {
     this.expect(condition, condition ? spec : seenOn(exchange, spec));
+  }
+
+  /**
+   * The failure spec of a refused exchange, named for the rule its refusal breaks when
+   * requirements/attribution.yaml maps one (for a suite that ends the test with it later).
+   */
+  attribute<S extends FailureSpec>(exchange: Exchange, spec: S): S {
+    return attributed(exchange, spec);
   }
 
   /** A precondition on an exchange: `t.need`, with what the exchange answered as `seen` unless the spec says otherwise. */
@@ -111,12 +153,15 @@ export class CheckJudging extends CheckExchanges {
     const status = exchange.response?.status;
     if (status !== undefined && status >= 200 && status < 300) return;
     const what = `${exchange.request.method} ${new URL(exchange.request.url).pathname}`;
-    this.need(false, {
-      message: spec.message ?? `${what} answered ${status ?? 'nothing'}; this test needs it to succeed (any 2xx).`,
-      expected: spec.expected ?? 'HTTP 2xx',
-      seen: spec.seen ?? describeResponse(exchange),
-      requirement: spec.requirement,
-    });
+    this.need(
+      false,
+      attributed(exchange, {
+        message: spec.message ?? `${what} answered ${status ?? 'nothing'}; this test needs it to succeed (any 2xx).`,
+        expected: spec.expected ?? 'HTTP 2xx',
+        seen: spec.seen ?? describeResponse(exchange),
+        requirement: spec.requirement,
+      }),
+    );
   }
 
   /**

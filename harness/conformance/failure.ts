@@ -6,6 +6,12 @@ export interface FailureSpec {
   seen?: unknown;
   /** The requirement this failure breaks, when the test covers several. */
   requirement?: string;
+  /**
+   * A check judged on a result set that other rules make (a search by metadata, say): those rules.
+   * When one of them failed in the run, this failure is its echo, and the requirement is blocked
+   * by it instead of failed (harness/report/blocked-roots.ts).
+   */
+  reliesOn?: string[];
 }
 
 /** Thrown by checks; the test wrapper turns it into a FailureRecord for the report. */
@@ -61,6 +67,20 @@ export interface FailureRecord {
   /** An `apc certify` line that runs this check again with the same seed. */
   repro: string;
   exchanges: RecordedExchange[];
+  /** As FailureSpec.reliesOn: the rules that made the set this check judged. */
+  reliesOn?: string[];
+  /** Under a rule other than the test's own: the test that met this failure (whoever met it first). */
+  foundIn?: string;
+}
+
+/**
+ * What a test saw that contradicts its own statement, before it stopped at another rule's
+ * failure: shown beside its blocked requirement, marked as not judged.
+ */
+export interface SeenRecord {
+  requirements: string[];
+  message: string;
+  seen?: string;
 }
 
 /** Values for expected/seen become text once, so reports need no further formatting. */

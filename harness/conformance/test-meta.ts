@@ -2,7 +2,7 @@
 // for the certifying process (harness/suite-runner/outcome-collector.ts reads it).
 import type { CheckTally, PropertyTally } from './check.ts';
 import type { Created } from './created.ts';
-import type { FailureRecord } from './failure.ts';
+import type { FailureRecord, SeenRecord } from './failure.ts';
 import type { TransientTally } from '../http/throttling.ts';
 import type { RunContext } from './run-context.ts';
 import type { RevisionWaits } from './waits.ts';
@@ -16,6 +16,10 @@ export interface RequirementTestMeta {
   checks?: Record<string, CheckTally>;
   properties?: PropertyTally[];
   failures?: FailureRecord[];
+  /** Failures of other rules it saw without stopping (a value outside its enum): findings.ts. */
+  attributed?: FailureRecord[];
+  /** What it saw against its own rules before it stopped at another rule's failure: not judged. */
+  alsoSeen?: SeenRecord[];
   cleanupErrors?: string[];
   /** Per interface: answers 429 / 503 the test waited out, and for how long. */
   transient?: TransientTally;

@@ -18,6 +18,7 @@ import type { RequirementOptions, TestCost } from './test-meta.ts';
 import { waitsOf } from './waits.ts';
 import { runCleanups } from './cleanups.ts';
 import { applyLearned } from './learned.ts';
+import { failureAtEnd, sideFindings } from './findings.ts';
 import { endLeases, takeLeases } from './pool.ts';
 import { apcCommand } from '../apc-command.ts';
 
@@ -70,6 +71,7 @@ function toRecord(check: Check, ids: string[], error: unknown): FailureRecord {
     ...(spec?.expected !== undefined ? { expected: describeValue(spec.expected)! } : {}),
     ...(spec?.seen !== undefined ? { seen: describeValue(spec.seen)! } : {}),
     ...(property ? { input: describeInput(property.input)!, seed: property.seed, ...(property.path ? { path: property.path } : {}) } : {}),
+    ...(spec?.reliesOn?.length ? { reliesOn: spec.reliesOn } : {}),
   };
   return redactor.value(record);
 }
@@ -86,6 +88,8 @@ export async function runTest(ctx: TestContext, test: DeclaredTest): Promise<voi
   try {
     takeLeases(check, ctx.task.id);
     await test.body(check);
+    const late = failureAtEnd(check);
+    if (late) throw late;
   } catch (error) {
     endedBy(ctx, check, test.ids, error);
   } finally {
@@ -127,13 +131,21 @@ function endedBy(ctx: TestContext, check: Check, ids: string[], error: unknown):
   }
   check.failed = true;
   const record = toRecord(check, ids, error);
-  ctx.task.meta.failures = [record];
+  const side = sideFindings(check, record);
+  ctx.task.meta.failures = [record, ...(side.failures ?? [])];
+  if (side.alsoSeen) ctx.task.meta.alsoSeen = side.alsoSeen;
+  if (side.attributed) ctx.task.meta.attributed = side.attributed;
   const detail = [record.message, record.expected && `expected: ${record.expected}`, record.seen && `seen: ${record.seen}`].filter(Boolean).join('\n');
   throw new Error(detail);
 }
 
 /** What the test leaves in its meta, then its cleanups and the end of its leases. */
 async function end(ctx: TestContext, check: Check, run: RunContext): Promise<void> {
+  if (!ctx.task.meta.failures) {
+    // A value outside its enum fails its rule wherever it is seen, in a test that passed too.
+    const side = sideFindings(check, undefined);
+    if (side.attributed) ctx.task.meta.attributed = side.attributed;
+  }
   ctx.task.meta.checks = Object.fromEntries(check.tallies);
   ctx.task.meta.properties = check.properties;
   ctx.task.meta.created = createdBy(check.recorder.exchanges, run.profile);

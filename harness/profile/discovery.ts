@@ -1,7 +1,7 @@
 // Discovery of what a target offers, with cheap requests: which source kinds the control plane
 // accepts, which optional endpoints answer (never one the spec defines: those are always judged), whether the agent server demands a key, whether the
 // fixture graphs exist, whether a second key works. Everything created is named with the run's
-// prefix and deleted again. `apc init` writes the findings as a commented profile; `apc certify`
+// prefix and deleted again. The fixture graphs are run, not only created (fixture-graphs.ts). `apc init` writes the findings as a commented profile; `apc certify`
 // without a profile applies them and prints them.
 //
 // A capability is left out only on a clear "no" (404/405 for an endpoint, a 4xx for a source kind):
@@ -12,6 +12,7 @@ import { InterfaceClient, Recorder } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import type { ProfileSettings } from './sources.ts';
 import { Limiter } from '../http/limiter.ts';
+import { proveFixtureGraphs } from './fixture-graphs.ts';
 import { isTerminal } from '../../schemas/revision-status.ts';
 import { SOURCE_KINDS, type AgentServerHosting, type BusyPatch, type ControlPlaneMode, type OptionalEndpoint, type SourceKind, type TargetProfile } from './profile.ts';
 
@@ -203,23 +204,9 @@ async function discoverAgentServer(as: InterfaceClient, profile: TargetProfile, 
   found.agentServerHosting = hosting;
   found.notes.push({ key: 'agentServerHosting', how });
   const auth = found.agentServerHosting === 'self-run' && !profile.apiKey ? ('none' as const) : ('default' as const);
-  const graphExists = async (graphId: string): Promise<Exchange> => {
-    const made = await as.post('/assistants', { graph_id: graphId, name: `${runId}-init-${graphId}`, context: {} }, { auth });
-    const id = isObject(made.response?.json) ? made.response.json.assistant_id : undefined;
-    if (ok(made) && typeof id === 'string') await as.delete(`/assistants/${id}`, { auth });
-    return made;
-  };
-  const echo = await graphExists(profile.fixtures.graphId);
-  found.notes.push({
-    key: 'fixtures.graphId',
-    how: ok(echo)
-      ? `POST /assistants with graph_id ${profile.fixtures.graphId} answered ${seen(echo)}`
-      : `POST /assistants with graph_id ${profile.fixtures.graphId} answered ${seen(echo)}: the fixture graph seems missing; serve it (README, "The echo fixture graph")`,
-  });
-  const failing = profile.fixtures.failingGraphId ?? 'fail';
-  const fail = await graphExists(failing);
-  if (ok(fail)) found.fixtures.failingGraphId = failing;
-  found.notes.push({ key: 'fixtures.failingGraphId', how: `POST /assistants with graph_id ${failing} answered ${seen(fail)}${ok(fail) ? '' : ': no failing graph, its rules are not applicable'}` });
+  const fixtures = await proveFixtureGraphs(as, profile, runId, auth);
+  if (fixtures.failingGraphId) found.fixtures.failingGraphId = fixtures.failingGraphId;
+  found.notes.push(...fixtures.notes);
 }
 
 /** The profile with the discovery applied: what was found replaces the defaults. */

@@ -62,6 +62,7 @@ export function profileYaml(profile: TargetProfile, found: Discovery, writtenAt:
   }
   if (cp || as) out.push('fixtures:');
   if (as) {
+    if (how('fixtures')) out.push(`  # ${how('fixtures')}`);
     out.push(`  graphId: ${q(profile.fixtures.graphId)}   # ${how('fixtures.graphId') ?? 'default'}`);
     if (profile.fixtures.failingGraphId) out.push(`  failingGraphId: ${q(profile.fixtures.failingGraphId)}   # ${how('fixtures.failingGraphId')}`);
     else if (how('fixtures.failingGraphId')) out.push(`  # failingGraphId: ${how('fixtures.failingGraphId')}`);

@@ -17,6 +17,7 @@ import type { ComplianceReport, RequirementResult } from './compliance.ts';
 import { tallyLines } from '../http/throttling.ts';
 import { reproductionLines } from './reproduction.ts';
 import { STATUS_LABELS } from './scores.ts';
+import { alsoSeenLines } from './also-seen.ts';
 
 const SEVERITY: Record<Level, string> = { MUST: 'critical', SHOULD: 'normal', MAY: 'minor' };
 
@@ -44,7 +45,7 @@ function skipMessage(r: RequirementResult): string {
   const blockers = (r.blockedBy ?? []).join(', ');
   switch (r.status) {
     case 'blocked':
-      return `blocked: not judged, its test stopped at a failed check of ${blockers}`;
+      return [`blocked: not judged, its test stopped at a failure explained by ${blockers}`, ...alsoSeenLines(r)].join(' · ');
     case 'blocked-by-expected-failure':
       return `blocked by an expected failure (baseline): not judged, its test stopped at the expected failure of ${blockers}`;
     case 'expected-failure':

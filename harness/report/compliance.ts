@@ -5,7 +5,8 @@ import { notApplicableReason, type Catalogue, type Level, type Requirement } fro
 import type { CheckTally, PropertyTally } from '../conformance/check.ts';
 import type { Created } from '../conformance/created.ts';
 import type { TestCost } from '../conformance/requirement.ts';
-import type { FailureRecord } from '../conformance/failure.ts';
+import type { FailureRecord, SeenRecord } from '../conformance/failure.ts';
+import { foreignFailures, settleBlocked } from './blocked-roots.ts';
 import type { ComplianceReport, RequirementResult } from '../../schemas/compliance-report.ts';
 import { STATUSES, type InterfaceName, type RequirementStatus, type Verdict } from '../../schemas/vocabulary.ts';
 import { addTally, type TransientTally } from '../http/throttling.ts';
@@ -56,6 +57,10 @@ export interface TestOutcome {
   transient?: TransientTally;
   /** The test could not judge: a request stayed throttled or unavailable. */
   keptRefusing?: boolean;
+  /** Failures of other rules the test saw on its way without stopping (a status outside its enum). */
+  attributed?: FailureRecord[];
+  /** What it saw against its own statement before it stopped at another rule's failure: not judged. */
+  alsoSeen?: SeenRecord[];
 }
 
 export type Counts = Record<RequirementStatus, number>;
@@ -83,10 +88,11 @@ type Status = Pick<RequirementResult, 'status' | 'reason' | 'needs' | 'failures'
  * held in a test that passed, and no check of it failed. A failed test that stopped at another
  * requirement's check before judging this one leaves it blocked by that requirement.
  */
-function statusOf(requirement: Requirement, outcomes: TestOutcome[], excluded: string | undefined): Status {
+function statusOf(requirement: Requirement, outcomes: TestOutcome[], excluded: string | undefined, foreign: FailureRecord[]): Status {
   const id = requirement.id;
   const failed = outcomes.filter((o) => o.state === 'failed');
-  const own = failed.flatMap((o) => o.failures.filter((f) => f.requirements.includes(id)));
+  // Its own tests' failures of it, then those other tests met (whoever met the broken statement first).
+  const own = [...failed.flatMap((o) => o.failures.filter((f) => f.requirements.includes(id))), ...foreign];
   if (own.length > 0) return { status: 'failed', failures: own };
   const broken = failed.filter((o) => o.failures.length === 0);
   if (broken.length > 0) {
@@ -172,13 +178,21 @@ function withBaseline(result: RequirementResult, baseline: Baseline, runErrors: 
   return result;
 }
 
+/** A blocked requirement's observations against its own statement, made before its tests stopped. */
+function alsoSeenOf(result: RequirementResult, tests: TestOutcome[]): RequirementResult['alsoSeen'] {
+  if (result.status !== 'blocked') return undefined;
+  const seen = tests.flatMap((t) => (t.alsoSeen ?? []).filter((s) => s.requirements.includes(result.id)));
+  return seen.length > 0 ? seen.map((s) => ({ message: s.message, ...(s.seen !== undefined ? { seen: s.seen } : {}) })) : undefined;
+}
+
 /** Requirement results from test outcomes, with the expected-failures baseline applied. */
 export function buildResults({ catalogue, selected, outcomes, baseline, errors, omittedRequired = [] }: BuildInput): BuiltResults {
   const byId = new Map<string, TestOutcome[]>();
   for (const o of outcomes) for (const id of o.requirements) byId.set(id, [...(byId.get(id) ?? []), o]);
   const excluded = new Map(catalogue.exclusions.filter((e) => e.id).map((e) => [e.id!, e.reason]));
+  const foreign = foreignFailures(outcomes);
   const runErrors = [...errors];
-  const requirements = selected.map((r): RequirementResult => {
+  const judged = selected.map((r): RequirementResult => {
     const tests = byId.get(r.id) ?? [];
     const result: RequirementResult = {
       id: r.id,
@@ -187,15 +201,21 @@ export function buildResults({ catalogue, selected, outcomes, baseline, errors, 
       section: r.section,
       statement: r.statement,
       tests: tests.map((t) => t.title),
-      ...statusOf(r, tests, excluded.get(r.id)),
+      ...statusOf(r, tests, excluded.get(r.id), foreign.get(r.id) ?? []),
       checks: checksOf(r.id, tests),
       ...(casesOf(tests) ? { cases: casesOf(tests)! } : {}),
       ...(seedsOf(tests) ? { seeds: seedsOf(tests)! } : {}),
       ...(r.certificate === 'required' || r.needs.some((n) => omittedRequired.includes(n)) ? { certificateRequired: true } : {}),
     };
     if (result.status === 'skipped' && tests.some((t) => t.keptRefusing)) result.keptRefusing = true;
-    return baseline ? withBaseline(result, baseline, runErrors) : result;
+    return result;
   });
+  settleBlocked(judged);
+  for (const result of judged) {
+    const seen = alsoSeenOf(result, byId.get(result.id) ?? []);
+    if (seen) result.alsoSeen = seen;
+  }
+  const requirements = baseline ? judged.map((result) => withBaseline(result, baseline, runErrors)) : judged;
   return { requirements, errors: runErrors };
 }
 

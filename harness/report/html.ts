@@ -11,6 +11,7 @@ import { reproductionLines } from './reproduction.ts';
 import { switchedOnLine } from './switched-on.ts';
 import { cellScore, checkedLine, countsLine, duration, formatScore, interfacesOf, mustLine, scoreOf, STATUS_LABELS, VERDICT_LABELS, type Score } from './scores.ts';
 import { tallyLines } from '../http/throttling.ts';
+import { alsoSeenLines } from './also-seen.ts';
 
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 
@@ -109,7 +110,10 @@ function details(report: ComplianceReport, r: RequirementResult): string {
     return reason + r.failures.map((f) => `<details class="failure expected"><summary>${h(f.message)}</summary>${failureBody(report, f)}</details>`).join('');
   }
   if (r.status === 'not-applicable') return `<div class="note">Not applicable: ${h(r.reason ?? `needs ${(r.needs ?? []).join(', ')}`)}</div>`;
-  if (r.status === 'blocked') return `<div class="note">Blocked: not judged, its test stopped at a failed check of ${h((r.blockedBy ?? []).join(', '))}</div>`;
+  if (r.status === 'blocked') {
+    const seen = alsoSeenLines(r).map((line) => `<div class="note also-seen">${h(line)}</div>`);
+    return `<div class="note">Blocked: not judged, its test stopped at a failure explained by ${h((r.blockedBy ?? []).join(', '))}</div>${seen.join('')}`;
+  }
   if (r.status === 'blocked-by-expected-failure') {
     return `<div class="note">Blocked by an expected failure (baseline): not judged, its test stopped at the expected failure of ${h((r.blockedBy ?? []).join(', '))}</div>`;
   }

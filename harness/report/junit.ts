@@ -17,6 +17,7 @@ import { escapeXml, escapeXmlAttribute as attr } from './escape.ts';
 import { reproductionLines } from './reproduction.ts';
 import { switchedOnLine } from './switched-on.ts';
 import { countsLine, interfacesOf } from './scores.ts';
+import { alsoSeenLines } from './also-seen.ts';
 
 function failureText(report: ComplianceReport, f: FailureRecord): string {
   const lines = [f.message];
@@ -42,7 +43,7 @@ function outcome(report: ComplianceReport, r: RequirementResult): string {
     case 'failed':
       return `      <failure message="${attr(r.failures[0]?.message ?? 'failed')}" type="${r.level}">${escapeXml(all)}</failure>`;
     case 'blocked':
-      return `      <skipped message="${attr(`blocked: not judged, its test stopped at a failed check of ${(r.blockedBy ?? []).join(', ')}`)}"/>`;
+      return `      <skipped message="${attr([`blocked: not judged, its test stopped at a failure explained by ${(r.blockedBy ?? []).join(', ')}`, ...alsoSeenLines(r)].join(' · '))}"/>`;
     case 'expected-failure':
       return `      <skipped message="${attr(`expected failure (baseline): ${r.reason ?? ''}`)}"/>\n      <system-out>${escapeXml(all)}</system-out>`;
     case 'blocked-by-expected-failure':

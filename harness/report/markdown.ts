@@ -9,6 +9,7 @@ import { switchedOnLine } from './switched-on.ts';
 import { cellScore, checkedLine, countsLine, duration, formatScore, interfacesOf, mustLine, scoreOf, STATUS_LABELS, VERDICT_LABELS } from './scores.ts';
 import { tallyLines } from '../http/throttling.ts';
 import { costLines } from '../conformance/created.ts';
+import { alsoSeenLines, foundInLine } from './also-seen.ts';
 import { learnedLines } from '../conformance/learned.ts';
 
 /**
@@ -116,6 +117,8 @@ const RESPONSE_SHOWN = 600;
 
 function failure(report: ComplianceReport, f: FailureRecord): string[] {
   const lines = [`**${text(failureLine(f))}**`, ''];
+  const met = foundInLine(f);
+  if (met) lines.push(`_${text(met)}_`, '');
   if (f.expected !== undefined) lines.push(value('Expected', f.expected), '');
   if (f.seen !== undefined) lines.push(value('Seen', f.seen), '');
   if (f.input !== undefined) {
@@ -151,6 +154,8 @@ function blocked(report: ComplianceReport): string[] {
   if (list.length === 0) return [];
   const lines = [`## Blocked requirements (${list.length})`, '', 'Not judged: their tests stopped at a failed check of another requirement. Fix that one first.', '', '| Id | Level | Blocked by | Statement |', '|---|---|---|---|'];
   for (const r of list) lines.push(`| ${r.id} | ${r.level} | ${(r.blockedBy ?? []).join(', ')} | ${text(r.statement)} |`);
+  const seen = list.flatMap((r) => alsoSeenLines(r).map((line) => `- ${r.id}: ${text(line)}`));
+  if (seen.length > 0) lines.push('', 'What their tests saw before they stopped, not judged:', '', ...seen);
   return lines;
 }
 

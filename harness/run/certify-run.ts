@@ -79,6 +79,7 @@ async function planned(request: CertifyRequest, draft: RunDraft): Promise<Certif
     out.write(`apc certify: ${plan.nothing}\n`);
     return { code: 0, reportDir: draft.reportDir };
   }
+  if (plan.baseline) progress.expecting(plan.baseline.entries.keys());
   if (run.sendNothing) {
     await printCost(request, plan);
     return { code: 0, reportDir: draft.reportDir };

@@ -8,6 +8,8 @@ import { redactor } from '../redact.ts';
 import { failureLine } from '../conformance/failure.ts';
 import type { ComplianceReport, TestOutcome } from '../report/compliance.ts';
 import { countsLine, mustLine, VERDICT_LABELS } from '../report/scores.ts';
+import { markOf, type OutcomeMark } from './outcome-mark.ts';
+import { alsoSeenLines } from '../report/also-seen.ts';
 import { switchedOnLine } from '../report/switched-on.ts';
 
 export interface Output {
@@ -20,9 +22,27 @@ const green = color(32);
 const yellow = color(33);
 const dim = color(2);
 
+type FileTally = { passed: number; failed: number; blocked: number; expected: number; na: number; skipped: number; ms: number };
+
+/** The mark and the words a failed test's line starts with. */
+function markText(mark: OutcomeMark): string {
+  switch (mark.kind) {
+    case 'failed':
+      return `${red('✗')}${mark.reliesOn ? dim(` (judged on a set ${mark.reliesOn.join(', ')} makes: blocked instead, if that failed)`) : ''}`;
+    case 'blocked':
+      return `${yellow('⊘')} ${yellow(`blocked by ${mark.by.join(', ')}`)}`;
+    case 'expected':
+      return `${dim('∼')} ${dim('expected failure (baseline)')}`;
+    case 'blocked-by-expected':
+      return `${dim('⊘')} ${dim(`blocked by the expected failure of ${mark.by.join(', ')}`)}`;
+  }
+}
+
 export class Progress {
-  private readonly perFile = new Map<string, { passed: number; failed: number; na: number; skipped: number; ms: number }>();
+  private readonly perFile = new Map<string, FileTally>();
   private done = 0;
+  /** The requirement ids the run's baseline expects to fail (`expecting`). */
+  private expected: ReadonlySet<string> = new Set();
 
   /** `quiet` keeps only the summary. */
   constructor(
@@ -38,18 +58,26 @@ export class Progress {
     this.out.write(`${redactor.text(text)}\n`);
   }
 
+  /** The requirements the run's baseline lists: their failures print as expected, not as failed. */
+  expecting(ids: Iterable<string>): void {
+    this.expected = new Set(ids);
+  }
+
   outcome(o: TestOutcome): void {
     this.done++;
-    const tally = this.perFile.get(o.file) ?? { passed: 0, failed: 0, na: 0, skipped: 0, ms: 0 };
+    const tally = this.perFile.get(o.file) ?? { passed: 0, failed: 0, blocked: 0, expected: 0, na: 0, skipped: 0, ms: 0 };
+    const mark = o.state === 'failed' ? markOf(o, this.expected) : undefined;
     if (o.state === 'passed') tally.passed++;
-    else if (o.state === 'failed') tally.failed++;
+    else if (mark?.kind === 'failed') tally.failed++;
+    else if (mark?.kind === 'blocked') tally.blocked++;
+    else if (mark) tally.expected++;
     else if (o.notApplicable) tally.na++;
     else tally.skipped++;
     tally.ms += o.durationMs;
     this.perFile.set(o.file, tally);
-    if (o.state === 'failed') {
+    if (mark) {
       const first = o.failures[0] ? failureLine(o.failures[0]) : (o.note ?? 'failed');
-      this.line(`    ${red('✗')} ${o.title}\n      ${first.split('\n')[0]}`);
+      this.line(`    ${markText(mark)} ${o.title}\n      ${first.split('\n')[0]}`);
     }
   }
 
@@ -60,10 +88,12 @@ export class Progress {
     const parts = [
       t.passed ? green(`${t.passed} passed`) : '',
       t.failed ? red(`${t.failed} failed`) : '',
+      t.blocked ? yellow(`${t.blocked} blocked`) : '',
+      t.expected ? dim(`${t.expected} failing as expected`) : '',
       t.na ? yellow(`${t.na} not applicable`) : '',
       t.skipped ? dim(`${t.skipped} skipped`) : '',
     ].filter(Boolean);
-    const mark = t.failed ? red('✗') : green('✓');
+    const mark = t.failed ? red('✗') : t.blocked ? yellow('⊘') : green('✓');
     const count = dim(` [${this.done} tests done]`);
     this.line(`  ${mark} ${name.padEnd(48)} ${parts.join(', ')} ${dim(`${(t.ms / 1000).toFixed(1)}s`)}${count}`);
   }
@@ -87,6 +117,7 @@ export class Progress {
     if (failed.length > 0) this.print(`failed:  ${failed.map((r) => `${r.id} (${r.level})`).join(', ')}`);
     const blocked = report.requirements.filter((r) => r.status === 'blocked');
     if (blocked.length > 0) this.print(`blocked: ${blocked.map((r) => `${r.id} (by ${(r.blockedBy ?? []).join(', ')})`).join(', ')}`);
+    for (const r of blocked) for (const line of alsoSeenLines(r)) this.print(dim(`         ${r.id} ${line}`));
     const expected = report.requirements.filter((r) => r.status === 'expected-failure');
     if (expected.length > 0) this.print(`expected failures: ${expected.map((r) => r.id).join(', ')}`);
     const held = report.requirements.filter((r) => r.status === 'blocked-by-expected-failure');

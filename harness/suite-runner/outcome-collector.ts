@@ -40,6 +40,8 @@ export class OutcomeCollector implements Reporter {
       ...(meta.notJudged ? { notJudged: meta.notJudged } : {}),
       ...(meta.transient ? { transient: meta.transient } : {}),
       ...(meta.keptRefusing ? { keptRefusing: true } : {}),
+      ...(meta.attributed ? { attributed: meta.attributed } : {}),
+      ...(meta.alsoSeen ? { alsoSeen: meta.alsoSeen } : {}),
       ...(result.state === 'skipped' && result.note ? { note: result.note } : {}),
       ...(errorText ? { note: redactor.text(errorText) } : {}),
     };

@@ -77,7 +77,15 @@ requirement('AS-SRCH-003', async (t: Check) => {
   const group = t.name('default-limit');
   const ids = await createTagged(t, 11, () => ({ apc_group: group }));
   const listed = await searchIds(t, { metadata: { apc_group: group } }, ids);
-  t.expect(listed.length === 10, { message: `Search without limit listed ${listed.length} of 11 matching assistants.`, expected: '10 assistants (default limit)', seen: listed });
+  // A rule about a result set: judged on the set the metadata filter (AS-SRCH-001) makes; when that
+  // rule failed, an empty or short set is its echo, and this rule is blocked by it.
+  t.expectOnSet(listed, listed.length === 10, {
+    basis: ['AS-SRCH-001'],
+    made: ids.length,
+    message: `Search without limit listed ${listed.length} of 11 matching assistants.`,
+    expected: '10 assistants (default limit)',
+    seen: listed,
+  });
 }, { cost: { creates: { assistants: 11 } } });
 
 requirement('AS-SRCH-004', async (t: Check) => {
@@ -85,5 +93,11 @@ requirement('AS-SRCH-004', async (t: Check) => {
   const ids = await createTagged(t, 3, () => ({ apc_group: group }));
   const listed = await searchIds(t, { metadata: { apc_group: group }, limit: 10 }, ids);
   const newestFirst = [...ids].reverse();
-  t.expect(listed.join() === newestFirst.join(), { message: 'Search did not list the assistants newest first.', expected: newestFirst, seen: listed });
+  t.expectOnSet(listed, listed.join() === newestFirst.join(), {
+    basis: ['AS-SRCH-001'],
+    made: ids.length,
+    message: 'Search did not list the assistants newest first.',
+    expected: newestFirst,
+    seen: listed,
+  });
 }, { cost: { creates: { assistants: 3 } } });

@@ -51,6 +51,25 @@ export const COMBINATIONS: Combination[] = [
     components: ['as.update-answers-old-context', 'as.last-event-unterminated', 'as.any-key-accepted'],
     why: 'Every stream ends without its blank line, beside a PATCH answer and a key fault judged without streams.',
   },
+  // As the third-party server of issue "every deviation in one run" had them
+  {
+    id: 'mf.third-party-server',
+    components: ['as.thread-string-mode-refused', 'as.delete-answers-500', 'as.search-ignores-metadata', 'as.thread-state-by-assistant'],
+    structural: 'as.thread-string-mode-refused',
+    why: 'A string stream_mode refused on thread runs, DELETE answering 500, search ignoring metadata, thread state kept by assistant.',
+  },
+  {
+    id: 'mf.update-fails-streams',
+    components: ['as.update-fails', 'as.run-id-missing', 'as.thread-run-ignores-input', 'as.any-key-accepted'],
+    structural: 'as.update-fails',
+    why: 'PATCH answering 500 (an endpoint failing), metadata without run_id, thread runs ignoring their input, any key accepted.',
+  },
+  {
+    id: 'mf.string-mode-refused-across',
+    components: ['as.thread-string-mode-refused', 'as.set-latest-version-from-query', 'cp.patch-422-items-without-loc', 'eu.feedback-fields-defaulted'],
+    structural: 'as.thread-string-mode-refused',
+    why: 'A string stream_mode refused and set-latest reading its version from the query, beside a refusal body and lenient uploads.',
+  },
   // Within the control plane
   {
     id: 'mf.no-integrations-errors',

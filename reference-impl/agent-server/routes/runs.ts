@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { RunStreamRequest } from '../../../schemas/index.ts';
-import { notFound, unprocessable, type ValidationIssue } from '../../http-errors.ts';
+import { badRequest, notFound, unprocessable, type ValidationIssue } from '../../http-errors.ts';
 import { resolveAssistant } from '../assistant-resolver.ts';
 import type { AgentServerDeps } from '../deps.ts';
 import { FAULTS } from '../faults.ts';
@@ -125,6 +125,9 @@ export function registerRunRoutes(app: FastifyInstance, deps: AgentServerDeps): 
 
   app.post<{ Params: { thread_id: string } }>('/threads/:thread_id/runs/stream', async (request, reply) => {
     const thread = await findThread(deps, request.params.thread_id);
+    // fault: a thread run's stream_mode given as one string is refused (a list still works), as a real server did.
+    const mode = (request.body as { stream_mode?: unknown } | null)?.stream_mode;
+    if (typeof mode === 'string' && deps.faults.has(FAULTS.streamModeStringRefused)) throw badRequest('stream_mode must be a list of stream modes.');
     const run = await prepareRun(deps, request.body);
     await stream(reply, run, thread.thread_id);
   });

@@ -44,13 +44,15 @@ export async function attemptStream(t: Check, run: RunRequest, requirement = run
   const body = { assistant_id: run.assistantId, input: run.input, ...(run.streamMode !== undefined ? { stream_mode: run.streamMode } : {}) };
   const answer = await t.stream(t.as, { method: 'POST', path: runPath(run.threadId), body });
   if ('events' in answer) return { result: answer };
+  // A refusal of one form of the request (a string stream_mode, say) names the rule that form
+  // breaks (requirements/attribution.yaml), not the run rule this step relies on.
   return {
-    refused: {
+    refused: t.attribute(answer, {
       requirement,
       message: `POST ${runPath(run.threadId)} with stream_mode ${JSON.stringify(run.streamMode ?? null)} did not stream: ${answer.response ? `it answered ${answer.response.status}` : (answer.error ?? 'no response')}.`,
       expected: 'HTTP 2xx with a text/event-stream body',
       seen: describeResponse(answer),
-    },
+    }),
   };
 }
 

@@ -122,6 +122,14 @@ describe('agent server fault switches', () => {
     expect((await server.stream('/runs/stream', { assistant_id: 'echo', input: echoInput, stream_mode: 'updates' })).status).toBe(200);
   });
 
+  it(`${FAULTS.streamModeStringRefused}: a thread run with one stream mode as a string is a 400`, async () => {
+    const server = await withFault(FAULTS.streamModeStringRefused);
+    const thread = (await server.call('POST', '/threads', {})).body as { thread_id: string };
+    expect((await server.stream(`/threads/${thread.thread_id}/runs/stream`, { assistant_id: 'echo', input: echoInput, stream_mode: 'updates' })).status).toBe(400);
+    expect((await server.stream(`/threads/${thread.thread_id}/runs/stream`, { assistant_id: 'echo', input: echoInput, stream_mode: ['updates'] })).status).toBe(200);
+    expect((await server.stream('/runs/stream', { assistant_id: 'echo', input: echoInput, stream_mode: 'updates' })).status).toBe(200);
+  });
+
   it(`${FAULTS.graphNameRefused}: a graph id is not an assistant id`, async () => {
     const server = await withFault(FAULTS.graphNameRefused);
     expect((await server.stream('/runs/stream', { assistant_id: 'echo', input: echoInput })).status).toBe(404);
