@@ -174,6 +174,11 @@ class SearchCommand implements AssistantCommand {
         throw new ModelMismatch('AS-SRCH-002', `Paging with limit ${this.limit} never ended: offset seems ignored.`, 'a short last page', { pages: page + 1, assistant_ids: listed });
       }
     }
+    // An offset past the end lists nothing.
+    const beyond = await real.api.search({ limit: this.limit, offset: listed.length + this.limit });
+    if (beyond.length > 0) {
+      throw new ModelMismatch('AS-SRCH-002', `A search with offset ${listed.length + this.limit}, past the ${listed.length} listed, listed ${beyond.length}.`, 'no assistant', { assistant_ids: beyond });
+    }
     const duplicates = listed.filter((id, i) => listed.indexOf(id) !== i);
     if (duplicates.length > 0) {
       throw new ModelMismatch('AS-SRCH-002', `Pages of one search (limit ${this.limit}) listed an assistant twice.`, 'each assistant once', { assistant_ids: listed, listed_twice: duplicates });
@@ -231,7 +236,8 @@ export function assistantCommands(maxCommands = 8): fc.Arbitrary<Iterable<Assist
         { arbitrary: fc.tuple(pick, marked).map(([p, c]): AssistantCommand => new UpdateCommand(p, c)), weight: 4 },
         { arbitrary: fc.tuple(pick, fc.nat()).map(([p, v]): AssistantCommand => new SetLatestCommand(p, v)), weight: 4 },
         { arbitrary: pick.map((p): AssistantCommand => new DeleteCommand(p)), weight: 1 },
-        { arbitrary: fc.integer({ min: 1, max: 3 }).map((l): AssistantCommand => new SearchCommand(l)), weight: 1 },
+        // Edges beside the middle: 1, as many as can live, one more than that.
+        { arbitrary: fc.oneof(fc.constantFrom(1, MAX_LIVE, MAX_LIVE + 1), fc.integer({ min: 1, max: 3 })).map((l): AssistantCommand => new SearchCommand(l)), weight: 1 },
         { arbitrary: pick.map((p): AssistantCommand => new RunCommand(p)), weight: 2 },
       ),
     ],

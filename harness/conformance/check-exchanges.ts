@@ -1,7 +1,8 @@
 // The first part of a test's Check (check.ts): the target as the test reaches it. Clients of
 // the three interfaces bound to the profile and the run's limiter, whose exchanges are recorded
 // for the failure report; run-scoped names; event streams read to their end.
-import { InterfaceClient, Recorder, type RequestOptions, type StreamHandle } from '../http/client.ts';
+import { InterfaceClient, Recorder, type RequestGuard, type RequestOptions, type StreamHandle } from '../http/client.ts';
+import { budgetGuard } from '../budget/guard.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { shareBreakersThrough } from '../http/circuit-breaker.ts';
 import { Limiter } from '../http/limiter.ts';
@@ -45,9 +46,12 @@ export class CheckExchanges {
     if (!client) {
       const base = this.profile.urls[name];
       if (!base) throw new ConformanceFailure({ message: `The profile has no ${name} URL.` });
+      const budget = name === 'control-plane' ? budgetGuard(this.run, this.recorder, this.deadlineAt) : undefined;
       client = new InterfaceClient(name, base, this.profile, this.recorder, limiterOf(this.run), {
         throwWhenRefused: true,
         ...(this.deadlineAt !== undefined ? { giveUpAt: this.deadlineAt } : {}),
+        // Under a budget, a create or PATCH first reserves what it may create (harness/budget/).
+        ...(name === 'control-plane' && budget ? { guard: budget as RequestGuard } : {}),
       });
       this.clients.set(name, client);
     }

@@ -40,7 +40,18 @@ export interface RequestOptions {
   tookEffect?: () => Promise<boolean>;
 }
 
+/**
+ * Asked before each request and told after it (harness/budget/guard.ts: the run's budget). `before`
+ * may throw to keep the request from being sent; what it returns is handed to `after`.
+ */
+export interface RequestGuard<T = unknown> {
+  before(options: RequestOptions): Promise<T>;
+  after(token: T, exchange: Exchange | undefined): Promise<void>;
+}
+
 export interface ClientOptions {
+  /** Asked before every request, told after (the run's budget). */
+  guard?: RequestGuard;
   /** Throw TargetKeptRefusing when a request stays throttled or unavailable (a conformance test); otherwise return its last answer. */
   throwWhenRefused?: boolean;
   /** Stop waiting out refusals past this time (epoch ms): the test's own deadline. */
@@ -186,6 +197,20 @@ export class InterfaceClient {
    * sent again only when `tookEffect` says it did not.
    */
   async request(options: RequestOptions): Promise<Exchange> {
+    const guard = this.options.guard;
+    if (!guard) return this.requestOnce(options);
+    const token = await guard.before(options);
+    let exchange: Exchange | undefined;
+    try {
+      exchange = await this.requestOnce(options);
+      return exchange;
+    } finally {
+      await guard.after(token, exchange);
+    }
+  }
+
+  /** `request` without the guard: sent until an answer that is not a refusal to wait out. */
+  private async requestOnce(options: RequestOptions): Promise<Exchange> {
     const firstSent = Date.now();
     for (let attempt = 0; ; attempt++) {
       const exchange = await this.send(options);

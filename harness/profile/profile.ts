@@ -94,8 +94,9 @@ export interface Budget {
 
 /**
  * The budget of a target given by URL when neither the profile nor a flag sets one (`--budget
- * none` lifts it): on a real platform each deployment and build costs money. Within it a full
- * control-plane certification of the reference judges every MUST (test/harness/budget.test.ts).
+ * none` lifts it): on a real platform each deployment and build costs money. The run never passes
+ * it (harness/budget/). Within it a full control-plane certification of the reference judges every
+ * MUST (test/harness/budget.test.ts, test/self-cert/control-plane/busy-learned.test.ts).
  * The in-repo reference the harness starts is free, and has none.
  */
 export const REMOTE_BUDGET: Readonly<Budget> = { deployments: 12, revisions: 40 };

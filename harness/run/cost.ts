@@ -109,9 +109,21 @@ function leasedInARow(tests: PlannedTest[], waits: (test: PlannedTest) => number
 }
 
 /**
+ * What the plan may spend of a budget: all of it but one deployment and one revision (of a budget
+ * of at least two), kept free for the creates and PATCHes a conforming target refuses. The run
+ * holds them to the budget too (harness/budget/), so without that room a refusal probe late in the
+ * run would find the budget spent and its test would go unjudged.
+ */
+export function plannable(budget: Budget): Budget {
+  const free = (n: number | undefined) => (n === undefined || n < 2 ? n : n - 1);
+  return { ...(budget.deployments !== undefined ? { deployments: free(budget.deployments) } : {}), ...(budget.revisions !== undefined ? { revisions: free(budget.revisions) } : {}) };
+}
+
+/**
  * The tests the budget leaves out. Tests that create nothing always run; the others are taken in
  * the order of what they buy (MUST requirements judged per deployment and revision spent, a
- * pooled deployment counted by the first test that uses it), as long as both limits hold.
+ * pooled deployment counted by the first test that uses it), as long as both limits hold (a run
+ * gives it what its plan may spend: plannable).
  */
 export function overBudget(tests: PlannedTest[], budget: Budget, levelOf: (id: string) => string | undefined): string[] {
   const pooled = new Set<string>();
@@ -230,7 +242,7 @@ export async function printPlan(options: {
 }): Promise<Plan> {
   const all = await plannedTests(options.context, options.interfaces, options.ids);
   const budget = budgeted(options.context.profile) ? options.context.profile.budget : undefined;
-  const left = budget ? new Set(overBudget(all, budget, (id) => options.byId.get(id)?.level)) : new Set<string>();
+  const left = budget ? new Set(overBudget(all, plannable(budget), (id) => options.byId.get(id)?.level)) : new Set<string>();
   const tests = all.filter((t) => !left.has(t.title));
   const busyPatch = options.context.profile.busyPatch;
   const plans = [busyPatch, ...BUSY_PATCH_ANSWERS.filter((b) => b !== busyPatch)].map((b) => planOf(tests, options.byId, options.revisionTimeMs, b, options.workers));

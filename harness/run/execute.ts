@@ -13,7 +13,7 @@ import { choiceFlags } from '../reference/reference-choice.ts';
 import { assembleReport, type ReportResults } from '../report/assemble.ts';
 import { buildResults, transientOf, universeOf, verdictOf, type ComplianceReport } from '../report/compliance.ts';
 import { switchesOf } from '../report/switched-on.ts';
-import { overBudget, plannedTests, runCost } from './cost.ts';
+import { overBudget, plannable, plannedTests, runCost } from './cost.ts';
 import { resumeCommand, resumedResults } from './resume.ts';
 import { LeftoverSweep } from './leftovers.ts';
 import { startPoolBroker } from './pool-broker.ts';
@@ -109,7 +109,7 @@ async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResult
   };
   if (profile.budget && budgeted(profile)) {
     const tests = await plannedTests(context, plan.suiteInterfaces, ids);
-    context.overBudget = overBudget(tests, profile.budget, (id) => catalogue.byId.get(id)?.level);
+    context.overBudget = overBudget(tests, plannable(profile.budget), (id) => catalogue.byId.get(id)?.level);
   }
   const startedAt = new Date().toISOString();
   const deadline = withDeadline(hooks.stop, plan.maxTime?.ms, plan.maxTime?.label ?? '');
@@ -119,7 +119,7 @@ async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResult
     hooks.stopping?.(reason);
   });
   // Under a budget the suite workers share the run's pool of deployments, held here (pool-broker.ts).
-  const pool = budgeted(profile) && plan.suiteInterfaces.includes('control-plane') ? await startPoolBroker() : undefined;
+  const pool = budgeted(profile) && plan.suiteInterfaces.includes('control-plane') ? await startPoolBroker(profile.budget) : undefined;
   if (pool) context.poolUrl = pool.url;
   let learned: LearnedFacts | undefined;
   const { outcomes, errors } = await (hooks.suites ?? oneOffRunner).run({

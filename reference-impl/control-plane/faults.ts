@@ -30,6 +30,9 @@ export const CONTROL_PLANE_FAULT_SWITCHES = [
     fails: { mode: 'hosted', requirements: ['CP-DEL-002', 'CP-DEL-005'] } },
   { id: 'cp.revision-stuck', what: 'A revision that reaches BUILDING stays there forever.', breaks: '4.1 flow: revisions reach DEPLOYED or a FAILED status',
     family: 'revisions', fails: { mode: 'hosted', requirements: ['CP-LIFE-001', 'CP-LIFE-003'] } },
+  { id: 'cp.failed-revision-active', what: 'A revision that ends with a status containing FAILED becomes the deployment\'s `active_revision_id`.',
+    breaks: '2.1: active_revision_id is the currently deployed revision', family: 'revisions',
+    fails: { mode: 'hosted', requirements: ['CP-LIFE-005'] } },
   { id: 'cp.patch-lost-under-concurrency',
     what: 'Changes of one deployment are not serialized: each PATCH reads, waits 5 ms, then writes what it read, so concurrent PATCHes overwrite each ' +
       'other\'s revisions.',

@@ -113,6 +113,8 @@ export function planProgress(options: ProgressOptions): ChangePlan<void> {
       const next = nextStatus(stored);
       if (next !== 'DEPLOYED') {
         latest.set(stored.revision.id, withStatus(stored, next, options));
+        // FAULT cp.failed-revision-active: a revision that failed is named the active revision.
+        if (next.includes('FAILED') && options.faults('cp.failed-revision-active')) deployment = { ...deployment, active_revision_id: stored.revision.id };
         continue;
       }
       const active = deployment.active_revision_id ? latest.get(deployment.active_revision_id) : undefined;

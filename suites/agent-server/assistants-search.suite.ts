@@ -2,7 +2,7 @@
 // metadata tag of its own, so assistants of other tests and other runs never interfere.
 import fc from 'fast-check';
 import { requirement, type Check } from '../../harness/conformance/index.ts';
-import { createAssistant, searchAssistants, searchIds } from './support/assistants.ts';
+import { createAssistant, is2xx, is4xx, searchAssistants, searchIds } from './support/assistants.ts';
 
 async function createTagged(t: Check, count: number, metadata: (i: number) => Record<string, unknown>): Promise<string[]> {
   const ids: string[] = [];
@@ -49,8 +49,11 @@ requirement('AS-SRCH-002', async (t: Check) => {
   // Paging is judged on a search whose filter works (AS-SRCH-001): exactly these five, in one page.
   const all = await searchIds(t, { metadata: { apc_group: group }, limit: 10 }, ids);
   t.need(all.length === ids.length, { requirement: 'AS-SRCH-001', message: `A search by metadata listed ${all.length} of the ${ids.length} assistants holding it.`, expected: ids, seen: all });
+  // The edges the spec's types allow beside the middle: a limit of 1, of exactly the set, of more
+  // than the set, and 10 (the default the field notes show; the spec documents no largest limit).
+  const limits = fc.oneof(fc.constantFrom(1, ids.length, ids.length + 1, 10), fc.integer({ min: 1, max: 6 }));
   await t.property(
-    fc.integer({ min: 1, max: 6 }),
+    limits,
     async (limit) => {
       const listed: string[] = [];
       for (let offset = 0; offset <= ids.length; offset += limit) {
@@ -68,9 +71,19 @@ requirement('AS-SRCH-002', async (t: Check) => {
         expected: ids,
         seen: listed,
       });
+      // An offset past the end lists nothing.
+      const beyond = await searchIds(t, { metadata: { apc_group: group }, limit, offset: ids.length + limit }, ids);
+      t.expect(beyond.length === 0, { message: `A search with offset ${ids.length + limit}, past the ${ids.length} matching assistants, listed ${beyond.length}.`, expected: 'no assistant', seen: beyond });
     },
     { numRuns: 6 },
   );
+  // limit 0 is an integer the spec allows: at most 0 assistants. A target may bound its pages (not shown) and refuse it with a 4xx.
+  const zero = await t.as.post('/assistants/search', { metadata: { apc_group: group }, limit: 0 });
+  const listedByZero = zero.response?.json;
+  t.expectOn(zero, is4xx(zero) || (is2xx(zero) && Array.isArray(listedByZero) && listedByZero.length === 0), {
+    message: 'A search with limit 0 listed assistants (or neither answered a list nor refused the limit).',
+    expected: 'an empty list, or a 4xx refusing the limit',
+  });
 }, { cost: { creates: { assistants: 5 } } });
 
 requirement('AS-SRCH-003', async (t: Check) => {

@@ -7,6 +7,7 @@ import { triggerPatch } from '../../generators/control-plane/patches.ts';
 import { CONTAINER } from '../../generators/control-plane/source-rules.ts';
 import { budgeted, requirement, type Check, type TargetProfile } from '../../harness/conformance/index.ts';
 import type { Deployment, Source } from '../../schemas/index.ts';
+import { expectFailedNotActive } from './support/failed-not-active.ts';
 import { firstOffered, sharedCost, sharedDeployment } from './support/shared.ts';
 import {
   createDeployment,
@@ -137,19 +138,33 @@ requirement(
   },
 );
 
+/** A new deployment of the failing image fixture; the status its first revision ended with. */
+async function failingRevision(t: Check): Promise<{ deployment: Deployment; status: string }> {
+  const source = pickSource(t, CONTAINER, 'the failing image fixture is a container image');
+  const body = simpleBody(t, source, 'fail');
+  const failing = { ...body, source_revision_config: { ...body.source_revision_config, image_uri: t.profile.fixtures.failingImageUri! } };
+  const deployment = await createDeployment(t, failing);
+  return { deployment, status: await waitForRevision(t, deployment.id, deployment.latest_revision_id!, 'CP-LIFE-003') };
+}
+
+const failedMessage = (status: string) => `A revision of the failing image ended with status ${status}; expected a status containing FAILED.`;
+
 requirement(
   'CP-LIFE-003',
   async (t: Check) => {
-    const source = pickSource(t, CONTAINER, 'the failing image fixture is a container image');
-    const body = simpleBody(t, source, 'fail');
-    const failing = { ...body, source_revision_config: { ...body.source_revision_config, image_uri: t.profile.fixtures.failingImageUri! } };
-    const deployment = await createDeployment(t, failing);
-    const status = await waitForRevision(t, deployment.id, deployment.latest_revision_id!, 'CP-LIFE-003');
-    t.expect(isFailed(status), {
-      message: `A revision of the failing image ended with status ${status}; expected a status containing FAILED.`,
-      expected: '*FAILED*',
-      seen: status,
-    });
+    const { status } = await failingRevision(t);
+    t.expect(isFailed(status), { message: failedMessage(status), expected: '*FAILED*', seen: status });
+  },
+  { cost: creates(1, 1, { accepted: 1, refused: 1 }), timeout: 'deploy' },
+);
+
+requirement(
+  'CP-LIFE-005',
+  async (t: Check) => {
+    const { deployment, status } = await failingRevision(t);
+    // Judged on a revision that failed (CP-LIFE-003's rule).
+    t.need(isFailed(status), { requirement: 'CP-LIFE-003', message: failedMessage(status), expected: '*FAILED*', seen: status });
+    await expectFailedNotActive(t, deployment.id, deployment.latest_revision_id!, status);
   },
   { cost: creates(1, 1, { accepted: 1, refused: 1 }), timeout: 'deploy' },
 );

@@ -4,6 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import { buildProfile, ProfileError } from '../../harness/profile/sources.ts';
 import { overBudget, planOf, type PlannedTest } from '../../harness/run/cost.ts';
+import { BudgetLedger } from '../../harness/budget/ledger.ts';
 import { certifyHere, keptSuiteWorkers } from '../support/certify.ts';
 
 // The certifications share a suite worker, kept from run to run.
@@ -47,6 +48,31 @@ describe('the plan of a budgeted run', () => {
   });
 });
 
+describe('the budget ledger: a hard limit', () => {
+  test('reserves what fits, makes a reservation wait while others in flight may give theirs back, refuses what cannot fit, and never counts more created than the budget', () => {
+    const ledger = new BudgetLedger({ deployments: 2, revisions: 3 });
+    expect(ledger.reserve({ deployments: 1, revisions: 1 })).toBe('granted');
+    expect(ledger.reserve({ deployments: 1, revisions: 1 })).toBe('granted');
+    // Both in flight: a third create fits only if one of them creates nothing.
+    expect(ledger.reserve({ deployments: 1, revisions: 1 })).toBe('wait');
+    ledger.settle({ deployments: 1, revisions: 1 }, {});
+    expect(ledger.reserve({ deployments: 1, revisions: 1 })).toBe('granted');
+    ledger.settle({ deployments: 1, revisions: 1 }, { deployments: 1, revisions: 1 });
+    ledger.settle({ deployments: 1, revisions: 1 }, { deployments: 1, revisions: 1 });
+    expect(ledger.created).toEqual({ deployments: 2, revisions: 2 });
+    expect(ledger.reserve({ deployments: 1, revisions: 1 })).toBe('spent');
+    expect(ledger.reserve({ revisions: 1 })).toBe('granted');
+    ledger.settle({ revisions: 1 }, { revisions: 1 });
+    expect(ledger.reserve({ revisions: 1 })).toBe('spent');
+    expect(ledger.created).toEqual({ deployments: 2, revisions: 3 });
+  });
+
+  test('a budget without a limit on a kind never refuses it', () => {
+    const ledger = new BudgetLedger({ revisions: 1 });
+    for (let i = 0; i < 50; i++) expect(ledger.reserve({ deployments: 1 })).toBe('granted');
+  });
+});
+
 describe('--budget', () => {
   test('reads deployments=N,revisions=M, either left out', () => {
     expect(buildProfile({ budget: 'deployments=12,revisions=40' }, {}).budget).toEqual({ deployments: 12, revisions: 40 });
@@ -79,13 +105,26 @@ describe('--budget', () => {
     expect(report.requirements.filter((r) => r.status === 'passed').length).toBeGreaterThan(0);
   }, 120_000);
 
+  test('a target that accepts creates it must refuse gets no more deployments than the budget: what would need more is skipped, "budget: spent", and the report\'s "created" stays within it', async () => {
+    const run = await certifyHere({ args: ['--interfaces', 'control-plane', '--requirements', 'CP-TAG-*,CP-CREATE-*,CP-REV-00[1-4]', '--reference-fault', 'cp.tag-build-on-push-accepted', '--budget', 'deployments=3,revisions=8', '--seed', '3'] }, suites);
+    const report = run.report!;
+    const created = report.cost!.created['control-plane']!;
+    expect(created.deployments, run.stdout).toBeLessThanOrEqual(3);
+    expect(created.revisions ?? 0, run.stdout).toBeLessThanOrEqual(8);
+    const spent = report.requirements.filter((r) => r.status === 'skipped' && r.reason?.startsWith('budget: spent'));
+    expect(spent.length, run.stdout).toBeGreaterThan(0);
+    expect(report.verdict).not.toBe('certified');
+  }, 120_000);
+
   // Hosted, every rule fits, the MAY deletion rules included; self-hosted (the external_container
-  // rules besides) CP-DEL-004 alone is left out, and it is a MAY.
+  // rules besides) CP-DEL-004 alone is left out, and it is a MAY. The plan spends 12 deployments
+  // and 40 revisions: one more of each is kept free for the creates and PATCHes the target refuses
+  // (cost.ts plannable), since the run never passes its budget, not even for those.
   test.each([
     ['hosted', [], []],
     ['self-hosted', ['--control-plane-mode', 'self-hosted'], ['CP-DEL-004']],
-  ])('a full %s control-plane certification of the reference within 12 deployments and 40 revisions judges every MUST: tests share deployments', async (_mode, args, leftOut) => {
-    const run = await certifyHere({ args: ['--interfaces', 'control-plane', ...args, '--budget', 'deployments=12,revisions=40', '--seed', '5'] }, suites);
+  ])('a full %s control-plane certification of the reference within 13 deployments and 41 revisions judges every MUST: tests share deployments', async (_mode, args, leftOut) => {
+    const run = await certifyHere({ args: ['--interfaces', 'control-plane', ...args, '--budget', 'deployments=13,revisions=41', '--seed', '5'] }, suites);
     const report = run.report!;
     const created = report.cost!.created['control-plane']!;
     expect(created.deployments).toBeLessThanOrEqual(12);

@@ -67,6 +67,9 @@ const CASES: [mutants: string[], scope: string[]][] = [
   [['as.thread-state-by-assistant'], ['AS-RUN-*', 'AS-SSE-011', 'AS-GRAPH-001']],
   [['as.update-fails'], VERSIONS],
   [['as.delete-answers-500'], VERSIONS],
+  // The edges of limit and offset: an offset past the end, and limit 0.
+  [['as.search-offset-clamped'], ['AS-SRCH-*', 'AS-ASST-001']],
+  [['as.search-limit-zero-unbounded'], ['AS-SRCH-*', 'AS-ASST-001']],
   // As the third-party server had them: each deviation named, none hidden behind another's failure.
   [
     ['as.set-latest-version-from-query', 'as.stateless-values-only'],

@@ -16,6 +16,7 @@ const answered = (status: number, detail: string): ProxiedAnswer => ({
   body: Buffer.from(JSON.stringify({ detail })),
 });
 const bodyOf = (r: ProxiedRequest): Json => JSON.parse(r.body.toString('utf8')) as Json;
+const isSearch = (r: ProxiedRequest) => r.method === 'POST' && pathOf(r) === '/assistants/search';
 const assistantPath = (r: ProxiedRequest) => /^\/assistants\/([^/]+)$/.exec(pathOf(r))?.[1];
 
 /** The context the echo node shows in a run's updates and values events, replaced by `context`. */
@@ -61,7 +62,47 @@ function threadStateByAssistant(): ProxyRules {
   };
 }
 
+/** Search clamps an offset past the end: it lists the last page instead of nothing. */
+function offsetClamped(): ProxyRules {
+  const pages = new WeakMap<ProxiedRequest, { limit: number; offset: number }>();
+  return {
+    request(r) {
+      if (!isSearch(r)) return r;
+      const { limit = 10, offset = 0 } = bodyOf(r);
+      if (!Number.isInteger(limit) || !Number.isInteger(offset) || (limit as number) < 1) return r;
+      const all = editRequestJson(r, (body) => Object.assign(body, { limit: 1000, offset: 0 }));
+      pages.set(all, { limit: limit as number, offset: offset as number });
+      return all;
+    },
+    answer(r, a) {
+      const page = pages.get(r);
+      if (!page || a.status !== 200) return a;
+      const listed = JSON.parse(a.body.toString('utf8')) as Json[];
+      const start = Math.min(page.offset, Math.max(0, listed.length - page.limit));
+      return { ...a, body: Buffer.from(JSON.stringify(listed.slice(start, start + page.limit))) };
+    },
+  };
+}
+
 export const AGENT_SERVER_PATH_PROXY_MUTANTS: readonly ProxyMutant[] = [
+  {
+    id: 'as.search-offset-clamped',
+    what: 'POST /assistants/search with an offset past the end lists the last page instead of nothing.',
+    breaks: 'Spec 4.2: offset skips that many assistants.',
+    family: 'assistants and threads',
+    fails: { mode: 'hosted', requirements: ['AS-SRCH-002'] },
+    rules: offsetClamped,
+  },
+  {
+    id: 'as.search-limit-zero-unbounded',
+    what: 'POST /assistants/search with limit 0 lists a default page (10) instead of nothing.',
+    breaks: 'Spec 4.2: limit is the most assistants listed.',
+    family: 'assistants and threads',
+    fails: { mode: 'hosted', requirements: ['AS-SRCH-002'] },
+    rules: () => ({
+      request: (r) => (isSearch(r) && bodyOf(r).limit === 0 ? editRequestJson(r, (body) => void delete body.limit) : r),
+    }),
+  },
   {
     id: 'as.thread-string-mode-refused',
     what: 'A thread run with stream_mode given as the string "updates" is refused with 400 (a list of modes works, and stateless runs take both).',

@@ -5,10 +5,14 @@
 // values ends it at once (it can never be interpreted), a revision that never ends fails its rule
 // when the deploy timeout passes, and either way the run gets its report.
 import { describeResponse, type Check } from '../../../harness/conformance/index.ts';
-import { isTerminal, REVISION_STATUSES } from '../../../schemas/revision-status.ts';
+import { isFailed, isTerminal, REVISION_STATUSES } from '../../../schemas/revision-status.ts';
+import { expectFailedNotActive } from './failed-not-active.ts';
 import { deploymentPath, field, revisionPath, statusOf } from './endpoints.ts';
 
 export { isFailed, isTerminal, REVISION_STATUSES } from '../../../schemas/revision-status.ts';
+
+/** The rules whose tests make a revision fail on purpose, and judge it in their own order. */
+const FAILING_IMAGE_RULES = ['CP-LIFE-003', 'CP-LIFE-005'];
 
 /** Answers other than 200 in a row before a revision's GET is taken as refused (a real platform may lag a moment). */
 const MISSES_ALLOWED = 3;
@@ -19,6 +23,7 @@ const MISSES_ALLOWED = 3;
  * known values fails CP-REVL-009 at once and blocks `requirement`; a revision its GET keeps
  * refusing blocks it by CP-REVL-004. `until`, asked after each status read while the revision is
  * in progress, ends the wait early when it holds (the status returned is then not an ended one).
+ * A revision that failed is checked not to be the deployment's active revision (CP-LIFE-005).
  */
 export async function waitForRevision(
   t: Check,
@@ -43,7 +48,11 @@ export async function waitForRevision(
         message: `Revision ${revisionId} of deployment ${id} has status ${JSON.stringify(last)}, outside the revision statuses; the wait cannot tell whether it will end, so it stops here.`,
         expected: REVISION_STATUSES,
       });
-      if (isTerminal(last)) return last;
+      if (isTerminal(last)) {
+        // The failing-image tests judge the status (CP-LIFE-003) and then this (CP-LIFE-005) themselves, each in its own test.
+        if (isFailed(last) && !t.ids.some((r) => FAILING_IMAGE_RULES.includes(r))) await expectFailedNotActive(t, id, revisionId, last);
+        return last;
+      }
       if (until && (await until(last as string))) return last as string;
     } else {
       misses += 1;

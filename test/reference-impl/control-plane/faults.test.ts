@@ -96,6 +96,12 @@ const checks: Record<ControlPlaneFault, () => Promise<void>> = {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect((await s.request('GET', `/v2/deployments/${created.id}/revisions/${created.latest_revision_id}`)).body.status).toBe('BUILDING');
   },
+  'cp.failed-revision-active': async () => {
+    const s = await withFault('cp.failed-revision-active', 'memory', { phaseMs: 5 });
+    const created = await createDeployment(s, { ...createBodies.internal_container(), source_revision_config: { image_uri: 'registry.example.com/fail-build:1' } });
+    await pollRevision(s, created.id, created.latest_revision_id, (status) => status === 'BUILD_FAILED');
+    expect((await s.request('GET', `/v2/deployments/${created.id}`)).body.active_revision_id).toBe(created.latest_revision_id);
+  },
   'cp.patch-lost-under-concurrency': async () => {
     for (const backend of ['memory', 'postgres'] as const) {
       const s = await withFault('cp.patch-lost-under-concurrency', backend);

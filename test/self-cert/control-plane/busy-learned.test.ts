@@ -6,6 +6,7 @@
 // that refuses a PATCH as busy even when nothing is in progress still fails the PATCH rule.
 import { expect, test } from 'vitest';
 import { startProxy } from '../../../harness/proxy/proxy.ts';
+import { REMOTE_BUDGET } from '../../../harness/profile/profile.ts';
 import { keptSuiteWorkers } from '../../support/certify.ts';
 import { certifyControlPlane, startControlPlane } from './support/url-target.ts';
 
@@ -32,7 +33,11 @@ test.concurrent(
         .map((q) => `${q.id} ${q.status}: ${q.failures[0]?.message ?? q.reason ?? ''}`);
       expect(notPassed, output).toEqual([]);
       expect(r.report!.verdict, output).toBe('certified');
-      expect(r.report!.learned?.busyPatch?.how, output).toMatch(/answered 409 \(A revision is already in progress for this deployment\.\)/);
+      expect(r.report!.learned?.busyPatch?.how, output).toMatch(/answered 409(, 409)* \(A revision is already in progress for this deployment\.\)/);
+      // The default budget of a URL is a promise: no more deployments or revisions than it.
+      const created = r.report!.cost!.created['control-plane']!;
+      expect(created.deployments, output).toBeLessThanOrEqual(REMOTE_BUDGET.deployments!);
+      expect(created.revisions, output).toBeLessThanOrEqual(REMOTE_BUDGET.revisions!);
       expect(r.stdout).toMatch(/learned: busyPatch: refused: .*Write `busyPatch: refused` in the profile/);
     } finally {
       await target.close();

@@ -1,0 +1,15 @@
+// Spec 2.1: active_revision_id is "the currently deployed revision", so it never names a revision
+// that failed. Checked wherever a wait sees a revision end with a status containing FAILED.
+import type { Check } from '../../../harness/conformance/index.ts';
+import { deploymentPath, field } from './endpoints.ts';
+
+/** Checks CP-LIFE-005: the deployment `id` does not name its failed revision `revisionId` as active. */
+export async function expectFailedNotActive(t: Check, id: string, revisionId: string, status: string): Promise<void> {
+  const exchange = await t.cp.get(deploymentPath(id));
+  const active = field(exchange.response?.json, 'active_revision_id');
+  t.expectOn(exchange, active !== revisionId, {
+    requirement: 'CP-LIFE-005',
+    message: `Revision ${revisionId} of deployment ${id} ended with status ${status}, and the deployment names it as its active_revision_id (the currently deployed revision).`,
+    expected: `active_revision_id other than ${revisionId}`,
+  });
+}
