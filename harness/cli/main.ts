@@ -3,7 +3,7 @@
 import type { CommandIo } from './command.ts';
 import { withStopSignals } from '../run/run-stop.ts';
 import { CERTIFY_USAGE, CLEANUP_USAGE, CONTRACTS_USAGE, INIT_USAGE, MAIN_USAGE, REPORT_USAGE, SELFTEST_USAGE, SERVE_USAGE } from './usage.ts';
-import { harnessVersion } from './version.ts';
+import { harnessVersion } from '../version.ts';
 import { closest } from '../closest.ts';
 
 /** The commands, for a mistyped one's "did you mean". */

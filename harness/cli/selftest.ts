@@ -20,7 +20,7 @@ import { SuiteBatches } from '../suite-runner/batches.ts';
 import { command, type CommandIo } from './command.ts';
 import { UsageError } from '../usage-error.ts';
 import { SELFTEST_USAGE } from './usage.ts';
-import { harnessVersion } from './version.ts';
+import { harnessVersion } from '../version.ts';
 
 export const OPTIONS = {
   only: { type: 'string' },

@@ -18,6 +18,11 @@ const MAIN_KEY = '\u0000main-key';
 /** Settings as they arrive from flags or the environment: strings, before validation. */
 export interface ProfileSettings {
   profileFile?: string;
+  /**
+   * A profile given as the document a profile file holds, checked the same way (apc selftest and
+   * the tests certify in their process without writing a file); a profile file wins over it.
+   */
+  profileDocument?: unknown;
   controlPlaneUrl?: string;
   agentServerUrl?: string;
   tracingUrl?: string;
@@ -40,7 +45,7 @@ export interface ProfileSettings {
   budget?: string;
 }
 
-export const ENV_NAMES: Record<Exclude<keyof ProfileSettings, 'keep'>, string> = {
+export const ENV_NAMES: Record<Exclude<keyof ProfileSettings, 'keep' | 'profileDocument'>, string> = {
   profileFile: 'APC_PROFILE',
   controlPlaneUrl: 'APC_CONTROL_PLANE_URL',
   agentServerUrl: 'APC_AGENT_SERVER_URL',
@@ -148,6 +153,11 @@ function readProfileFile(file: string): TargetProfileFile {
     const message = (error as Error).message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
     throw new ProfileError(`profile ${file}${at ? `:${at.line}:${at.col}` : ''}: not valid YAML: ${message}`);
   }
+  return checkedProfile(file, doc);
+}
+
+/** A profile document checked against schemas/target-profile.ts; `file` names it in problems. */
+function checkedProfile(file: string, doc: unknown): TargetProfileFile {
   const check = compileSchema(TargetProfileFileSchema);
   if (check(doc)) return doc as TargetProfileFile;
   // An `enum` error inside an array repeats per item; one line per path and problem is enough.
@@ -167,8 +177,7 @@ function secretFrom(where: string, given: { apiKey?: string; apiKeyEnv?: string 
  * (`apiKeyEnv: MY_KEY`) so profile files can be committed without them. Returns whether it
  * named the sources.
  */
-function applyFile(profile: TargetProfile, file: string, env: NodeJS.ProcessEnv): boolean {
-  const doc = readProfileFile(file);
+function applyFile(profile: TargetProfile, file: string, doc: TargetProfileFile, env: NodeJS.ProcessEnv): boolean {
   const at = (key: string) => `${file}: ${key}`;
   for (const [k, v] of Object.entries(doc.urls ?? {})) profile.urls[k as InterfaceName] = url(at(`urls.${k}`), v);
   const key = secretFrom(at('apiKeyEnv'), doc, env);
@@ -211,7 +220,10 @@ export function buildProfile(flags: ProfileSettings, env: NodeJS.ProcessEnv, bas
   const s: ProfileSettings = { ...fromEnv, ...Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)) };
   const profile = structuredClone(base);
   // Sources follow the mode unless someone named them: the base (a recorded profile), the file.
-  const fileNamedSources = s.profileFile ? applyFile(profile, s.profileFile, env) : false;
+  // A document given stands for a --profile flag: it wins over APC_PROFILE.
+  const file = flags.profileFile ?? (flags.profileDocument === undefined ? s.profileFile : undefined);
+  const document = file ? { file, doc: readProfileFile(file) } : flags.profileDocument !== undefined ? { file: 'profile', doc: checkedProfile('profile', flags.profileDocument) } : undefined;
+  const fileNamedSources = document ? applyFile(profile, document.file, document.doc, env) : false;
   const sourcesNamed = fileNamedSources || !sameSet(base.sources, defaultSources(base.controlPlaneMode));
   const flagName = (key: keyof typeof ENV_NAMES) =>
     flags[key] !== undefined ? `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}` : ENV_NAMES[key];

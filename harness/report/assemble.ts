@@ -2,7 +2,7 @@
 // the counts derived from the requirements, and redaction of everything in it. A certify run,
 // a run that could not judge its target and a merge of shard reports all assemble theirs here.
 import type { Catalogue } from '../catalogue.ts';
-import { harnessVersion } from '../cli/version.ts';
+import { harnessVersion } from '../version.ts';
 import { redactor } from '../redact.ts';
 import { countsOf, type ComplianceReport } from './compliance.ts';
 

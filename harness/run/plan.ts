@@ -224,7 +224,7 @@ export async function planRun(request: RunRequest, env: NodeJS.ProcessEnv, draft
   if (setup.length > 0) throw new SetupError(setup);
   mkdirSync(draft.reportDir, { recursive: true });
   // URLs without a profile: probe what the target offers, as `apc init` does, and say so.
-  if (discovery && !(settings.profileFile ?? env.APC_PROFILE)) {
+  if (discovery && !(settings.profileFile ?? settings.profileDocument ?? env.APC_PROFILE)) {
     // Probes are cheap requests: each is bounded like the preflight's, whatever the profile's deadline.
     const probing = { ...profile, timeouts: { ...profile.timeouts, requestMs: Math.min(profile.timeouts.requestMs, 10_000) } };
     const found = await discovery.discover({ profile: probing, runId: draft.runId, modeGiven: settings.controlPlaneMode !== undefined || env.APC_CONTROL_PLANE_MODE !== undefined });

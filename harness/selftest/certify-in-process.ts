@@ -1,51 +1,85 @@
-// Runs `apc certify` inside this process: the same command, flags and profile file as a user's
-// run, without a process of its own. apc selftest certifies its mutants and variations this way:
-// a process per subject paid node's start and the harness's imports again for every one of them,
-// more than many subjects' checks cost.
+// Runs a certification inside this process (harness/run/certify-run.ts, the entry `apc certify`
+// calls): apc selftest certifies its mutants and variations this way. A process per subject paid
+// node's start and the harness's imports again for every one of them, more than many subjects'
+// checks cost.
 //
 // Runs stay independent side by side: each has its own reference and proxy (own ports), its own
-// run id (resource names), report folder, vitest instance and suite worker processes, and its own
-// stop. What they share is read-only (the catalogue, compiled schemas) or only ever grows (the
-// redactor's list of secrets, so one run's keys are masked in every run's output).
-import { certify, type CertifyOptions } from '../cli/certify.ts';
+// run id (resource names), report folder, suite runner or a share of apc selftest's, and its own
+// stop. What they share is read-only (the catalogue, compiled schemas) or only ever grows (this
+// process's redactor's list of secrets, so one run's keys are masked in every run's output).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { certifyRun, type CertifyOutcome, type CertifyRequest } from '../run/certify-run.ts';
+import type { RunRequest } from '../run/plan.ts';
+import type { Output } from '../run/progress.ts';
 import type { StopRequest } from '../run/run-stop.ts';
-import { reportDirOf, takeReport, withProfileFile, type ChildCertifyOptions, type ChildCertifyRun } from './certify-child.ts';
+import type { ChildCertifyRun } from './certify-child.ts';
+
+/** How a certification in this process runs: its suite runner and workers, and whether it writes allure-results. */
+export type InProcessOptions = Pick<CertifyRequest, 'allure' | 'workers' | 'suites' | 'ownSeedJudged'>;
+
+export interface InProcessBounds {
+  /** Variables besides this process's (keys: APC_API_KEY ...). */
+  env?: NodeJS.ProcessEnv;
+  /** Stops the run (as a first SIGTERM) after this long. Default 240 s. */
+  timeoutMs?: number;
+  /** Stops the run as a first SIGTERM does (it ends its suites, cleans up, writes a partial report). */
+  signal?: AbortSignal;
+  /** Where the reports go (default: a temporary folder, removed after the run unless keepReports). */
+  reportDir?: string;
+  keepReports?: boolean;
+}
 
 /**
- * `run`: how the certification runs. By default one suite worker and no allure-results: a second
- * worker's start costs more CPU than its parallelism saves when apc selftest runs several
- * certifications side by side (their waits overlap instead), and the selftest reads only
- * compliance.json. A test of a run whose waits must overlap (a worker per suite file) passes `{}`.
+ * Certifies what `run` asks (its reports go to a folder of the bounds'). `options` by default: one
+ * suite worker and no allure-results. A second worker's start costs more CPU than its parallelism
+ * saves when apc selftest runs several certifications side by side (their waits overlap
+ * instead), and the selftest reads only the report.
  */
-export async function certifyInProcess(options: ChildCertifyOptions, run: CertifyOptions = { allure: false, workers: 1 }): Promise<ChildCertifyRun> {
-  return withProfileFile(options.profile, async (profileArgs) => {
-    const reportDir = reportDirOf(options);
-    let stdout = '';
-    let stderr = '';
-    const io = {
-      out: { write: (text: string) => void (stdout += text) },
-      err: { write: (text: string) => void (stderr += text) },
-      env: { ...process.env, NO_COLOR: '1', ...options.env },
-    };
-    // At its bound, or when apc selftest is interrupted, the run stops as on a first SIGTERM:
-    // its suites end where they are and it writes its (partial) report.
-    let timer: NodeJS.Timeout | undefined;
-    let onAbort: (() => void) | undefined;
-    const stop: StopRequest = {
-      requested: new Promise<string>((resolve) => {
-        timer = setTimeout(() => resolve(`the run passed its bound of ${Math.round((options.timeoutMs ?? 240_000) / 1000)} s`), options.timeoutMs ?? 240_000);
-        onAbort = () => resolve('apc selftest was interrupted');
-        if (options.signal?.aborted) onAbort();
-        else options.signal?.addEventListener('abort', onAbort, { once: true });
-      }),
-    };
-    const started = Date.now();
-    try {
-      const code = await certify(['--reports', reportDir, '--quiet', ...profileArgs, ...options.args], io, stop, run);
-      return { code, stdout, stderr, report: takeReport(options, reportDir), reportDir, durationMs: Date.now() - started };
-    } finally {
-      clearTimeout(timer);
-      if (onAbort) options.signal?.removeEventListener('abort', onAbort);
-    }
-  });
+export function certifyInProcess(
+  run: RunRequest,
+  bounds: InProcessBounds,
+  options: InProcessOptions = { allure: false, workers: 1 },
+): Promise<ChildCertifyRun> {
+  return boundedInProcess(bounds, (io, stop, reportDir) => certifyRun({ run: { ...run, reports: reportDir }, ...io, quiet: true, stop, ...options }));
+}
+
+/**
+ * Runs `certification` with output collected as text, and a stop that comes at the bound or when
+ * the signal aborts: the run then ends as on a first SIGTERM, its suites where they are, and
+ * writes its (partial) report.
+ */
+export async function boundedInProcess(
+  bounds: InProcessBounds,
+  certification: (io: { out: Output; err: Output; env: NodeJS.ProcessEnv }, stop: StopRequest, reportDir: string) => Promise<CertifyOutcome>,
+): Promise<ChildCertifyRun> {
+  const reportDir = bounds.reportDir ?? mkdtempSync(join(tmpdir(), 'apc-report-'));
+  let stdout = '';
+  let stderr = '';
+  const io = {
+    out: { write: (text: string) => void (stdout += text) },
+    err: { write: (text: string) => void (stderr += text) },
+    env: { ...process.env, NO_COLOR: '1', ...bounds.env },
+  };
+  const timeoutMs = bounds.timeoutMs ?? 240_000;
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const stop: StopRequest = {
+    requested: new Promise<string>((resolve) => {
+      timer = setTimeout(() => resolve(`the run passed its bound of ${Math.round(timeoutMs / 1000)} s`), timeoutMs);
+      onAbort = () => resolve('apc selftest was interrupted');
+      if (bounds.signal?.aborted) onAbort();
+      else bounds.signal?.addEventListener('abort', onAbort, { once: true });
+    }),
+  };
+  const started = Date.now();
+  try {
+    const { code, report } = await certification(io, stop, reportDir);
+    return { code, stdout, stderr, report, reportDir, durationMs: Date.now() - started };
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) bounds.signal?.removeEventListener('abort', onAbort);
+    if (!bounds.keepReports && !bounds.reportDir) rmSync(reportDir, { recursive: true, force: true });
+  }
 }

@@ -7,6 +7,8 @@ import type { RequirementResult } from '../report/compliance.ts';
 import { referenceProfileFile, startReferenceTarget } from '../reference/reference-target.ts';
 import { certifyChild, type ChildCertifyRun } from './certify-child.ts';
 import { certifyInProcess } from './certify-in-process.ts';
+import type { ProfileSettings } from '../profile/sources.ts';
+import type { RunRequest } from '../run/plan.ts';
 import { startProxy } from '../proxy/proxy.ts';
 import type { SuiteRunner } from '../suite-runner/suite-runner.ts';
 import { isGenerated, type HostileTarget, type Mutant, type Subject, type Variation } from './subjects.ts';
@@ -75,8 +77,11 @@ export async function runSubject(subject: Subject, settings: RunSettings): Promi
   return outcome;
 }
 
-/** The reference, bent as the subject says, certified on the subject's interface (also used by the failure-evidence test). */
-export async function certifyBent(subject: Mutant | Variation, settings: RunSettings, extra: string[] = [], run: { ownSeedJudged?: boolean } = {}): Promise<ChildCertifyRun> {
+/**
+ * The reference, bent as the subject says, certified on the subject's interface (also used by the
+ * failure-evidence test). `extra`: profile settings besides the run's (`seeds`, a deadline).
+ */
+export async function certifyBent(subject: Mutant | Variation, settings: RunSettings, extra: ProfileSettings = {}, run: { ownSeedJudged?: boolean } = {}): Promise<ChildCertifyRun> {
   const mode = subject.mode ?? 'hosted';
   const target = await startReferenceTarget({
     mode,
@@ -88,20 +93,14 @@ export async function certifyBent(subject: Mutant | Variation, settings: RunSett
   const proxy = subject.proxy ? await startProxy(urls[subject.interface], subject.proxy({ apiKey: own!.key, otherApiKey: other!.key })) : undefined;
   if (proxy) urls[subject.interface] = proxy.url;
   try {
-    return await certifyInProcess({
-      profile: { ...referenceProfileFile({ apply: target.apply, urls }), ...(waitsMost(subject) ? { pollIntervalMs: WAITING_POLL_MS } : {}) },
-      args: [
-        '--interfaces', subject.interface,
-        '--seed', String(settings.seed),
-        '--runs', String(settings.runs),
-        ...(subject.scope ? ['--requirements', subject.scope.join(',')] : []),
-        ...(settings.budget ? ['--budget', settings.budget] : []),
-        ...extra,
-      ],
-      env: { APC_API_KEY: own!.key, APC_OTHER_API_KEY: other!.key },
-      timeoutMs: settings.timeoutMs,
-      ...(settings.signal ? { signal: settings.signal } : {}),
-    }, { allure: false, workers: 1, ...(settings.batches ? { suites: settings.batches } : {}), ...run });
+    const profile = { ...referenceProfileFile({ apply: target.apply, urls }), ...(waitsMost(subject) ? { pollIntervalMs: WAITING_POLL_MS } : {}) };
+    const request: RunRequest = {
+      settings: { profileDocument: profile, seed: String(settings.seed), runs: String(settings.runs), ...(settings.budget ? { budget: settings.budget } : {}), ...extra },
+      interfaces: subject.interface,
+      ...(subject.scope ? { requirements: [subject.scope.join(',')] } : {}),
+    };
+    const bounds = { env: { APC_API_KEY: own!.key, APC_OTHER_API_KEY: other!.key }, timeoutMs: settings.timeoutMs, ...(settings.signal ? { signal: settings.signal } : {}) };
+    return await certifyInProcess(request, bounds, { allure: false, workers: 1, ...(settings.batches ? { suites: settings.batches } : {}), ...run });
   } finally {
     await proxy?.close();
     await target.close();
@@ -116,7 +115,7 @@ export async function certifyBent(subject: Mutant | Variation, settings: RunSett
  */
 async function detect(mutant: Mutant, requirements: string[], settings: RunSettings, first: RequirementResult[]): Promise<SubjectRun['detection']> {
   const ownSeedJudged = settings.runs === settings.detectionRuns;
-  const run = await certifyBent({ ...mutant, scope: requirements }, { ...settings, runs: settings.detectionRuns }, ['--seeds', String(settings.seeds)], { ownSeedJudged });
+  const run = await certifyBent({ ...mutant, scope: requirements }, { ...settings, runs: settings.detectionRuns }, { seeds: String(settings.seeds) }, { ownSeedJudged });
   const caught = new Set<number>();
   if (ownSeedJudged && first.some((r) => requirements.includes(r.id) && r.status === 'failed')) caught.add(0);
   for (const r of run.report?.requirements ?? []) {

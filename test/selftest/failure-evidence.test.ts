@@ -29,7 +29,7 @@ test('the sample covers every rule family of the mutants', () => {
 // Side by side (each mutant is a reference of its own): the file's certifications mostly wait. The
 // reference's revisions end in milliseconds, so a deploy timeout of 10 s (not the profile's 30 s)
 // is long enough for every one of them and cuts the wait of the mutant whose revisions never end.
-const DEPLOY_TIMEOUT = ['--deploy-timeout-ms', '10000'];
+const DEPLOY_TIMEOUT = { deployTimeoutMs: '10000' };
 // Their suites share vitest runs, as apc selftest's do (harness/suite-runner/batches.ts): a worker's start per mutant was most of their CPU.
 const batches = new SuiteBatches({ lanes: 2, workers: 2, size: 8, gatherMs: 500 });
 afterAll(() => batches.close());

@@ -2,15 +2,16 @@
 // Self-certification tests use it against the reference implementation, with or without
 // deliberate faults, and against small broken servers. `certify` runs it as a user would, a child
 // process of its own: for tests of the process itself (its signals, its exit, what a real child
-// prints). `certifyHere` runs the same command, flags and profile file inside this process
-// (harness/selftest/certify-in-process.ts): half the CPU of a child, which pays node's start and
-// the harness's imports again for each run. `keptSuiteWorkers` lets the in-process runs of one
+// prints). `certifyHere` reads the same command line and profile inside this process and runs it
+// through the entry `apc certify` calls (harness/run/certify-run.ts): half the CPU of a child,
+// which pays node's start and the harness's imports again for each run. `keptSuiteWorkers` lets the in-process runs of one
 // test file share their suite worker, as apc selftest's certifications do.
 import { resolve } from 'node:path';
 import { afterAll } from 'vitest';
-import type { CertifyOptions as RunOptions } from '../../harness/cli/certify.ts';
+import { withCertifyRequest } from '../../harness/cli/certify.ts';
+import { certifyRun, type CertifyOutcome } from '../../harness/run/certify-run.ts';
 import { certifyChild, type ChildCertifyOptions, type ChildCertifyRun } from '../../harness/selftest/certify-child.ts';
-import { certifyInProcess } from '../../harness/selftest/certify-in-process.ts';
+import { boundedInProcess, type InProcessOptions as RunOptions } from '../../harness/selftest/certify-in-process.ts';
 import { SuiteBatches } from '../../harness/suite-runner/batches.ts';
 import type { ComplianceReport, RequirementResult } from '../../harness/report/compliance.ts';
 
@@ -40,7 +41,17 @@ export async function certify(options: CertifyOptions): Promise<CertifyRun> {
  * least CPU; `{}` leaves the number to the run, as a user's run does.
  */
 export async function certifyHere(options: CertifyOptions, run: RunOptions = { workers: 1 }): Promise<CertifyRun> {
-  return withLookups(await certifyInProcess(options, run));
+  const certified = await boundedInProcess(options, async (io, stop, reportDir) => {
+    let outcome: CertifyOutcome | undefined;
+    const code = await withCertifyRequest(['--reports', reportDir, '--quiet', ...options.args], io, stop, async (request) => {
+      // The profile as a document, as a file of it would give it.
+      if (options.profile) request.run.settings.profileDocument = options.profile;
+      outcome = await certifyRun({ ...request, ...run });
+      return outcome.code;
+    });
+    return { ...outcome, code, reportDir };
+  });
+  return withLookups(certified);
 }
 
 /**

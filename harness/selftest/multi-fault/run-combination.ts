@@ -6,6 +6,7 @@ import { referenceProfileFile, startReferenceTarget } from '../../reference/refe
 import { startProxy } from '../../proxy/proxy.ts';
 import type { InterfaceName } from '../../profile/profile.ts';
 import { certifyInProcess } from '../certify-in-process.ts';
+import type { RunRequest } from '../../run/plan.ts';
 import type { RunSettings } from '../run-subject.ts';
 import type { Mutant } from '../subjects.ts';
 import type { Combination } from './combinations.ts';
@@ -49,25 +50,22 @@ export async function runCombination(combination: Combination, components: Mutan
       proxies.push(proxy);
       urls[c.interface] = proxy.url;
     }
-    const run = await certifyInProcess(
-      {
-        profile: referenceProfileFile({ apply: target.apply, urls }),
-        args: [
-          '--interfaces',
-          interfaces.join(','),
-          '--seed',
-          String(settings.seed),
-          '--runs',
-          String(settings.runs),
-          ...(scope ? ['--requirements', scope.join(',')] : []),
-          ...(settings.budget ? ['--budget', settings.budget] : []),
-        ],
-        env: { APC_API_KEY: own!.key, APC_OTHER_API_KEY: other!.key },
-        timeoutMs: settings.timeoutMs,
-        ...(settings.signal ? { signal: settings.signal } : {}),
+    const request: RunRequest = {
+      settings: {
+        profileDocument: referenceProfileFile({ apply: target.apply, urls }),
+        seed: String(settings.seed),
+        runs: String(settings.runs),
+        ...(settings.budget ? { budget: settings.budget } : {}),
       },
-      { allure: false, workers: 1, ...(settings.batches ? { suites: settings.batches } : {}) },
-    );
+      interfaces: interfaces.join(','),
+      ...(scope ? { requirements: [scope.join(',')] } : {}),
+    };
+    const bounds = {
+      env: { APC_API_KEY: own!.key, APC_OTHER_API_KEY: other!.key },
+      timeoutMs: settings.timeoutMs,
+      ...(settings.signal ? { signal: settings.signal } : {}),
+    };
+    const run = await certifyInProcess(request, bounds, { allure: false, workers: 1, ...(settings.batches ? { suites: settings.batches } : {}) });
     const statuses = run.report?.requirements ?? [];
     const score = scoreCombination(combination.id, components, statuses);
     const shown = new Set([...score.outside, ...score.components.flatMap((c) => c.notFailed.map((n) => n.split(' ')[0]!))]);

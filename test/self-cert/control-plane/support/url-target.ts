@@ -6,7 +6,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { startReference, type ReferenceServer } from '../../../../reference-impl/index.ts';
 import type { ReferenceOptions } from '../../../../reference-impl/options.ts';
 import { certifyHere, type CertifyRun } from '../../../support/certify.ts';
-import type { CertifyOptions as RunOptions } from '../../../../harness/cli/certify.ts';
+import type { InProcessOptions as RunOptions } from '../../../../harness/selftest/certify-in-process.ts';
 
 export interface ControlPlaneTarget {
   server: ReferenceServer;

@@ -1,6 +1,7 @@
+// The harness's version, as package.json gives it: printed by the CLI and written into every report.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from '../root.ts';
+import { ROOT } from './root.ts';
 
 let cached: string | undefined;
 
