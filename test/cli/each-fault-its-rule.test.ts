@@ -70,8 +70,9 @@ test('echoes reported as failures no more: a search whose filter lists nothing f
     );
     const output = `${run.stdout}\n${run.stderr}`;
     expect(run.status('AS-SRCH-001'), output).toBe('failed');
-    for (const id of ['AS-SRCH-002', 'AS-SRCH-003', 'AS-SRCH-004'])
-      expect(run.result(id), output).toMatchObject({ status: 'blocked', blockedBy: ['AS-SRCH-001'] });
+    for (const id of ['AS-SRCH-003', 'AS-SRCH-004']) expect(run.result(id), output).toMatchObject({ status: 'blocked', blockedBy: ['AS-SRCH-001'] });
+    // Paging's own test needs the whole set (a step of AS-SRCH-001's rule): it is never failed on the empty one.
+    expect(run.status('AS-SRCH-002'), output).not.toBe('failed');
     // The echo is shown under the rule that explains it.
     expect(
       run
