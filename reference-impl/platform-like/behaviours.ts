@@ -7,6 +7,7 @@ export const PLATFORM_BEHAVIOURS = [
   'throttle',
   'transient-errors',
   'bare-503s',
+  'slow-posts',
   'async-delete',
   'busy-deployments',
   'small-pages',
@@ -37,6 +38,8 @@ export const PLATFORM_DEFAULTS = {
   transientEvery: 40,
   /** One GET in this many is answered the load balancer's bare 503 (`bare-503s`; never the same path twice in a row). */
   bareEvery: 20,
+  /** How long every POST waits before it is processed (`slow-posts`: a create that provisions a database first). */
+  postMs: 2000,
   /** Largest page a listing answers, whatever `limit` asks for. */
   pageSize: 10,
   /** Deployments the first tenant holds before any client acts. */

@@ -1,8 +1,9 @@
 // The platform-like behaviours that act on any request of any listener before it is processed:
 // throttling (429) and transient errors (503), both with Retry-After and the spec's `{detail}` body,
-// and a load balancer's bare 503 (an HTML page, no Retry-After).
+// a load balancer's bare 503 (an HTML page, no Retry-After), and slow POSTs.
 import type { FastifyInstance } from 'fastify';
-import type { PlatformLike } from './behaviours.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { PLATFORM_DEFAULTS, type PlatformLike } from './behaviours.ts';
 import { keyThrottle } from './throttle.ts';
 import { transientErrors } from './transient-errors.ts';
 import { bare503s, LOAD_BALANCER_PAGE } from './bare-503s.ts';
@@ -16,8 +17,11 @@ export function installPlatformTraffic(app: FastifyInstance, platform: PlatformL
   const throttle = platform.has('throttle') ? keyThrottle(platform) : undefined;
   const transient = platform.has('transient-errors') ? transientErrors(platform, LISTENERS[listener]) : undefined;
   const bare = platform.has('bare-503s') ? bare503s(platform, LISTENERS[listener]) : undefined;
-  if (!throttle && !transient && !bare) return;
+  const postMs = platform.has('slow-posts') ? platform.scaled(PLATFORM_DEFAULTS.postMs) : 0;
+  if (!throttle && !transient && !bare && postMs === 0) return;
   app.addHook('onRequest', async (request, reply) => {
+    // slow-posts: the first byte of every POST's answer comes this late, as on a platform whose create provisions a database.
+    if (postMs > 0 && request.method === 'POST') await sleep(postMs);
     const wait = throttle?.check(request, Date.now());
     if (wait !== undefined) return reply.code(429).header('retry-after', String(wait)).type('application/json').send({ detail: RATE_LIMITED });
     if (transient?.strikes(request)) return reply.code(503).header('retry-after', String(platform.scaledSeconds(1))).type('application/json').send({ detail: UNAVAILABLE });

@@ -155,6 +155,17 @@ describe('platform-like control plane (memory)', () => {
     });
   });
 
+  it('slow-posts: every POST is answered no sooner than 2 s of the platform (0.2 s at time scale 0.1), a GET at once', async () => {
+    await withServer('memory', ['slow-posts'], { timeScale: 0.1 }, async (server) => {
+      let started = Date.now();
+      expect((await server.request('POST', '/v2/deployments', createBodies.internal_container())).status).toBe(201);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(PLATFORM_DEFAULTS.postMs * 0.1 - 5);
+      started = Date.now();
+      expect((await server.request('GET', '/v2/deployments')).status).toBe(200);
+      expect(Date.now() - started).toBeLessThan(PLATFORM_DEFAULTS.postMs * 0.1);
+    });
+  });
+
   it('bare-503s: some GETs answer 503 with a load balancer\'s page and no Retry-After, never twice in a row, other GETs than transient-errors strikes, never a POST', async () => {
     await withServer('memory', ['bare-503s', 'transient-errors'], {}, async (server) => {
       const bare: number[] = [];
