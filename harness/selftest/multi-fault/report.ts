@@ -34,5 +34,8 @@ export function multiFaultMarkdown(r: MultiFaultReport): string[] {
       `| \`${c.id}\` | ${c.interfaces.join(', ')} | ${pct(c.recall)} | ${found.join(' ') || '–'} | ${cell(missed.join('; ')) || '–'} | ${c.outside.join(' ') || '–'} | ${c.structural ? `\`${c.structural}\`` : '–'} | ${(c.durationMs / 1000).toFixed(1)} s${c.error ? `; **no report**: ${cell(c.error.split('\n')[0]!)}` : ''} |`,
     );
   }
+  const evidence = r.combinations.filter((c) => c.evidence.length > 0);
+  if (evidence.length > 0)
+    out.push('', 'Why a component was not found, or what failed outside:', '', ...evidence.flatMap((c) => c.evidence.map((e) => `- \`${c.id}\`: ${cell(e)}`)));
   return [...out, ''];
 }

@@ -20,6 +20,8 @@ export interface CombinationRun extends CombinationScore {
   durationMs: number;
   /** What went wrong when no report was written. */
   error?: string;
+  /** The first failure of each requirement failed outside, and what blocked each requirement not found: why the score is what it is. */
+  evidence: string[];
 }
 
 /** The combination's components, as mutants; an id that names none, or components of two modes, is a mistake of the table. */
@@ -65,8 +67,14 @@ export async function runCombination(combination: Combination, components: Mutan
     };
     const run = await certifyInProcess(request, bounds, { allure: false, workers: 1, ...(settings.batches ? { suites: settings.batches } : {}) });
     const statuses = run.report?.requirements ?? [];
+    const score = scoreCombination(combination.id, components, statuses);
+    const shown = new Set([...score.outside, ...score.components.flatMap((c) => c.notFailed.map((n) => n.split(' ')[0]!))]);
+    const evidence = statuses
+      .filter((r) => shown.has(r.id))
+      .map((r) => `${r.id} ${r.status}: ${r.failures[0]?.message ?? (r.blockedBy ? `blocked by ${r.blockedBy.join(', ')}` : (r.reason ?? ''))}`.slice(0, 400));
     return {
-      ...scoreCombination(combination.id, components, statuses),
+      ...score,
+      evidence,
       what: combination.why,
       ...(combination.structural ? { structural: combination.structural } : {}),
       interfaces,
