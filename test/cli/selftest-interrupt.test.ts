@@ -31,7 +31,7 @@ function certifyChildrenOf(pid: number): number[] {
 
 const alive = (pid: number) => existsSync(`/proc/${pid}`);
 
-test.skipIf(process.platform !== 'linux')('SIGTERM stops the certifications under way and reports what ended, exit 130', async () => {
+test.skipIf(process.platform !== 'linux')('SIGTERM stops the certifications under way and reports what ended, exit 130 (Linux only: it reads child processes from /proc)', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'apc-selftest-stop-'));
   try {
     // Hostile targets whose runs each last half a minute or more (silence, a dripping body, streams

@@ -22,7 +22,7 @@ if (problem !== undefined && process.env.CI === 'true') {
   });
 }
 
-describe.skipIf(problem !== undefined)('the product image', () => {
+describe.skipIf(problem !== undefined)(`the product image${problem ? ` (skipped: ${problem})` : ''}`, () => {
   let image: ProductImage;
 
   beforeAll(async () => {

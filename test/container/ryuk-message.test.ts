@@ -11,7 +11,7 @@ import { dockerProblem } from '../support/docker.ts';
 
 const problem = await dockerProblem();
 
-describe.skipIf(problem !== undefined)('apc certify --reference container, Ryuk not pullable', () => {
+describe.skipIf(problem !== undefined)(`apc certify --reference container, Ryuk not pullable${problem ? ` (skipped: ${problem})` : ''}`, () => {
   test('exits 2 naming Ryuk, its image and TESTCONTAINERS_RYUK_DISABLED=true, not the base image', async () => {
     const image = 'apc-no-registry.invalid/ryuk:none';
     const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', RYUK_CONTAINER_IMAGE: image };

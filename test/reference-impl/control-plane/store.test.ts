@@ -156,7 +156,7 @@ describe.each(BACKENDS)('control-plane store on %s', (backend: Backend) => {
     expect(await store.storeUpload(`t-${randomUUID()}`, Buffer.from([1]))).toBe(false);
   });
 
-  it.skipIf(backend === 'memory')('two stores on one database advance each revision exactly once', async () => {
+  it.skipIf(backend === 'memory')('two stores on one database advance each revision exactly once (PostgreSQL only: an in-memory store cannot be shared)', async () => {
     const other = await open();
     const tenant = randomUUID();
     const created = await Promise.all(Array.from({ length: 8 }, () => newDeployment(tenant)));
