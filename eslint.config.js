@@ -15,6 +15,20 @@ function mayNotImport(floors, why) {
   };
 }
 
+/** What the harness may not import at all. */
+const HARNESS_NOT = ['suites', 'test', 'contracts', 'bench', 'scripts'];
+
+/**
+ * The rooms of harness/, from the top: cli/ reads the command line; selftest/ and run/ stand on the
+ * rest; suite-runner/ runs the suites; conformance/ (the suites' façade), report/, profile/, http/
+ * and sse/ never import upward. traceability/ (read by the selftest) and the harness's top-level
+ * files are outside this order.
+ */
+const HARNESS_ROOMS = ['cli', 'selftest', 'run', 'suite-runner', 'pact', 'proxy', 'reference', 'report', 'conformance', 'sse', 'http', 'profile'];
+
+/** The one known upward import left: the profile's probes of a target use http/ (to move above it). */
+const PROFILE_PROBES = ['harness/profile/discovery.ts', 'harness/profile/fixture-graphs.ts'];
+
 const NOT_SUITES = 'Nothing imports a suite: vitest loads suites/ by path (harness/suite-runner/suite-vitest.ts).';
 
 export default tseslint.config(
@@ -52,7 +66,14 @@ export default tseslint.config(
   { files: ['schemas/**'], rules: mayNotImport(['generators', 'reference-impl', 'harness', 'suites', 'test', 'contracts', 'bench', 'scripts'], 'schemas/ is the ground floor: it imports nothing of the project above it.') },
   { files: ['reference-impl/**'], rules: mayNotImport(['generators', 'harness', 'suites', 'test', 'contracts', 'bench', 'scripts'], 'The reference implementation stands on schemas/ alone.') },
   { files: ['generators/**'], rules: mayNotImport(['reference-impl', 'harness', 'suites', 'test', 'contracts', 'bench', 'scripts'], 'Generators stand on schemas/ alone.') },
-  { files: ['harness/**'], rules: mayNotImport(['suites', 'test', 'contracts', 'bench', 'scripts'], 'The harness stands on schemas/, generators/ and reference-impl/; ' + NOT_SUITES) },
+  { files: ['harness/**'], rules: mayNotImport(HARNESS_NOT, 'The harness stands on schemas/, generators/ and reference-impl/; ' + NOT_SUITES) },
+  // The rooms inside the harness, top down (ARCHITECTURE.md): each imports none above it.
+  ...HARNESS_ROOMS.map((room, i) => ({
+    files: [`harness/${room}/**`],
+    // Left: probing a target (profile/discovery.ts, fixture-graphs.ts) sends requests through http/, which reads profile/.
+    ignores: PROFILE_PROBES,
+    rules: mayNotImport([...HARNESS_NOT, ...HARNESS_ROOMS.slice(0, i)], `harness/${room}/ imports none of the rooms above it (${HARNESS_ROOMS.slice(0, i).join(', ') || 'none'}); ` + NOT_SUITES),
+  })),
   // The suites' façade is closed: of the harness, a suite (and its support/) imports harness/conformance/index.ts alone.
   {
     files: ['suites/**'],

@@ -3,7 +3,7 @@ import { developmentGrant } from '../../reference-impl/auth.ts';
 import type { ApiKeyGrant, ReferenceOptions, ReferenceServer } from '../../reference-impl/options.ts';
 import { redactor } from '../redact.ts';
 import { command, type CommandIo, type ValuesOf } from './command.ts';
-import { unknownFaultMessage } from './fault-names.ts';
+import { unknownFaultMessage } from '../reference/fault-names.ts';
 import { expandBareFlag, platformLikeOption } from './platform-like-option.ts';
 import { UsageError } from '../usage-error.ts';
 import { SERVE_USAGE } from './usage.ts';

@@ -14,5 +14,5 @@ export { redactor } from '../redact.ts';
 export type { SseResult, SseEvent } from '../sse/reader.ts';
 export * from '../sse/checker.ts';
 export { budgeted, foreignTenant, type TargetProfile } from '../profile/profile.ts';
-export { AWAITING_DELETE, deleteBoundMs, untilGone, type Gone } from '../run/awaiting-delete.ts';
+export { AWAITING_DELETE, deleteBoundMs, untilGone, type Gone } from './awaiting-delete.ts';
 export { BUSY_DETAIL, learnBusyPatchRefused } from './learned.ts';

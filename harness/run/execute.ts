@@ -23,7 +23,7 @@ import { runFiles } from '../suite-runner/suite-files.ts';
 import type { RunListener, SuiteRunner } from '../suite-runner/suite-runner.ts';
 import { markNotRun, withDeadline, type StopRequest } from './run-stop.ts';
 import { suiteWorkers } from './workers.ts';
-import { deleteBoundMs } from './awaiting-delete.ts';
+import { deleteBoundMs } from '../conformance/awaiting-delete.ts';
 
 export interface RunHooks {
   listener?: RunListener;

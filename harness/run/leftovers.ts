@@ -7,7 +7,7 @@
 import { InterfaceClient, Recorder } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { Limiter } from '../http/limiter.ts';
-import { awaitingDelete, deleteBoundMs, untilGone } from './awaiting-delete.ts';
+import { awaitingDelete, deleteBoundMs, untilGone } from '../conformance/awaiting-delete.ts';
 import type { InterfaceName, TargetProfile } from '../profile/profile.ts';
 
 export interface Leftover {

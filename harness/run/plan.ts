@@ -16,7 +16,7 @@ import type { Baseline } from '../report/compliance.ts';
 import { replayPlan, type ReplayPlan } from '../report/replay.ts';
 import type { ComplianceReport } from '../report/compliance.ts';
 import { resumePlan } from './resume.ts';
-import { unknownFaultMessage } from '../cli/fault-names.ts';
+import { unknownFaultMessage } from '../reference/fault-names.ts';
 import { UsageError } from '../usage-error.ts';
 import type { RunDraft } from './draft.ts';
 import { checkSetup } from './preflight.ts';

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { runCleanups, type Cleanup } from '../../harness/conformance/cleanups.ts';
 import { InterfaceClient, Recorder } from '../../harness/http/client.ts';
 import { Limiter } from '../../harness/http/limiter.ts';
-import { FAILED_READS_IN_A_ROW, untilGone } from '../../harness/run/awaiting-delete.ts';
+import { FAILED_READS_IN_A_ROW, untilGone } from '../../harness/conformance/awaiting-delete.ts';
 import { defaultProfile } from '../../harness/profile/profile.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
