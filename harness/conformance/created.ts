@@ -73,15 +73,18 @@ export function createdBy(exchanges: readonly Exchange[], profile: TargetProfile
   return created;
 }
 
-/** "3 deployments, 5 revisions": the kinds present. */
+/** `1 deployment`, `3 deployments`: every kind's plural ends in s. */
+const counted = (n: number, kind: (typeof CREATED_KINDS)[number]) => `${n} ${n === 1 ? kind.slice(0, -1) : kind}`;
+
+/** "1 deployment, 5 revisions": the kinds present. */
 export function createdText(created: Created): string {
-  return CREATED_KINDS.filter((k) => created[k]).map((k) => `${created[k]} ${k}`).join(', ') || 'nothing';
+  return CREATED_KINDS.filter((k) => created[k]).map((k) => counted(created[k]!, k)).join(', ') || 'nothing';
 }
 
 /** A profile's budget in words. */
 export function budgetText(budget: Budget | undefined): string {
   if (!budget) return 'none';
-  return [budget.deployments !== undefined ? `${budget.deployments} deployments` : '', budget.revisions !== undefined ? `${budget.revisions} revisions` : ''].filter(Boolean).join(', ');
+  return [budget.deployments !== undefined ? counted(budget.deployments, 'deployments') : '', budget.revisions !== undefined ? counted(budget.revisions, 'revisions') : ''].filter(Boolean).join(', ');
 }
 
 /** Adds `more` into `sum`, kind by kind. */
@@ -97,6 +100,6 @@ export function costLines(cost: ComplianceReport['cost']): string[] {
     const created = cost.created[name] ?? {};
     const planned = cost.planned[name]?.creates ?? {};
     const kinds = CREATED_KINDS.filter((k) => KIND_INTERFACE[k] === name && (created[k] || planned[k]));
-    return kinds.length === 0 ? [] : [`${name}: ${kinds.map((k) => `${created[k] ?? 0} ${k} (of at most ${planned[k] ?? 0} planned)`).join(', ')}`];
+    return kinds.length === 0 ? [] : [`${name}: ${kinds.map((k) => `${counted(created[k] ?? 0, k)} (of at most ${planned[k] ?? 0} planned)`).join(', ')}`];
   });
 }

@@ -309,6 +309,7 @@ export function verdictOf(results: RequirementResult[], errors: string[], univer
   const forBudget = budget.length > 0 ? ` (${budget.length} of them left out by the budget: raise it with --budget or the profile's budget:)` : '';
   if (unjudged.length > 0) return { verdict: 'incomplete', reason: `${unjudged.length} MUST requirement(s) were not judged${forBudget}: ${ids(unjudged)}.`, mustScore };
   if (known) return noRegressions('');
-  const na = musts.filter((r) => r.status === 'not-applicable').length;
-  return { verdict: 'certified', reason: `Every MUST requirement of the catalogue was judged and passed${na > 0 ? ` (${na} not applicable to this target)` : ''}.`, mustScore };
+  // The counts of not-applicable requirements are stated once, in the counts and the MUST score; the reason does not add a third.
+  const na = musts.some((r) => r.status === 'not-applicable');
+  return { verdict: 'certified', reason: `Every MUST requirement of the catalogue that applies to this target was judged and passed${na ? '; the report lists those that do not apply and why' : ''}.`, mustScore };
 }

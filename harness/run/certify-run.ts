@@ -19,7 +19,7 @@ import { draftRun, planRun, SetupError, type RunDraft, type RunPlan, type RunReq
 import { Progress, type Output } from './progress.ts';
 import { resumeDraft } from './resume.ts';
 import { ciShard } from './ci-shard.ts';
-import { parseDuration, type StopRequest } from './run-stop.ts';
+import { exitAtOnceHint, parseDuration, type StopRequest } from './run-stop.ts';
 import { suiteWorkers } from './workers.ts';
 
 export interface CertifyRequest {
@@ -93,7 +93,7 @@ async function planned(request: CertifyRequest, draft: RunDraft): Promise<Certif
     ...(request.ownSeedJudged ? { ownSeedJudged: true } : {}),
     stopping: (reason) =>
       request.err.write(
-        `\napc: ${reason}: stopping the suites${plan.profile.keep ? '' : ' and deleting what the run created'}; press Ctrl-C again to exit at once.\n`,
+        `\napc: ${reason}: stopping the suites${plan.profile.keep ? '' : ' and deleting what the run created'}; ${exitAtOnceHint(reason)}.\n`,
       ),
   });
   const report = reportOf(plan, results);

@@ -122,8 +122,8 @@ export class Progress {
     if (expected.length > 0) this.print(`expected failures: ${expected.map((r) => r.id).join(', ')}`);
     const held = report.requirements.filter((r) => r.status === 'blocked-by-expected-failure');
     if (held.length > 0) this.print(`blocked by expected failures: ${held.map((r) => `${r.id} (by ${(r.blockedBy ?? []).join(', ')})`).join(', ')}`);
-    const na = report.counts.total['not-applicable'];
-    if (na > 0) this.print(dim(`not applicable: ${na} requirement(s) need capabilities not declared in the profile (see the report)`));
+    // Their number is in the counts line above: one count, not two.
+    if (report.counts.total['not-applicable'] > 0) this.print(dim('not applicable: requirements that need capabilities the profile does not declare (the report lists them and what they need)'));
     for (const line of tallyLines(report.transient)) this.print(yellow(`waited:  ${line}`));
     for (const line of costLines(report.cost)) this.print(dim(`created: ${line}`));
     for (const line of learnedLines(report.learned)) this.print(yellow(`learned: ${line}`));

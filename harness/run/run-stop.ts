@@ -41,12 +41,22 @@ export function parseDuration(text: string): number | undefined {
   return ms > 0 ? ms : undefined;
 }
 
+const DEADLINE_PASSED = 'the run passed ';
+
+/**
+ * How to leave at once while the run winds down. After a signal the next Ctrl-C exits; after
+ * --max-time no Ctrl-C was pressed, and the first one only asks for the stop already under way.
+ */
+export function exitAtOnceHint(reason: string): string {
+  return reason.startsWith(DEADLINE_PASSED) ? 'press Ctrl-C twice to exit at once' : 'press Ctrl-C again to exit at once';
+}
+
 /** A stop request that also settles when `ms` pass (when given); `cancel` clears the timer. */
 export function withDeadline(stop: StopRequest | undefined, ms: number | undefined, label: string): { requested: Promise<string> | undefined; cancel(): void } {
   if (ms === undefined) return { requested: stop?.requested, cancel: () => undefined };
   let timer: NodeJS.Timeout | undefined;
   const passed = new Promise<string>((resolve) => {
-    timer = setTimeout(() => resolve(`the run passed ${label} and was stopped`), ms);
+    timer = setTimeout(() => resolve(`${DEADLINE_PASSED}${label} and was stopped`), ms);
   });
   return { requested: Promise.race([passed, ...(stop ? [stop.requested] : [])]), cancel: () => clearTimeout(timer) };
 }

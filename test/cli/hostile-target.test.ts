@@ -134,5 +134,8 @@ describe('targets that answer badly: a verdict within the bound', { timeout: 4 *
     expect(run.ms).toBeLessThan(BOUND_MS);
     expectReport(run, 'interrupted');
     expect(run.report!.verdictReason).toContain('--max-time 4s');
+    // No Ctrl-C was pressed: the hint does not say "again".
+    expect(run.stderr).toContain('press Ctrl-C twice to exit at once');
+    expect(run.stderr).not.toContain('Ctrl-C again');
   });
 });
