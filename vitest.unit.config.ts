@@ -24,8 +24,9 @@ export default defineConfig({
     ],
     // preflight.test.ts checks setup mistakes against a started reference; budget.test.ts
     // certifies the reference (a full control-plane run among them: most of this loop's time when
-    // it was here); suite-batches.test.ts certifies two references in a shared vitest run.
-    exclude: ['test/harness/preflight.test.ts', 'test/harness/budget.test.ts', 'test/harness/suite-batches.test.ts'],
+    // it was here); suite-batches.test.ts certifies two references in a shared vitest run;
+    // readme-commands.test.ts runs the README's commands, a certification of the reference among them.
+    exclude: ['test/harness/preflight.test.ts', 'test/harness/budget.test.ts', 'test/harness/suite-batches.test.ts', 'test/package/readme-commands.test.ts'],
     env: { PACT_DO_NOT_TRACK: 'true' },
     pool: 'forks',
     maxWorkers: 2,
