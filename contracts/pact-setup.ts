@@ -1,9 +1,10 @@
 // What every consumer test here shares: where pact files go, the Pact V4 instance, and how an
 // interaction names the requirements (requirements/*.yaml) it relies on.
 import { rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { PactV4, SpecificationVersion } from '@pact-foundation/pact';
 import { inject } from 'vitest';
+import { DEFAULT_PACT_DIR } from '../harness/pact/pact-files.ts';
 
 /**
  * Pact files are written here by the consumer tests: contracts/pacts/ (not committed) for
@@ -11,7 +12,7 @@ import { inject } from 'vitest';
  * temporary folder of the test run (test/support/global-setup.ts), so the tests leave the checkout
  * as they found it.
  */
-export const PACT_DIR = inject('pactDir') ?? resolve(import.meta.dirname, 'pacts');
+export const PACT_DIR = inject('pactDir') ?? DEFAULT_PACT_DIR;
 
 /** The comment key under which an interaction lists its requirement ids, space-separated. */
 export const REQUIREMENTS_COMMENT = 'requirements';

@@ -36,7 +36,9 @@ export const OPTIONS = {
 function pactsIn(dir: string): PactFile[] {
   const pacts = readPactDir(dir);
   if (pacts.length === 0) {
-    throw new ContractsError(`No pact files in ${dir}. The consumer tests write them: run \`npm run contracts:consumers\` (or \`npm test\`), or give --pacts DIR.`);
+    throw new ContractsError(
+      `No pact files in ${dir}. The consumer tests write them: run \`npm run contracts:consumers\` (it writes contracts/pacts; \`npm test\` keeps its pacts in a temporary folder), or give --pacts DIR.`,
+    );
   }
   return pacts;
 }
