@@ -25,6 +25,8 @@ function page<T>(items: T[], { limit, offset }: Page): T[] {
   return items.slice(offset, offset + limit);
 }
 
+// Nothing to recover on start: a run cut off by a crash takes its busy thread with it, since
+// everything here is lost on restart (postgres-run-recovery.ts does it for PostgreSQL).
 export class MemoryStore implements AgentStore {
   readonly kind = 'memory';
   private seq = 0;

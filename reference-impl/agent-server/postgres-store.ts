@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { withTransaction, type Pool, type PoolClient } from '../db.ts';
 import type { GraphState } from './graph.ts';
 import { KeyedLock } from './keyed-lock.ts';
+import { failRunsOfGoneProcesses, THREAD_LOCK_NAMESPACE } from './postgres-run-recovery.ts';
 import type { AgentStore, AssistantConfig, AssistantQuery, AssistantRecord, AssistantVersion, Page, ThreadRecord, ThreadStatus } from './store.ts';
 
 const SCHEMA = `
@@ -36,9 +37,6 @@ CREATE TABLE IF NOT EXISTS agent_threads (
   state jsonb,
   checkpoint_id uuid
 );`;
-
-/** First key of the two-key advisory lock a thread's runs take ('THRD'). */
-const THREAD_LOCK_NAMESPACE = 0x54485244;
 
 /** Serializes concurrent schema creation by several servers opening one database. */
 const SCHEMA_LOCK = 'SELECT pg_advisory_xact_lock(hashtext($1))';
@@ -103,6 +101,8 @@ export class PostgresStore implements AgentStore {
       await client.query(SCHEMA_LOCK, ['agent_server_schema']);
       await client.query(SCHEMA);
     });
+    // Before serving: fail the runs a crashed process left in flight (postgres-run-recovery.ts).
+    await failRunsOfGoneProcesses(pool);
     return new PostgresStore(pool);
   }
 
