@@ -2,7 +2,9 @@
 // implementation: 4xx `{detail: string}`, 422 HTTPValidationError `{detail: [{loc, msg, type}]}`.
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyServerOptions } from 'fastify';
+import { BARE_ANSWER_HTTP_OPTIONS, installBareAnswers } from './bare-answers.ts';
+import type { Server } from 'node:http';
+import type { FastifyError, FastifyHttpOptions, FastifyInstance, FastifyReply, FastifyServerOptions } from 'fastify';
 
 export interface ValidationIssue {
   loc: (string | number)[];
@@ -37,6 +39,7 @@ export function sendError(reply: FastifyReply, error: HttpError): FastifyReply {
  * and answered 500 with a `{detail}` that leaks nothing.
  */
 export function installErrorHandling(app: FastifyInstance): void {
+  installBareAnswers(app);
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     if (error instanceof HttpError) return sendError(reply, error);
     const status = error.statusCode;
@@ -54,10 +57,12 @@ export function installErrorHandling(app: FastifyInstance): void {
 /**
  * Fastify options every listener shares, so that errors raised before any route runs get the
  * documented shape too: a URL that is not valid percent-encoding (400), a request Node's HTTP
- * parser refuses (oversized headers 431, a malformed request 400). Path parameters may be as long
+ * parser refuses (oversized headers 431, a malformed request 400), and what Node answers on its own
+ * (no Host, an unmet `Expect`, `CONNECT`: bare-answers.ts). Path parameters may be as long
  * as the headers allow: a long id is then judged by its route like any other bad id.
  */
 export const FRAMEWORK_OPTIONS = {
+  http: BARE_ANSWER_HTTP_OPTIONS,
   routerOptions: { maxParamLength: 16 * 1024 },
   frameworkErrors: (error: FastifyError, _request: unknown, reply: FastifyReply) => {
     const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
@@ -77,7 +82,7 @@ export const FRAMEWORK_OPTIONS = {
   // schemas: Fastify's own compilers (a second Ajv and fast-json-stringify) would be loaded at each
   // start for nothing, a tenth of the reference's start. A route schema would reach these and fail.
   schemaController: { compilersFactory: { buildValidator: noRouteSchemas, buildSerializer: noRouteSchemas } },
-} satisfies Partial<FastifyServerOptions>;
+} satisfies Partial<FastifyServerOptions> & Pick<FastifyHttpOptions<Server>, 'http'>;
 
 function noRouteSchemas(): never {
   throw new Error('The reference declares no Fastify route schemas: requests are validated with schemas/index.ts in the handlers.');

@@ -3,6 +3,7 @@
 // imported only when a container is asked for: loading it costs a third of a second.
 import type { ContainerRuntimeClient } from 'testcontainers';
 import { UsageError } from '../usage-error.ts';
+import { dockerSocketProblem } from './docker-socket.ts';
 
 /** testcontainers' reaper image, as it chooses it (build/reaper/reaper.js). */
 const REAPER_IMAGE = process.env.RYUK_CONTAINER_IMAGE ?? 'testcontainers/ryuk';
@@ -10,16 +11,23 @@ const REAPER_IMAGE = process.env.RYUK_CONTAINER_IMAGE ?? 'testcontainers/ryuk';
 /** Docker is missing or refused a step: the user's setup, reported with exit code 2. */
 export class ContainerError extends UsageError {}
 
+function noDocker(why: string): ContainerError {
+  return new ContainerError(
+    `--reference container and --database postgres need Docker, and none answered (${why}). ` +
+      'Start Docker, or set DOCKER_HOST to its socket; `--reference process` (the default) needs no Docker.',
+  );
+}
+
 export async function dockerClient(): Promise<ContainerRuntimeClient> {
+  // Where no socket answers, say so at once rather than after testcontainers' seconds of trying.
+  const problem = await dockerSocketProblem();
+  if (problem !== undefined) throw noDocker(problem);
   const { getContainerRuntimeClient, getReaper } = await import('testcontainers');
   let client: ContainerRuntimeClient;
   try {
     client = await getContainerRuntimeClient();
   } catch (error) {
-    throw new ContainerError(
-      `--reference container and --database postgres need Docker, and none answered (${firstLine(error)}). ` +
-        'Start Docker, or set DOCKER_HOST to its socket; `--reference process` (the default) needs no Docker.',
-    );
+    throw noDocker(firstLine(error));
   }
   // testcontainers starts its reaper (Ryuk, an image of its own to pull) before the first build or
   // container; started here, a failed pull is named as Ryuk's, not blamed on the base image.
