@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import type { Exchange } from '../http/exchange.ts';
 import { TargetKeptRefusing } from '../http/throttling.ts';
 import { CheckJudging } from './check-judging.ts';
-import { WaitTimedOut } from './failure.ts';
+import { safeString, WaitTimedOut } from './failure.ts';
 
 /** Details of a failed property, kept for the report. */
 export interface PropertyFailure {
@@ -166,7 +166,7 @@ export class CheckProperties extends CheckJudging {
     const cause = found.error ?? this.waitedOut;
     this.properties.push({ ran, planned, asked: this.profile.runs });
     this.propertyFailure = { input: found.input, seed, path: undefined, exchanges: this.recorder.since(mark), cause };
-    throw cause instanceof Error ? cause : new Error(String(cause));
+    throw cause instanceof Error ? cause : new Error(safeString(cause));
   }
 
   /**
@@ -213,6 +213,6 @@ export class CheckProperties extends CheckJudging {
       cause = replayed;
     }
     this.propertyFailure = { input, seed: details.seed, path: details.counterexamplePath ?? undefined, exchanges: this.recorder.since(mark), cause };
-    throw cause instanceof Error ? cause : new Error(String(cause));
+    throw cause instanceof Error ? cause : new Error(safeString(cause));
   }
 }

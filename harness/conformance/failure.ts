@@ -90,7 +90,20 @@ export function describeValue(value: unknown): string | undefined {
   try {
     return JSON.stringify(value);
   } catch {
+    return safeString(value);
+  }
+}
+
+/**
+ * String(value) that never throws: a null-prototype object (fast-check's records and dictionaries
+ * draw them), or one whose toString is not a function, has no primitive form, and String() on it
+ * throws a TypeError that would replace the failure being reported.
+ */
+export function safeString(value: unknown): string {
+  try {
     return String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
   }
 }
 
@@ -100,7 +113,9 @@ export function describeValue(value: unknown): string | undefined {
  * message, shown on one line and compared night to night, never holds it.
  */
 export function describeInput(input: unknown): string | undefined {
-  if (input !== null && typeof input === 'object' && !Array.isArray(input) && input.toString !== Object.prototype.toString) return String(input);
+  // Only a toString that is a function of the input's own: a null-prototype object has none, a generated key may be named toString.
+  const own = input !== null && typeof input === 'object' && !Array.isArray(input) ? (input as { toString?: unknown }).toString : undefined;
+  if (typeof own === 'function' && own !== Object.prototype.toString) return safeString(input);
   return describeValue(input);
 }
 

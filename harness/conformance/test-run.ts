@@ -11,7 +11,7 @@ import { redactor } from '../redact.ts';
 import { TargetKeptRefusing } from '../http/throttling.ts';
 import { Check } from './check.ts';
 import { budgetText, createdBy, createdText } from './created.ts';
-import { ConformanceFailure, describeInput, describeValue, NotJudged, type FailureRecord } from './failure.ts';
+import { ConformanceFailure, describeInput, describeValue, NotJudged, safeString, type FailureRecord } from './failure.ts';
 import type { RunContext } from './run-context.ts';
 import { runOfFile } from './run-of-file.ts';
 import type { RequirementOptions, TestCost } from './test-meta.ts';
@@ -58,7 +58,7 @@ function toRecord(check: Check, ids: string[], error: unknown): FailureRecord {
   const property = check.propertyFailure;
   const exchanges = property ? property.exchanges : check.recorder.exchanges;
   const requirements = spec?.requirement ? [spec.requirement] : ids;
-  const message = spec?.message ?? (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+  const message = spec?.message ?? (error instanceof Error ? `${error.name}: ${error.message}` : safeString(error));
   const seedFlag = `--seed ${check.profile.seed}`;
   // A generated input holds secrets the target never received (a PATCH for another source, a step
   // after the failing one): they are known to the redactor only from the input itself.
