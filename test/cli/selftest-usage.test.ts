@@ -17,7 +17,7 @@ describe('apc selftest options', () => {
   });
 
   test.each([
-    [['--kinds', 'bogus'], /--kinds: unknown kind\(s\) bogus; use mutants, variations, hostile\./],
+    [['--kinds', 'bogus'], /--kinds: unknown kind\(s\) bogus; use mutants, variations, hostile, multi-fault\./],
     [['--only', 'no-such-subject'], /selects no subject; `apc selftest --list` lists them\./],
     [['--seeds', '0'], /--seeds: expected a whole number from 1 to 1000, found "0"\./],
     [['--frobnicate'], /Run `apc help selftest` for the options\./],
