@@ -18,6 +18,26 @@ const ENUMS: Record<string, readonly string[]> = { 'revision-status': REVISION_S
 /** The kinds a `refusals:` entry's body field may have. */
 const KINDS = { string: (v: unknown) => typeof v === 'string', list: (v: unknown) => Array.isArray(v) } as const;
 
+/**
+ * What a `refusals:` entry's body field must hold: a kind (`string`, `list`), `=value` (that exact
+ * string) or `~pattern` (a string the regular expression matches). Creates of one source kind are
+ * told apart by value, a tag's create by its ref's pattern.
+ */
+function bodyTest(spec: string): ((v: unknown) => boolean) | undefined {
+  if (spec in KINDS) return KINDS[spec as keyof typeof KINDS];
+  if (spec.startsWith('=')) return (v) => v === spec.slice(1);
+  if (spec.startsWith('~')) {
+    const pattern = new RegExp(spec.slice(1));
+    return (v) => typeof v === 'string' && pattern.test(v);
+  }
+  return undefined;
+}
+
+/** A body field by its dotted path (`source_revision_config.repo_ref`). */
+function fieldAt(body: Record<string, unknown>, path: string): unknown {
+  return path.split('.').reduce<unknown>((value, key) => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined), body);
+}
+
 interface Shape {
   requirement: string;
   what: string;
@@ -28,7 +48,9 @@ interface Shape {
 export interface RefusalRule extends Shape {
   /** The answers that refuse the request's form (400, 422): not a 404, which says something else is missing. */
   statuses: number[];
-  body: Record<string, keyof typeof KINDS>;
+  body: Record<string, (value: unknown) => boolean>;
+  /** When set, the entry moves only failures that name one of these rules (the generic rule a step relied on). */
+  insteadOf?: string[];
 }
 
 export interface ValueRule extends Shape {
@@ -87,11 +109,19 @@ export function readAttribution(dir: string, known: ReadonlyMap<string, unknown>
     const where = `refusals entry ${i + 1}`;
     const body = raw.body;
     if (typeof body !== 'object' || body === null || Object.keys(body).length === 0) bad(where, 'body: a field and its kind', body);
-    for (const [field, kind] of Object.entries(body)) if (!(kind in KINDS)) bad(`${where}, body.${field}`, Object.keys(KINDS).join(' or '), kind);
+    const tests: RefusalRule['body'] = {};
+    for (const [field, spec] of Object.entries(body)) {
+      const test = typeof spec === 'string' ? bodyTest(spec) : undefined;
+      if (!test) bad(`${where}, body.${field}`, `${Object.keys(KINDS).join(' or ')}, =value or ~pattern`, spec);
+      tests[field] = test;
+    }
     const statuses = raw.statuses;
     if (!Array.isArray(statuses) || statuses.length === 0 || !statuses.every((s) => Number.isInteger(s) && s >= 400 && s < 500))
       bad(where, 'statuses: a list of 4xx statuses', statuses);
-    return { ...shapeOf(raw, where, known), statuses: statuses as number[], body: body as RefusalRule['body'] };
+    const insteadOf = raw.instead_of;
+    if (insteadOf !== undefined && (!Array.isArray(insteadOf) || !insteadOf.every((id) => typeof id === 'string' && known.has(id))))
+      bad(where, 'instead_of: a list of requirement ids of the catalogue', insteadOf);
+    return { ...shapeOf(raw, where, known), statuses: statuses as number[], body: tests, ...(insteadOf ? { insteadOf: insteadOf as string[] } : {}) };
   });
   const values = listOf(doc, 'values').map((raw, i): ValueRule => {
     const where = `values entry ${i + 1}`;
@@ -117,12 +147,12 @@ function bodyOf(exchange: Exchange): Record<string, unknown> | undefined {
 }
 
 /** The rule a refusal of this request's form breaks, when the mapping names one. */
-export function refusalOf(attribution: Attribution, exchange: Exchange): Attributed | undefined {
+export function refusalOf(attribution: Attribution, exchange: Exchange, relied?: string): Attributed | undefined {
   const status = exchange.response?.status;
   const body = status === undefined ? undefined : bodyOf(exchange);
   if (!body) return undefined;
   const rule = attribution.refusals.find(
-    (r) => r.statuses.includes(status!) && sameShape(r, exchange) && Object.entries(r.body).every(([field, kind]) => KINDS[kind](body[field])),
+    (r) => (!r.insteadOf || (relied !== undefined && r.insteadOf.includes(relied))) && r.statuses.includes(status!) && sameShape(r, exchange) && Object.entries(r.body).every(([field, test]) => test(fieldAt(body, field))),
   );
   return rule && { requirement: rule.requirement, what: rule.what };
 }

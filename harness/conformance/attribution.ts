@@ -17,7 +17,7 @@ function mapping(): Attribution {
  * one (a 400 for a string stream_mode is AS-SSE-006's, not the run rule's the step relied on).
  */
 export function attributed<S extends FailureSpec>(exchange: Exchange, spec: S): S {
-  const found = refusalOf(mapping(), exchange);
+  const found = refusalOf(mapping(), exchange, spec.requirement);
   if (!found || found.requirement === spec.requirement) return spec;
   const relied = spec.requirement ? `; the step relied on ${spec.requirement}` : '';
   return { ...spec, requirement: found.requirement, message: `${spec.message} (${found.what}: ${found.requirement}'s statement is broken${relied})` };

@@ -132,20 +132,26 @@ export class CheckJudging extends CheckExchanges {
    */
   async expectModelAgrees(run: () => Promise<unknown>, options: { foundBy?: string; after?: () => Promise<void> } = {}): Promise<void> {
     let mismatch: ModelMismatch | undefined;
+    // The step that disagreed sent the last request before `after` (which cleans up) sends its own.
+    let disagreed: Exchange | undefined;
     try {
       await run();
     } catch (error) {
       if (!(error instanceof ModelMismatch)) throw error;
       mismatch = error;
+      disagreed = this.recorder.exchanges.at(-1);
     } finally {
       await options.after?.();
     }
-    this.expect(mismatch === undefined, {
+    const spec: FailureSpec = {
       ...(mismatch ? { requirement: mismatch.requirement } : {}),
       message: options.foundBy ? `${mismatch?.message} (found by ${options.foundBy})` : (mismatch?.message ?? ''),
       expected: mismatch?.expected,
       seen: mismatch?.seen,
-    });
+    };
+    // A refusal of the disagreeing step's form (a valid create of one source kind answered 422) is
+    // the rule's of that form, as for any step (attribution.yaml).
+    this.expect(mismatch === undefined, mismatch && disagreed ? attributed(disagreed, spec) : spec);
   }
 
   /** A precondition on an exchange: any 2xx answer. Steps accept every success status. */

@@ -54,3 +54,28 @@ test("a revision status outside the revision statuses is CP-REVL-009's, read alo
   expect(valuesOutside(attribution!, list).map((v) => v.value)).toEqual(['DEPLOY_ERROR']);
   expect(valuesOutside(attribution!, exchange('GET', '/v2/deployments/d/revisions/r', undefined, 200, { status: 'BUILD_FAILED' }))).toEqual([]);
 });
+
+test("a step's valid create refused 422 is its source's rule (a tag's create CP-TAG-002's), only in place of CP-CREATE-001; a rule's own check keeps its failure", () => {
+  const { attribution } = loadCatalogue();
+  const create = (body: unknown, relied: string | undefined, status = 422) => refusalOf(attribution!, exchange('POST', '/v2/deployments', body, status), relied)?.requirement;
+  expect(create({ source: 'gitforge', source_revision_config: { repo_ref: 'main' } }, 'CP-CREATE-001')).toBe('CP-SRC-001');
+  expect(create({ source: 'gitforge', source_revision_config: { repo_ref: 'refs/tags/v1' } }, 'CP-CREATE-001')).toBe('CP-TAG-002');
+  expect(create({ source: 'external_container' }, 'CP-CREATE-001')).toBe('CP-SRC-003');
+  expect(create({ source: 'internal_container' }, 'CP-CREATE-001')).toBe('CP-SRC-005');
+  expect(create({ source: 'internal_source' }, 'CP-CREATE-001')).toBe('CP-SRC-006');
+  // CPU bounds refused on an external_container create: CP-RES-004's own check, not the source's.
+  expect(create({ source: 'external_container' }, 'CP-RES-004')).toBeUndefined();
+  expect(create({ source: 'external_container' }, undefined)).toBeUndefined();
+  expect(create({ source: 'gitforge' }, 'CP-CREATE-001', 404)).toBeUndefined();
+  expect(create({ source: 'gitforge' }, 'CP-CREATE-001', 201)).toBeUndefined();
+});
+
+test('a body field is matched by kind, =value or ~pattern; anything else fails the load', () => {
+  const dir = scratchDir('attribution-values');
+  cpSync(REQUIREMENTS_DIR, dir, { recursive: true });
+  writeFileSync(
+    join(dir, 'attribution.yaml'),
+    'refusals:\n  - requirement: CP-SRC-001\n    what: a gitforge create was refused\n    request: POST /v2/deployments$\n    statuses: [422]\n    body: { source: gitforge }\n',
+  );
+  expect(() => loadCatalogue(dir)).toThrow(/refusals entry 1, body.source: expected string or list, =value or ~pattern, found "gitforge"/);
+});
