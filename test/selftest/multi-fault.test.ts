@@ -57,6 +57,8 @@ describe('the scoring', () => {
     expect(problems[1]).toMatch(/mf\.t: recall 66\.7%, below 75\.0% \(not found: b \[B-2 blocked\]\)/);
     expect(problems[2]).toMatch(/mf\.t: MUST failures outside .*: X-1/);
     expect(multiFaultProblems([perfect])).toEqual([]);
+    // A selftest run without the multi-fault kind (the default one) misses no multi-fault target.
+    expect(multiFaultProblems([])).toEqual([]);
   });
 
   test('a component whose requirement was not run is not found', () => {

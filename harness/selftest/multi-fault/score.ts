@@ -74,6 +74,8 @@ export function totalsOf(scores: CombinationScore[]): MultiFaultTotals {
 
 /** The targets missed, one line each (none: every target met). */
 export function multiFaultProblems(scores: CombinationScore[]): string[] {
+  // A run without the multi-fault kind scored no combination: no target to miss.
+  if (scores.length === 0) return [];
   const t = totalsOf(scores);
   const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
   return [
