@@ -3,7 +3,7 @@
 // Content-Security-Policy that allows only its own inline style: the page runs no script.
 import { createHash } from 'node:crypto';
 import { escapeHtml as h } from './escape.ts';
-import type { Matrix, MatrixRow, MatrixTarget } from './matrix.ts';
+import { TARGET_FACTS, type Matrix, type MatrixRow } from './matrix.ts';
 import { STATUS_LABELS } from './scores.ts';
 
 const STYLE = `
@@ -24,28 +24,10 @@ tr.differs th.id::before { content: "≠ "; }
 
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 
-const TARGET_LINES: [string, (t: MatrixTarget) => string][] = [
-  ['MUST', (t) => t.must],
-  ['Requirements', (t) => t.counts],
-  ['Implementation', (t) => t.implementation],
-  [
-    'URLs',
-    (t) =>
-      Object.entries(t.urls)
-        .map(([i, url]) => `${i} ${url}`)
-        .join(', '),
-  ],
-  ['Switched on', (t) => t.switchedOn ?? 'nothing'],
-  ['Profile', (t) => t.profile],
-  ['Harness', (t) => t.harness],
-  ['Catalogue', (t) => `${t.catalogue} (spec ${t.specVersion})`],
-  ['Run', (t) => `${t.runId}, ended ${t.endedAt}`],
-];
-
 function targets(matrix: Matrix): string {
   const head = `<tr><th></th>${matrix.targets.map((t) => `<th>${h(t.name)}</th>`).join('')}</tr>`;
   const verdicts = `<tr><th>Verdict</th>${matrix.targets.map((t) => `<td class="s ${h(t.verdict)}">${h(t.verdictLabel)}</td>`).join('')}</tr>`;
-  const rest = TARGET_LINES.map(([label, cell]) => `<tr><th>${h(label)}</th>${matrix.targets.map((t) => `<td>${h(cell(t))}</td>`).join('')}</tr>`);
+  const rest = TARGET_FACTS.map(([label, cell]) => `<tr><th>${h(label)}</th>${matrix.targets.map((t) => `<td>${h(cell(t))}</td>`).join('')}</tr>`);
   return `<table id="targets">${head}\n${verdicts}\n${rest.join('\n')}</table>`;
 }
 

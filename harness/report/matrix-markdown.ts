@@ -2,27 +2,11 @@
 // targets first, one column each (verdict, versions, profile, what was switched on), then one row
 // per requirement with each target's status, the rows where the targets differ listed first.
 import { MARKS, text } from './markdown.ts';
-import type { Matrix, MatrixRow, MatrixTarget } from './matrix.ts';
+import { TARGET_FACTS, type Matrix, type MatrixRow, type MatrixTarget } from './matrix.ts';
 import { STATUS_LABELS } from './scores.ts';
 
-const TARGET_LINES: [string, (t: MatrixTarget) => string][] = [
-  ['Verdict', (t) => `**${t.verdictLabel}**`],
-  ['MUST', (t) => t.must],
-  ['Requirements', (t) => t.counts],
-  ['Implementation', (t) => t.implementation],
-  [
-    'URLs',
-    (t) =>
-      Object.entries(t.urls)
-        .map(([i, url]) => `${i} ${url}`)
-        .join(', '),
-  ],
-  ['Switched on', (t) => t.switchedOn ?? 'nothing'],
-  ['Profile', (t) => t.profile],
-  ['Harness', (t) => t.harness],
-  ['Catalogue', (t) => `${t.catalogue} (spec ${t.specVersion})`],
-  ['Run', (t) => `${t.runId}, ended ${t.endedAt}`],
-];
+/** The verdict in bold, then the facts every matrix format shows. */
+const TARGET_LINES: [string, (t: MatrixTarget) => string][] = [['Verdict', (t) => `**${t.verdictLabel}**`], ...TARGET_FACTS];
 
 function tableRow(cells: string[]): string {
   return `| ${cells.join(' | ')} |`;

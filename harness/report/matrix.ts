@@ -112,3 +112,22 @@ export function buildMatrix(reports: { folder: string; report: ComplianceReport 
   const differing = requirements.filter((row) => new Set(row.statuses).size > 1).map((row) => row.id);
   return { schemaVersion: 1, targets, requirements, differing };
 }
+
+/** A target's facts, one line each (label, value), in the order every matrix format shows them. */
+export const TARGET_FACTS: [string, (t: MatrixTarget) => string][] = [
+  ['MUST', (t) => t.must],
+  ['Requirements', (t) => t.counts],
+  ['Implementation', (t) => t.implementation],
+  [
+    'URLs',
+    (t) =>
+      Object.entries(t.urls)
+        .map(([i, url]) => `${i} ${url}`)
+        .join(', '),
+  ],
+  ['Switched on', (t) => t.switchedOn ?? 'nothing'],
+  ['Profile', (t) => t.profile],
+  ['Harness', (t) => t.harness],
+  ['Catalogue', (t) => `${t.catalogue} (spec ${t.specVersion})`],
+  ['Run', (t) => `${t.runId}, ended ${t.endedAt}`],
+];
