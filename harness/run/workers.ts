@@ -10,12 +10,16 @@
 import { availableParallelism } from 'node:os';
 import type { RunPlan } from './plan.ts';
 
+/** An answer this late is mostly waiting, not CPU. */
+export const SLOW_ANSWER_MS = 250;
+
 /** Suite workers at most (harness/suite-runner/ starts no more than there are files). `cap`: the caller's own limit (apc selftest's one). */
-export function suiteWorkers(plan: Pick<RunPlan, 'profile' | 'referenceChoice' | 'request' | 'suiteInterfaces'>, cap?: number): number {
+export function suiteWorkers(plan: Pick<RunPlan, 'profile' | 'referenceChoice' | 'request' | 'suiteInterfaces' | 'latency'>, cap?: number): number {
   const slow = plan.request.referencePlatformLike?.behaviours ?? [];
   const quickRevisions = plan.referenceChoice !== undefined && !slow.includes('slow-builds');
-  // Answers that come seconds late (slow-posts) are waits too, on every interface: they overlap across workers.
-  const waiting = (plan.suiteInterfaces.includes('control-plane') && !quickRevisions) || (plan.referenceChoice !== undefined && slow.includes('slow-posts'));
+  // Answers that come late (slow-posts, or a latency measured as the run starts) are waits too, on every interface: they overlap across workers.
+  const slowAnswers = slow.includes('slow-posts') || Object.values(plan.latency ?? {}).some((l) => Math.max(l.readMs, l.postMs) >= SLOW_ANSWER_MS);
+  const waiting = (plan.suiteInterfaces.includes('control-plane') && !quickRevisions) || slowAnswers;
   const limit = waiting ? plan.profile.concurrency : Math.min(2, availableParallelism(), plan.profile.concurrency);
   return Math.max(1, Math.min(cap ?? limit, limit));
 }

@@ -28,6 +28,14 @@ test('the reference answering every POST late (slow-posts): those waits overlap 
   expect(suiteWorkers(plan({ reference: true, slowPosts: true, concurrency: 4, interfaces: ['agent-server', 'experiment-upload'] }))).toBe(4);
 });
 
+test('a target measured slow as the run starts (a POST of 2 s) gets a worker per file within --concurrency, whatever its interfaces', () => {
+  const interfaces = ['agent-server', 'experiment-upload'] as RunPlan['suiteInterfaces'];
+  const slow = { ...plan({ concurrency: 4, interfaces }), latency: { 'agent-server': { readMs: 5, postMs: 2000 } } };
+  expect(suiteWorkers(slow)).toBe(4);
+  const quick = { ...plan({ concurrency: 4, interfaces }), latency: { 'agent-server': { readMs: 5, postMs: 20 } } };
+  expect(suiteWorkers(quick)).toBe(Math.min(2, availableParallelism()));
+});
+
 test('the reference with quick builds, or no control plane: the work is CPU, two workers at most', () => {
   const cpu = Math.min(2, availableParallelism());
   expect(suiteWorkers(plan({ reference: true }))).toBe(cpu);
