@@ -159,7 +159,7 @@ requirement(
   async (t: Check) => {
     const { deployment, status } = await failingRevision(t);
     t.expect(isFailed(status), { requirement: 'CP-LIFE-003', message: failedMessage(status), expected: '*FAILED*', seen: status });
-    await expectFailedNotActive(t, deployment.id, deployment.latest_revision_id!, status, 'observe');
+    await expectFailedNotActive(t, deployment.id, deployment.latest_revision_id!, status, 'go-on');
   },
   { cost: creates(1, 1, { accepted: 1, refused: 1 }), timeout: 'deploy' },
 );
