@@ -51,6 +51,8 @@ export class CheckJudging extends CheckExchanges {
   waitedOut: WaitTimedOut | undefined;
   /** Checks made with `observe` that did not hold: the test fails with them when its body ends. */
   readonly observed: FailureSpec[] = [];
+  /** Checks of other rules than the test's own that did not hold (`observeOn`): recorded under those rules. */
+  readonly seenAside: { spec: NeedSpec; exchange: Exchange }[] = [];
 
   /** Fails the test now. The failure names `spec.requirement`, or every requirement of the test. */
   fail(spec: FailureSpec): never {
@@ -85,6 +87,17 @@ export class CheckJudging extends CheckExchanges {
   observe(condition: unknown, spec: FailureSpec): void {
     this.tally(spec.requirement, Boolean(condition));
     if (!condition) this.observed.push(spec);
+  }
+
+  /**
+   * A check on an exchange that never stops the test, of whichever rule it names. Of one of the
+   * test's own rules it is `observe`. Of another (a failed revision must not be the active one,
+   * wherever a wait sees one fail) a failure is recorded under that rule and leaves the test's
+   * own verdict alone: one fault, one rule, and the test goes on to judge what it is for.
+   */
+  observeOn(exchange: Exchange, condition: unknown, spec: NeedSpec): void {
+    if (this.ids.includes(spec.requirement)) return this.observe(condition, condition ? spec : seenOn(exchange, spec));
+    if (!condition) this.seenAside.push({ spec: seenOn(exchange, spec), exchange });
   }
 
   /**
