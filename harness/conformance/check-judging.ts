@@ -140,10 +140,15 @@ export class CheckJudging extends CheckExchanges {
 
   /**
    * Runs a command sequence (`fc.asyncModelRun` and the like) against the pure model. A sequence
-   * that agrees is a check of every requirement of the test; a ModelMismatch
-   * fails the rule it names, with `foundBy` saying how it was found. `after` runs either way, first.
+   * that agrees is a check of every requirement of the test, or, with `judged`, of the rules its
+   * commands said they judged on something there to judge (a rule about a result set is not
+   * passed on an empty one); a ModelMismatch fails the rule it names, with `foundBy` saying how it
+   * was found. `after` runs either way, first.
    */
-  async expectModelAgrees(run: () => Promise<unknown>, options: { foundBy?: string; after?: () => Promise<void> } = {}): Promise<void> {
+  async expectModelAgrees(
+    run: () => Promise<unknown>,
+    options: { foundBy?: string; after?: () => Promise<void>; judged?: ReadonlySet<string> } = {},
+  ): Promise<void> {
     let mismatch: ModelMismatch | undefined;
     // The step that disagreed sent the last request before `after` (which cleans up) sends its own.
     let disagreed: Exchange | undefined;
@@ -164,7 +169,11 @@ export class CheckJudging extends CheckExchanges {
     };
     // A refusal of the disagreeing step's form (a valid create of one source kind answered 422) is
     // the rule's of that form, as for any step (attribution.yaml).
-    this.expect(mismatch === undefined, mismatch && disagreed ? attributed(disagreed, spec) : spec);
+    if (mismatch || !options.judged) {
+      this.expect(mismatch === undefined, mismatch && disagreed ? attributed(disagreed, spec) : spec);
+      return;
+    }
+    for (const id of options.judged) if (this.ids.includes(id)) this.tally(id, true);
   }
 
   /** A precondition on an exchange: any 2xx answer. Steps accept every success status. */
