@@ -11,6 +11,7 @@ import { median } from './revision-waits.ts';
 import { round } from './support/load.ts';
 import { runTimed, type ApcRun } from './support/apc-process.ts';
 import { cloneAt, clonesFolder, install, type Checkout } from './support/checkouts.ts';
+import { fileDurations } from './support/vitest-durations.ts';
 
 export const FEEDBACK_COMMANDS = ['npm-test', 'selftest', 'unit'] as const;
 export type FeedbackCommand = (typeof FEEDBACK_COMMANDS)[number];
@@ -27,7 +28,7 @@ export interface FeedbackFigures {
   passed: boolean;
   /** apc selftest: its measures and what each missed, as it printed them. */
   measures?: string[];
-  /** apc selftest: the subjects that took longest, with their time (where its minutes go). */
+  /** apc selftest: the subjects that took longest; npm test: the test files (where the minutes go). */
   slowest?: string[];
 }
 
@@ -69,11 +70,19 @@ function selftestDetails(stdout: string): Pick<FeedbackFigures, 'measures' | 'sl
 interface CommandSpec {
   shown: string;
   run(dir: string, scratch: string): Promise<ApcRun>;
-  details?(stdout: string): Partial<FeedbackFigures>;
+  details?(stdout: string, dir: string): Partial<FeedbackFigures>;
 }
 
 const COMMANDS: Record<FeedbackCommand, CommandSpec> = {
-  'npm-test': { shown: 'npm test', run: (dir) => runTimed('npm', ['test', '--silent'], dir) },
+  'npm-test': {
+    shown: 'npm test',
+    run: (dir) => runTimed('npm', ['test', '--silent'], dir),
+    details: (_stdout, dir) => ({
+      slowest: fileDurations(dir)
+        .slice(0, 15)
+        .map((f) => `${f.file} ${f.seconds} s`),
+    }),
+  },
   selftest: {
     shown: 'apc selftest',
     run: (dir, scratch) => runTimed(process.execPath, [join(dir, 'bin', 'apc.mjs'), 'selftest', '--reports', mkdtempSync(join(scratch, 'selftest-'))], dir),
@@ -132,7 +141,7 @@ function measureIn(scratch: string): Measure {
     process.stderr.write(
       `bench: round ${r}, ${checkout.label}: ${spec.shown} took ${figures.wallSeconds} s wall, ${figures.cpuSeconds} s CPU${figures.passed ? '' : ' (FAILED)'}\n`,
     );
-    return { ...figures, ...spec.details?.(run.stdout) };
+    return { ...figures, ...spec.details?.(run.stdout, checkout.dir) };
   };
 }
 

@@ -44,15 +44,22 @@ describe('provider agent-server verifies the agent-client pact', () => {
 
   // Its one known deviation the contract sees: set latest changes only the version number, so the
   // run after it uses the newer version's context (AS-ASST-004, test/langgraph-js/expected-failures.yaml).
-  it('fails against the LangGraph JS server only where it deviates: the run after set-latest', async () => {
-    const server = await startLangGraphServer();
-    try {
-      const profile = buildProfile({ agentServerUrl: server.url, agentServerHosting: 'self-run' }, {});
-      const results = await verifyPact(readPactFile(pactFile(CONSUMER, PROVIDER)), { profile });
-      expect(Object.keys(failuresOf(results))).toEqual(['a run by assistant_id after version 1 was made active again']);
-      expect(results).toHaveLength(7);
-    } finally {
-      await server.close();
-    }
-  }, 240_000);
+  // The shared reference plays no part in it: `.ci/run`'s second pass of this file, against the
+  // reference in a container, would start the same server and verify the same pact again.
+  const inContainerPass = process.env.APC_REFERENCE === 'container';
+  it.skipIf(inContainerPass)(
+    'fails against the LangGraph JS server only where it deviates: the run after set-latest (npm test only, not in the container pass)',
+    async () => {
+      const server = await startLangGraphServer();
+      try {
+        const profile = buildProfile({ agentServerUrl: server.url, agentServerHosting: 'self-run' }, {});
+        const results = await verifyPact(readPactFile(pactFile(CONSUMER, PROVIDER)), { profile });
+        expect(Object.keys(failuresOf(results))).toEqual(['a run by assistant_id after version 1 was made active again']);
+        expect(results).toHaveLength(7);
+      } finally {
+        await server.close();
+      }
+    },
+    240_000,
+  );
 });

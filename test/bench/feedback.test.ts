@@ -2,13 +2,14 @@
 // in rounds that alternate which goes first, and each command's ratio is taken between medians,
 // so one run slowed by a spell of load does not decide it.
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { compareRuns, feedbackRounds, roundOrder, type FeedbackFigures } from '../../bench/feedback.ts';
 import { feedbackPlan } from '../../bench/feedback-plan.ts';
 import { printFeedback } from '../../bench/print-feedback.ts';
 import { cloneAt, clonesFolder, resolveCommit, type Checkout } from '../../bench/support/checkouts.ts';
+import { fileDurations } from '../../bench/support/vitest-durations.ts';
 import { ROOT } from '../../harness/root.ts';
 
 const git = (dir: string, ...args: string[]) => execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8' }).trim();
@@ -99,4 +100,20 @@ test('a commit is checked out in a clone of its own, and this checkout is left a
   expect(existsSync(join(clone.dir, 'package.json'))).toBe(true);
   expect(git(ROOT, 'status', '--porcelain')).toBe(before);
   expect(git(ROOT, 'worktree', 'list')).toBe(worktrees);
+});
+
+test("npm test's files by duration come from the checkout's vitest cache, longest first", () => {
+  const dir = mkdtempSync(join(clones.parent, 'cache-'));
+  expect(fileDurations(dir)).toEqual([]);
+  const cache = join(dir, 'node_modules', '.vite', 'vitest', 'da39a3ee');
+  mkdirSync(cache, { recursive: true });
+  const results = [
+    [':test/a.test.ts', { duration: 1234.5, failed: false }],
+    [':test/selftest/selftest.test.ts', { duration: 572806.03, failed: false }],
+  ];
+  writeFileSync(join(cache, 'results.json'), JSON.stringify({ version: '4.1.12', results }));
+  expect(fileDurations(dir)).toEqual([
+    { file: 'test/selftest/selftest.test.ts', seconds: 572.8 },
+    { file: 'test/a.test.ts', seconds: 1.2 },
+  ]);
 });
