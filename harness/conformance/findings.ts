@@ -1,5 +1,6 @@
 // What a test found besides the failure it stopped at: checks it held back (`observe`), and
-// values outside their enum in any of its answers (requirements/attribution.yaml). A held-back
+// values outside their enum in any of its answers (requirements/attribution.yaml), and checks of
+// other rules it made on its way without stopping (`observeOn`). A held-back
 // failure of its own rule fails it when its body ends; if it stopped first at another rule's
 // failure, the held-back ones are shown as "also seen" (not judged). A value outside its enum
 // fails its rule wherever it is seen: the test's own rule fails the test, another rule's failure
@@ -9,6 +10,7 @@ import type { Exchange } from '../http/exchange.ts';
 import { redactor } from '../redact.ts';
 import { valuesOutsideIn } from './attribution.ts';
 import type { Check } from './check.ts';
+import { reproCommand } from './repro-command.ts';
 import { ConformanceFailure, describeValue, type FailureRecord, type FailureSpec, type SeenRecord } from './failure.ts';
 
 /** The requirements a spec names: its own, or every requirement of the test. */
@@ -20,7 +22,7 @@ function recordOf(check: Check, spec: FailureSpec, ids: readonly string[], excha
   return redactor.value({
     requirements,
     message: spec.message,
-    repro: `apc certify ${check.run.reproFlags} --seed ${check.profile.seed} --requirements ${requirements.join(',')}`.replace(/\s+/g, ' ').trim(),
+    repro: reproCommand(check, requirements),
     exchanges: exchanges.map((e) => ({ curl: toCurl(e), response: describeResponse(e) })),
     ...(spec.expected !== undefined ? { expected: describeValue(spec.expected)! } : {}),
     ...(spec.seen !== undefined ? { seen: describeValue(spec.seen)! } : {}),
@@ -51,7 +53,7 @@ export interface SideFindings {
 export function sideFindings(check: Check, stoppedAt: FailureRecord | undefined): SideFindings {
   const ids = check.ids;
   const stoppedOn = new Set(stoppedAt?.requirements ?? []);
-  const attributed = valuesOutsideIn(check.recorder.exchanges)
+  const attributed = [...valuesOutsideIn(check.recorder.exchanges), ...check.seenAside]
     .filter((v) => !ids.includes(v.spec.requirement) && !stoppedOn.has(v.spec.requirement))
     .map((v) => recordOf(check, v.spec, ids, [v.exchange]));
   const found: SideFindings = attributed.length > 0 ? { attributed } : {};
