@@ -173,7 +173,7 @@ async function setUp(
 ): Promise<TargetProfile> {
   const { settings, env, draft, log } = how;
   let profile = given;
-  const discovery = how.probe ? await import('../profile/discovery.ts') : undefined;
+  const discovery = how.probe ? await import('../discovery/discovery.ts') : undefined;
   const hosting = discovery ? await discovery.hostingBeforeSetup(profile, settings, env) : undefined;
   if (hosting) profile = { ...profile, agentServerHosting: hosting.hosting };
   const setup = await checkSetup(profile, how.suiteInterfaces, hosting?.how);
