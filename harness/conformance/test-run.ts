@@ -88,6 +88,7 @@ export async function runTest(ctx: TestContext, test: DeclaredTest): Promise<voi
   try {
     takeLeases(check, ctx.task.id);
     await test.body(check);
+    ctx.task.meta.bodyEnded = true;
     const late = failureAtEnd(check);
     if (late) throw late;
   } catch (error) {
