@@ -21,6 +21,7 @@ import { UsageError } from '../usage-error.ts';
 import type { RunDraft } from './draft.ts';
 import { checkSetup } from './preflight.ts';
 import { parseDuration } from './run-stop.ts';
+import { apcCommand } from '../apc-command.ts';
 
 /** What the user asked for, as given: strings before validation. */
 export interface RunRequest {
@@ -107,7 +108,7 @@ function parseInterfaces(text: string | undefined, profile: TargetProfile): Inte
   for (const name of list) {
     if (!INTERFACES.includes(name as InterfaceName)) throw new UsageError(`--interfaces: unknown interface "${name}"; use ${INTERFACES.join(', ')}.`);
     if (!profile.urls[name as InterfaceName]) {
-      throw new UsageError(`--interfaces includes ${name}, but no ${name} URL was given (see \`apc help certify\`).`);
+      throw new UsageError(`--interfaces includes ${name}, but no ${name} URL was given (see \`${apcCommand()} help certify\`).`);
     }
   }
   return list as InterfaceName[];
@@ -188,7 +189,7 @@ async function setUp(
     modeGiven: settings.controlPlaneMode !== undefined || env.APC_CONTROL_PLANE_MODE !== undefined,
   });
   profile = discovery.applyDiscovery(profile, found);
-  log('No profile given: probed the target (`apc init` writes these findings to a profile you can keep). Assumed:');
+  log(`No profile given: probed the target (\`${apcCommand()} init\` writes these findings to a profile you can keep). Assumed:`);
   for (const line of assumptionLines(profile, found)) log(`  ${line}`);
   return profile;
 }
