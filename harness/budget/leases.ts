@@ -70,25 +70,24 @@ function local(): Lender {
   return { lease: (key, group) => table.lease(key, undefined, group), release: async (token, release) => void table.release(token, release) };
 }
 
-/** One run's leases in this worker: where they come from, those taken for tests not yet started, the files hooked. */
+/** One run's leases in this worker: its own table (a run without the certifying process's), those taken for tests not yet started, the files hooked. */
 class RunLeases {
-  readonly lender: Lender;
+  readonly local = local();
   /** Leases taken before a test started, by test id, until the test picks them up. */
   readonly waiting = new Map<string, Leases>();
   /** Suite files whose tests lease before they start (the hook is registered once a file). */
   readonly hooked = new WeakSet<object>();
-  constructor(run: RunContext) {
-    this.lender = run.poolUrl ? remote(run.poolUrl) : local();
-  }
 }
 
 /** Each run's leases in this worker, by run id (a worker may run several runs' files: run-of-file.ts). */
 const runs = new Map<string, RunLeases>();
 function leasesOfRun(run: RunContext): RunLeases {
   let own = runs.get(run.runId);
-  if (!own) runs.set(run.runId, (own = new RunLeases(run)));
+  if (!own) runs.set(run.runId, (own = new RunLeases()));
   return own;
 }
+
+const lenderOf = (run: RunContext): Lender => (run.poolUrl ? remote(run.poolUrl) : leasesOfRun(run).local);
 
 /** The keys `context`'s test shares, when it runs under a budget and the budget left it in. */
 function keysOf(run: RunContext, context: TestContext): string[] {
@@ -121,7 +120,7 @@ export async function leaseKeys(run: RunContext, testId: string, keys: readonly 
   own.waiting.set(testId, leases);
   try {
     for (const key of [...keys].sort()) {
-      const granted = await own.lender.lease(key, group);
+      const granted = await lenderOf(run).lease(key, group);
       leases.held.set(key, { key, token: granted.token, value: granted.value, dropWhenFailed: true, used: false });
     }
   } catch (error) {
@@ -146,7 +145,7 @@ export async function releaseLeases(run: RunContext, leases: Leases, failed: boo
   await Promise.all(
     held.map((lease) => {
       const drop = failed && lease.used && lease.dropWhenFailed;
-      return leasesOfRun(run).lender.release(lease.token, drop ? { drop } : lease.value !== undefined ? { value: lease.value } : {});
+      return lenderOf(run).release(lease.token, drop ? { drop } : lease.value !== undefined ? { value: lease.value } : {});
     }),
   );
 }
