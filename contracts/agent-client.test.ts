@@ -44,15 +44,23 @@ describe('provider agent-server verifies the agent-client pact', () => {
 
   // Its one known deviation the contract sees: set latest changes only the version number, so the
   // run after it uses the newer version's context (AS-ASST-004, test/langgraph-js/expected-failures.yaml).
-  it('fails against the LangGraph JS server only where it deviates: the run after set-latest', async () => {
-    const server = await startLangGraphServer();
-    try {
-      const profile = buildProfile({ agentServerUrl: server.url, agentServerHosting: 'self-run' }, {});
-      const results = await verifyPact(readPactFile(pactFile(CONSUMER, PROVIDER)), { profile });
-      expect(Object.keys(failuresOf(results))).toEqual(['a run by assistant_id after version 1 was made active again']);
-      expect(results).toHaveLength(7);
-    } finally {
-      await server.close();
-    }
-  }, 240_000);
+  // .ci/run runs this file again against the reference in a container; this verification does not
+  // use the reference, and npm test has run it once already.
+  const inContainerStep = process.env.APC_REFERENCE === 'container';
+  const langGraph = 'fails against the LangGraph JS server only where it deviates: the run after set-latest';
+  it.skipIf(inContainerStep)(
+    inContainerStep ? `${langGraph} (skipped with APC_REFERENCE=container: it does not use the reference, and npm test ran it)` : langGraph,
+    async () => {
+      const server = await startLangGraphServer();
+      try {
+        const profile = buildProfile({ agentServerUrl: server.url, agentServerHosting: 'self-run' }, {});
+        const results = await verifyPact(readPactFile(pactFile(CONSUMER, PROVIDER)), { profile });
+        expect(Object.keys(failuresOf(results))).toEqual(['a run by assistant_id after version 1 was made active again']);
+        expect(results).toHaveLength(7);
+      } finally {
+        await server.close();
+      }
+    },
+    240_000,
+  );
 });

@@ -3,8 +3,6 @@
 // of the catalogue's, every pattern must compile, every enum must be one the harness knows. A
 // check or step that fails on a matching refusal names the mapped rule (conformance/check.ts); a
 // value outside its enum fails its rule in whichever test it is seen (conformance/requirement.ts).
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { REVISION_STATUSES } from '../schemas/revision-status.ts';
 import type { Exchange } from './http/exchange.ts';
 import { UsageError } from './usage-error.ts';
@@ -100,11 +98,10 @@ function listOf(doc: Record<string, unknown>, key: string): Record<string, unkno
   return list as Record<string, unknown>[];
 }
 
-/** The attribution of a catalogue folder, checked against its requirements; none when the folder has no such file. */
-export function readAttribution(dir: string, known: ReadonlyMap<string, unknown>): Attribution {
-  const file = join(dir, ATTRIBUTION_FILE);
-  if (!existsSync(file)) return { refusals: [], values: [] };
-  const doc = (yaml().parse(readFileSync(file, 'utf8')) ?? {}) as Record<string, unknown>;
+/** The attribution of a catalogue folder (its file's text), checked against its requirements; none when the folder has no such file. */
+export function readAttribution(text: string | undefined, known: ReadonlyMap<string, unknown>): Attribution {
+  if (text === undefined) return { refusals: [], values: [] };
+  const doc = (yaml().parse(text) ?? {}) as Record<string, unknown>;
   const refusals = listOf(doc, 'refusals').map((raw, i): RefusalRule => {
     const where = `refusals entry ${i + 1}`;
     const body = raw.body;

@@ -1,12 +1,12 @@
 // The requirements catalogue: the spec as data (requirements/*.yaml). One loader, one grammar;
 // every error names the file, the entry and what was expected.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AGENT_SERVER_HOSTINGS } from '../schemas/target-profile.ts';
 import { LEVELS, type Level } from '../schemas/vocabulary.ts';
-import { readAttribution, type Attribution } from './attribution.ts';
+import { ATTRIBUTION_FILE, readAttribution, type Attribution } from './attribution.ts';
 import { closest } from './closest.ts';
 import { foreignTenant, OPTIONAL_ENDPOINTS, SOURCE_KINDS, type InterfaceName, type TargetProfile } from './profile/profile.ts';
 import { UsageError } from './usage-error.ts';
@@ -193,6 +193,10 @@ export function loadCatalogue(dir: string = REQUIREMENTS_DIR): Catalogue {
   }
   const exclusions = files.flatMap(([, file]) => readExclusions(file, byId));
   const gates = readGates(meta.gates, requirements);
+  // Attribution decides under which rule a failure is reported, so a change of it changes the hash too.
+  const attributionPath = join(dir, ATTRIBUTION_FILE);
+  const attributionText = existsSync(attributionPath) ? readFileSync(attributionPath, 'utf8') : undefined;
+  if (attributionText !== undefined) hash.update(attributionText);
   const catalogue: Catalogue = {
     version: meta.version,
     specVersion: String(meta.spec_version ?? ''),
@@ -201,7 +205,7 @@ export function loadCatalogue(dir: string = REQUIREMENTS_DIR): Catalogue {
     exclusions,
     gates,
     byId,
-    attribution: readAttribution(dir, byId),
+    attribution: readAttribution(attributionText, byId),
   };
   cache.set(dir, catalogue);
   return catalogue;

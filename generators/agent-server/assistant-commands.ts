@@ -26,6 +26,12 @@ export interface AssistantReal {
   api: AssistantApi;
   /** Server ids by model slot. */
   ids: string[];
+  /**
+   * The rules a command of the sequence judged on something there to judge: a sequence that
+   * agrees with the model is a check of these only. Paging (AS-SRCH-002) on an empty listing, say,
+   * judged nothing: a search that answers [] to a sequence whose assistants were all deleted agrees.
+   */
+  judged: Set<string>;
 }
 
 type AssistantCommand = fc.AsyncCommand<AssistantModel, AssistantReal>;
@@ -55,6 +61,7 @@ class CreateCommand implements AssistantCommand {
   async run(model: AssistantModel, real: AssistantReal): Promise<void> {
     const created = await real.api.create(this.draft);
     expectContext('AS-ASST-001', 'The created assistant’s context', created.context, this.draft.context, []);
+    real.judged.add('AS-ASST-001');
     real.ids[model.create(this.draft.context).slot] = created.id;
   }
   toString(): string {
@@ -74,6 +81,7 @@ class UpdateCommand implements AssistantCommand {
     const assistant = model.pick(this.pick)!;
     const updated = await real.api.update(idOf(real, assistant), this.context);
     expectContext('AS-ASST-003', 'The updated assistant’s context', updated.context, this.context, assistant.versions);
+    real.judged.add('AS-ASST-003');
     model.update(assistant, this.context);
   }
   toString(): string {
@@ -91,6 +99,7 @@ async function expectRunUsesActive(model: AssistantModel, real: AssistantReal, a
     model.activeContext(assistant),
     model.otherContexts(assistant),
   );
+  real.judged.add(RULE_OF[assistant.activatedBy]);
 }
 
 /** Makes another version active (the active one when there is no other), then runs. */
@@ -116,6 +125,7 @@ class SetLatestCommand implements AssistantCommand {
         `setting version ${version} as latest: ${outcome}`,
       );
     }
+    real.judged.add(version === 1 ? 'AS-ASST-002' : 'AS-ASST-004');
     model.setLatest(assistant, version);
     await expectRunUsesActive(model, real, assistant);
   }
@@ -141,6 +151,7 @@ class DeleteCommand implements AssistantCommand {
         throw new ModelMismatch('AS-ASST-005', `After deleting an assistant, setting its version ${version} as latest was accepted.`, 'refused (4xx)', `setting version ${version} as latest: ${outcome}`);
       }
     }
+    real.judged.add('AS-ASST-005');
   }
   toString(): string {
     return `delete(#${this.pick})`;
@@ -194,6 +205,10 @@ class SearchCommand implements AssistantCommand {
     if (missing.length > 0 || foreign.length > 0) {
       throw new ModelMismatch('AS-SRCH-001', 'Search by metadata did not list exactly the assistants carrying that metadata.', { assistant_ids: [...live] }, { assistant_ids: listed, missing, not_carrying_it: foreign });
     }
+    // Rules about the result set judge something only on a set with members (issue 37: never passed on an empty one).
+    if (live.size > 0) real.judged.add('AS-SRCH-001');
+    if (deleted.size > 0) real.judged.add('AS-ASST-005');
+    if (listed.length > 0) real.judged.add('AS-SRCH-002');
   }
   toString(): string {
     return `search(limit ${this.limit})`;
@@ -249,9 +264,9 @@ export function assistantCommands(maxCommands = 8): fc.Arbitrary<Iterable<Assist
   });
 }
 
-/** Runs one sequence against an API, starting from an empty model. */
-export async function runAssistantCommands(api: AssistantApi, commands: Iterable<AssistantCommand>): Promise<AssistantModel> {
+/** Runs one sequence against an API, starting from an empty model; `judged` collects the rules its commands judged. */
+export async function runAssistantCommands(api: AssistantApi, commands: Iterable<AssistantCommand>, judged = new Set<string>()): Promise<AssistantModel> {
   const model = new AssistantModel();
-  await fc.asyncModelRun(() => ({ model, real: { api, ids: [] } }), commands);
+  await fc.asyncModelRun(() => ({ model, real: { api, ids: [], judged } }), commands);
   return model;
 }

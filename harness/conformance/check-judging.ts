@@ -51,6 +51,8 @@ export class CheckJudging extends CheckExchanges {
   waitedOut: WaitTimedOut | undefined;
   /** Checks made with `observe` that did not hold: the test fails with them when its body ends. */
   readonly observed: FailureSpec[] = [];
+  /** Checks of other rules than the test's own that did not hold (`observeOn`): recorded under those rules. */
+  readonly seenAside: { spec: NeedSpec; exchange: Exchange }[] = [];
 
   /** Fails the test now. The failure names `spec.requirement`, or every requirement of the test. */
   fail(spec: FailureSpec): never {
@@ -85,6 +87,17 @@ export class CheckJudging extends CheckExchanges {
   observe(condition: unknown, spec: FailureSpec): void {
     this.tally(spec.requirement, Boolean(condition));
     if (!condition) this.observed.push(spec);
+  }
+
+  /**
+   * A check on an exchange that never stops the test, of whichever rule it names. Of one of the
+   * test's own rules it is `observe`. Of another (a failed revision must not be the active one,
+   * wherever a wait sees one fail) a failure is recorded under that rule and leaves the test's
+   * own verdict alone: one fault, one rule, and the test goes on to judge what it is for.
+   */
+  observeOn(exchange: Exchange, condition: unknown, spec: NeedSpec): void {
+    if (this.ids.includes(spec.requirement)) return this.observe(condition, condition ? spec : seenOn(exchange, spec));
+    if (!condition) this.seenAside.push({ spec: seenOn(exchange, spec), exchange });
   }
 
   /**
@@ -127,10 +140,15 @@ export class CheckJudging extends CheckExchanges {
 
   /**
    * Runs a command sequence (`fc.asyncModelRun` and the like) against the pure model. A sequence
-   * that agrees is a check of every requirement of the test; a ModelMismatch
-   * fails the rule it names, with `foundBy` saying how it was found. `after` runs either way, first.
+   * that agrees is a check of every requirement of the test, or, with `judged`, of the rules its
+   * commands said they judged on something there to judge (a rule about a result set is not
+   * passed on an empty one); a ModelMismatch fails the rule it names, with `foundBy` saying how it
+   * was found. `after` runs either way, first.
    */
-  async expectModelAgrees(run: () => Promise<unknown>, options: { foundBy?: string; after?: () => Promise<void> } = {}): Promise<void> {
+  async expectModelAgrees(
+    run: () => Promise<unknown>,
+    options: { foundBy?: string; after?: () => Promise<void>; judged?: ReadonlySet<string> } = {},
+  ): Promise<void> {
     let mismatch: ModelMismatch | undefined;
     // The step that disagreed sent the last request before `after` (which cleans up) sends its own.
     let disagreed: Exchange | undefined;
@@ -151,7 +169,11 @@ export class CheckJudging extends CheckExchanges {
     };
     // A refusal of the disagreeing step's form (a valid create of one source kind answered 422) is
     // the rule's of that form, as for any step (attribution.yaml).
-    this.expect(mismatch === undefined, mismatch && disagreed ? attributed(disagreed, spec) : spec);
+    if (mismatch || !options.judged) {
+      this.expect(mismatch === undefined, mismatch && disagreed ? attributed(disagreed, spec) : spec);
+      return;
+    }
+    for (const id of options.judged) if (this.ids.includes(id)) this.tally(id, true);
   }
 
   /** A precondition on an exchange: any 2xx answer. Steps accept every success status. */

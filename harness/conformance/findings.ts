@@ -1,5 +1,6 @@
 // What a test found besides the failure it stopped at: checks it held back (`observe`), and
-// values outside their enum in any of its answers (requirements/attribution.yaml). A held-back
+// values outside their enum in any of its answers (requirements/attribution.yaml), and checks of
+// other rules it made on its way without stopping (`observeOn`). A held-back
 // failure of its own rule fails it when its body ends; if it stopped first at another rule's
 // failure, the held-back ones are shown as "also seen" (not judged). A value outside its enum
 // fails its rule wherever it is seen: the test's own rule fails the test, another rule's failure
@@ -51,7 +52,7 @@ export interface SideFindings {
 export function sideFindings(check: Check, stoppedAt: FailureRecord | undefined): SideFindings {
   const ids = check.ids;
   const stoppedOn = new Set(stoppedAt?.requirements ?? []);
-  const attributed = valuesOutsideIn(check.recorder.exchanges)
+  const attributed = [...valuesOutsideIn(check.recorder.exchanges), ...check.seenAside]
     .filter((v) => !ids.includes(v.spec.requirement) && !stoppedOn.has(v.spec.requirement))
     .map((v) => recordOf(check, v.spec, ids, [v.exchange]));
   const found: SideFindings = attributed.length > 0 ? { attributed } : {};

@@ -20,6 +20,8 @@ export interface RequirementTestMeta {
   attributed?: FailureRecord[];
   /** What it saw against its own rules before it stopped at another rule's failure: not judged. */
   alsoSeen?: SeenRecord[];
+  /** Its body ran to the end: every check it makes ran, so a failure is one it held back (`observe`), not a stop. */
+  bodyEnded?: boolean;
   cleanupErrors?: string[];
   /** Per interface: answers 429 / 503 the test waited out, and for how long. */
   transient?: TransientTally;

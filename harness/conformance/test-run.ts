@@ -87,6 +87,7 @@ export async function runTest(ctx: TestContext, test: DeclaredTest): Promise<voi
   try {
     check.needs.start(ctx.task.id);
     await test.body(check);
+    ctx.task.meta.bodyEnded = true;
     const late = failureAtEnd(check);
     if (late) throw late;
   } catch (error) {

@@ -18,6 +18,7 @@ import { tallyLines } from '../http/throttling.ts';
 import { reproductionLines } from './reproduction.ts';
 import { STATUS_LABELS } from './scores.ts';
 import { alsoSeenLines } from './also-seen.ts';
+import { switchedOnLine } from './switched-on.ts';
 
 const SEVERITY: Record<Level, string> = { MUST: 'critical', SHOULD: 'normal', MAY: 'minor' };
 
@@ -58,13 +59,17 @@ function skipMessage(r: RequirementResult): string {
 }
 
 function description(report: ComplianceReport, r: RequirementResult): string {
-  const parts = [`**${r.id}** (${r.level}, spec section ${r.section}): ${r.statement}`, `Status: ${STATUS_LABELS[r.status]}. Checked by: ${r.tests.join(' | ') || 'no test'}.`];
+  const parts = [
+    `**${r.id}** (${r.level}, spec section ${r.section}): ${r.statement}`,
+    `Status: ${STATUS_LABELS[r.status]}. Checked by: ${r.tests.join(' | ') || 'no test'}.`,
+  ];
   if (r.reason) parts.push(r.reason);
   for (const f of r.failures) {
     parts.push(`**${f.message}**`);
     if (f.expected !== undefined) parts.push('Expected:', fence(f.expected, 'json'));
     if (f.seen !== undefined) parts.push('Seen:', fence(f.seen, 'json'));
-    if (f.input !== undefined) parts.push(`Generated input${f.seed !== undefined ? ` (seed ${f.seed}${f.path ? `, path ${f.path}` : ''})` : ''}:`, fence(f.input, 'json'));
+    if (f.input !== undefined)
+      parts.push(`Generated input${f.seed !== undefined ? ` (seed ${f.seed}${f.path ? `, path ${f.path}` : ''})` : ''}:`, fence(f.input, 'json'));
     for (const line of reproductionLines(report, f)) parts.push(line.label, fence(line.text, 'sh'));
     f.exchanges.forEach((e, i) => parts.push(`Exchange ${i + 1} of ${f.exchanges.length}:`, fence(`${e.curl}\n\n${e.response}`, 'sh')));
   }
@@ -76,7 +81,11 @@ function result(report: ComplianceReport, r: RequirementResult, start: number, s
   const failure = r.failures[0];
   const statusDetails =
     status === 'failed' && failure
-      ? { message: failure.message, ...(failure.expected !== undefined ? { expected: failure.expected } : {}), ...(failure.seen !== undefined ? { actual: failure.seen } : {}) }
+      ? {
+          message: failure.message,
+          ...(failure.expected !== undefined ? { expected: failure.expected } : {}),
+          ...(failure.seen !== undefined ? { actual: failure.seen } : {}),
+        }
       : status === 'passed'
         ? {}
         : { message: skipMessage(r) };
@@ -124,6 +133,8 @@ export function writeAllureResults(dir: string, report: ComplianceReport): void 
     `seed=${report.seed}`,
     `verdict=${report.verdict}`,
     ...Object.entries(report.target.urls).map(([i, url]) => `${i}=${url}`),
+    // The reference with faults or platform-like behaviours on is not the reference as it ships.
+    ...(switchedOnLine(report.target) ? [`switched-on=${switchedOnLine(report.target)}`] : []),
     // Throttling and transient errors the run waited out: the target's environment.
     ...tallyLines(report.transient).map((line) => `waited.${line.replace(/:.*/, '')} = ${line.replace(/^[^:]*: /, '')}`),
   ];

@@ -80,8 +80,9 @@ function rootsOf(id: string, byId: Map<string, RequirementResult>, visiting = ne
 
 /**
  * Every blocked requirement's `blockedBy` names root causes only: failed requirements, found
- * through chains of blocked ones. One whose blockers lead to no failed rule is failed itself with
- * what stopped its test: nothing else in the report explains it, and a blocked rule needs a cause.
+ * through chains of blocked ones. One whose blockers lead to no failed rule was not judged, and
+ * nothing failed to explain it: it is skipped with the reason (what stopped its test, and the
+ * blockers' own statuses), never failed on another rule's behalf nor blocked by a rule that held.
  */
 export function resolveRoots(results: RequirementResult[]): void {
   const byId = new Map(results.map((r) => [r.id, r]));
@@ -97,10 +98,18 @@ export function resolveRoots(results: RequirementResult[]): void {
       r.blockedBy = unique;
       continue;
     }
-    r.status = 'failed';
-    delete r.blockedBy;
-    delete r.reason;
+    unexplained(r, byId);
   }
+}
+
+/** A blocked requirement no failed rule explains: skipped, with what stopped its test and why that is no failure. */
+function unexplained(r: RequirementResult, byId: Map<string, RequirementResult>): void {
+  const blockers = (r.blockedBy ?? []).map((b) => `${b} ${byId.get(b)!.status}`);
+  const stopped = r.failures[0]?.message;
+  r.status = 'skipped';
+  r.reason = `not judged: its test stopped at a check of ${blockers.join(', ')}, which did not fail in this run${stopped ? `: ${stopped}` : ''}`;
+  r.failures = [];
+  delete r.blockedBy;
 }
 
 /** Echoes settled, then chains followed to their roots. */

@@ -61,6 +61,8 @@ export interface TestOutcome {
   attributed?: FailureRecord[];
   /** What it saw against its own statement before it stopped at another rule's failure: not judged. */
   alsoSeen?: SeenRecord[];
+  /** Its body ran to the end: every check it makes ran, and its failures are checks it held back (`observe`). */
+  bodyEnded?: boolean;
 }
 
 export type Counts = Record<RequirementStatus, number>;
@@ -85,8 +87,10 @@ type Status = Pick<RequirementResult, 'status' | 'reason' | 'needs' | 'failures'
 
 /**
  * A requirement's status from the tests that name it. It passed only when a check of it ran and
- * held in a test that passed, and no check of it failed. A failed test that stopped at another
- * requirement's check before judging this one leaves it blocked by that requirement.
+ * held in a test that passed, or in one whose body ran to its end (every check it makes ran; it
+ * failed on a check of another of its rules it held back), and no check of it failed. A failed
+ * test that stopped at another requirement's check before judging this one leaves it blocked by
+ * that requirement.
  */
 function statusOf(requirement: Requirement, outcomes: TestOutcome[], excluded: string | undefined, foreign: FailureRecord[]): Status {
   const id = requirement.id;
@@ -99,7 +103,7 @@ function statusOf(requirement: Requirement, outcomes: TestOutcome[], excluded: s
     // No recorded failure: the test crashed. Nothing names the culprit, so the requirement fails with what was seen.
     return { status: 'failed', failures: broken.map((o) => ({ requirements: [id], message: o.note ?? 'The test failed without a recorded failure.', repro: '', exchanges: [] })) };
   }
-  if (outcomes.some((o) => o.state === 'passed' && (o.checks[id]?.held ?? 0) > 0)) return { status: 'passed', failures: [] };
+  if (outcomes.some((o) => (o.state === 'passed' || o.bodyEnded) && (o.checks[id]?.held ?? 0) > 0)) return { status: 'passed', failures: [] };
   if (failed.length > 0) {
     // The blocking failures stay with it: with --requirements the blocking requirement may not be in the report.
     const blocking = failed.flatMap((o) => o.failures);

@@ -2,7 +2,9 @@
 // failing, newly passing, failures whose message changed, other status changes, and requirements
 // a catalogue change added or removed. Nightly staging runs diff against the last report.
 // Baselined failures are judged as `apc certify` judges them: an expected failure, and what only
-// expected failures blocked, is known, not a regression.
+// expected failures blocked, is known, not a regression. Messages that differ only in the ids a run
+// made up (comparable-message.ts) are the same failure.
+import { comparableMessage } from './comparable-message.ts';
 import { KNOWN_FAILURES, type ComplianceReport, type RequirementResult, type RequirementStatus } from './compliance.ts';
 import { text as markdownCell } from './markdown.ts';
 
@@ -38,6 +40,10 @@ export interface ReportDiff {
 }
 
 const firstMessage = (r: RequirementResult): string | undefined => r.failures[0]?.message;
+const comparable = (r: RequirementResult): string | undefined => {
+  const message = firstMessage(r);
+  return message === undefined ? undefined : comparableMessage(message);
+};
 
 export function diffReports(before: ComplianceReport, after: ComplianceReport): ReportDiff {
   const old = new Map(before.requirements.map((r) => [r.id, r]));
@@ -64,7 +70,7 @@ export function diffReports(before: ComplianceReport, after: ComplianceReport): 
     else if (r.status === 'passed' && failedBefore) diff.newlyPassing.push({ ...change, ...(firstMessage(was) ? { message: firstMessage(was) } : {}) });
     // A change of status (blocked → blocked by an expected failure) is named as one, whatever its message.
     else if (r.status !== was.status) diff.otherChanges.push({ ...change, ...(firstMessage(r) ? { message: firstMessage(r) } : {}) });
-    else if (failsNow && firstMessage(r) !== firstMessage(was)) {
+    else if (failsNow && comparable(r) !== comparable(was)) {
       diff.changedMessages.push({ id: r.id, level: r.level, before: firstMessage(was) ?? '(none)', after: firstMessage(r) ?? '(none)' });
     }
   }

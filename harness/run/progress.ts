@@ -94,7 +94,7 @@ export class Progress {
       t.skipped ? dim(`${t.skipped} skipped`) : '',
     ].filter(Boolean);
     const mark = t.failed ? red('✗') : t.blocked ? yellow('⊘') : green('✓');
-    const count = dim(` [${this.done} tests done]`);
+    const count = dim(` [${this.done} ${this.done === 1 ? 'test' : 'tests'} done]`);
     this.line(`  ${mark} ${name.padEnd(48)} ${parts.join(', ')} ${dim(`${(t.ms / 1000).toFixed(1)}s`)}${count}`);
   }
 

@@ -42,6 +42,7 @@ export class OutcomeCollector implements Reporter {
       ...(meta.keptRefusing ? { keptRefusing: true } : {}),
       ...(meta.attributed ? { attributed: meta.attributed } : {}),
       ...(meta.alsoSeen ? { alsoSeen: meta.alsoSeen } : {}),
+      ...(meta.bodyEnded ? { bodyEnded: true } : {}),
       ...(result.state === 'skipped' && result.note ? { note: result.note } : {}),
       ...(errorText ? { note: redactor.text(errorText) } : {}),
     };

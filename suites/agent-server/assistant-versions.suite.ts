@@ -159,8 +159,10 @@ requirement(
   ['AS-ASST-001', 'AS-ASST-002', 'AS-ASST-003', 'AS-ASST-004', 'AS-ASST-005', 'AS-SRCH-001', 'AS-SRCH-002'],
   async (t: Check) => {
     await t.property(assistantCommands(AS_SEQUENCES.maxCommands), async (commands) => {
-      // A sequence that agrees with the model is a check of every rule of the test; a mismatch fails its own rule.
-      await t.expectModelAgrees(() => runAssistantCommands(httpAssistantApi(t), commands));
+      // A sequence that agrees with the model is a check of the rules its commands judged on something
+      // there to judge (paging on a non-empty listing, say); a mismatch fails its own rule.
+      const judged = new Set<string>();
+      await t.expectModelAgrees(() => runAssistantCommands(httpAssistantApi(t), commands, judged), { judged });
     });
   },
   { cost: (p) => ({ creates: { assistants: AS_SEQUENCES.runs(p.runs) * AS_SEQUENCES.maxCommands, runs: AS_SEQUENCES.runs(p.runs) * AS_SEQUENCES.maxCommands } }), title: 'Any sequence of create, update, set-latest, delete, search and run agrees with the model of assistant versions' },

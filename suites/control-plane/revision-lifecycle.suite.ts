@@ -151,13 +151,15 @@ const failedMessage = (status: string) => `A revision of the failing image ended
 
 // One failing deployment judges both rules: its revision's status first (CP-LIFE-003), then that
 // the failed revision is not the active one (CP-LIFE-005). A test of its own for CP-LIFE-005 cost a
-// deployment more, which the default limits of a URL then took from a MUST (CP-SEQ-001).
+// deployment more, which the default limits of a URL then took from a MUST (CP-SEQ-001). The second
+// check is held back to the end (observe): CP-LIFE-003 was judged whole by then, so a failure of
+// CP-LIFE-005 fails that rule alone and leaves CP-LIFE-003 passed, not blocked.
 requirement(
   ['CP-LIFE-003', 'CP-LIFE-005'],
   async (t: Check) => {
     const { deployment, status } = await failingRevision(t);
     t.expect(isFailed(status), { requirement: 'CP-LIFE-003', message: failedMessage(status), expected: '*FAILED*', seen: status });
-    await expectFailedNotActive(t, deployment.id, deployment.latest_revision_id!, status);
+    await expectFailedNotActive(t, deployment.id, deployment.latest_revision_id!, status, 'go-on');
   },
   { cost: creates(1, 1, { accepted: 1, refused: 1 }), timeout: 'deploy' },
 );

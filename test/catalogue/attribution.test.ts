@@ -1,6 +1,6 @@
 // requirements/attribution.yaml: read and checked with the catalogue (every id one of its rules),
 // and the answers it maps to the rules they break.
-import { cpSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { loadCatalogue, REQUIREMENTS_DIR } from '../../harness/catalogue.ts';
@@ -78,4 +78,17 @@ test('a body field is matched by kind, =value or ~pattern; anything else fails t
     'refusals:\n  - requirement: CP-SRC-001\n    what: a gitforge create was refused\n    request: POST /v2/deployments$\n    statuses: [422]\n    body: { source: gitforge }\n',
   );
   expect(() => loadCatalogue(dir)).toThrow(/refusals entry 1, body.source: expected string or list, =value or ~pattern, found "gitforge"/);
+});
+
+test("the catalogue's hash covers attribution.yaml: moving a refusal to another rule changes it", () => {
+  const dir = scratchDir('attribution-hash');
+  cpSync(REQUIREMENTS_DIR, dir, { recursive: true });
+  const before = loadCatalogue(dir).hash;
+  const changed = scratchDir('attribution-hash-changed');
+  cpSync(REQUIREMENTS_DIR, changed, { recursive: true });
+  const text = readFileSync(join(changed, 'attribution.yaml'), 'utf8');
+  writeFileSync(join(changed, 'attribution.yaml'), text.replace('requirement: AS-SSE-006', 'requirement: AS-RUN-001'));
+  expect(readFileSync(join(changed, 'attribution.yaml'), 'utf8')).not.toBe(text);
+  expect(loadCatalogue(changed).hash).not.toBe(before);
+  expect(loadCatalogue(dir).hash).toBe(loadCatalogue().hash);
 });

@@ -97,6 +97,26 @@ describe('a failure is recorded under the rule it breaks, whoever met it', () =>
   });
 });
 
+describe('a test that judges two rules on one subject', () => {
+  const lifeOutcome = (extra: Partial<TestOutcome>) =>
+    outcome(['CP-LIFE-003', 'CP-LIFE-005'], 'failed', {
+      failures: [failure('CP-LIFE-005', 'Revision r ended with status BUILD_FAILED, and the deployment names it as its active_revision_id.')],
+      checks: { 'CP-LIFE-003': { ran: 1, held: 1 }, 'CP-LIFE-005': { ran: 1, held: 0 } },
+      ...extra,
+    });
+
+  test('the rule judged whole passes when the test ran to its end and failed on the other rule it held back', () => {
+    const got = byId(results(['CP-LIFE-003', 'CP-LIFE-005'], [lifeOutcome({ bodyEnded: true })]));
+    expect(got['CP-LIFE-003']!.status).toBe('passed');
+    expect(got['CP-LIFE-005']!.status).toBe('failed');
+  });
+
+  test('a test that stopped part-way leaves its other rule blocked: its checks may not all have run', () => {
+    const got = byId(results(['CP-LIFE-003', 'CP-LIFE-005'], [lifeOutcome({})]));
+    expect(got['CP-LIFE-003']).toMatchObject({ status: 'blocked', blockedBy: ['CP-LIFE-005'] });
+  });
+});
+
 describe('blocked by names root causes only', () => {
   test('blocked by points at a blocked rule no more: the chain is followed to the failed rule', () => {
     const list: RequirementResult[] = [
@@ -124,10 +144,12 @@ describe('blocked by names root causes only', () => {
     expect(got['AS-SRCH-002']!.blockedBy).toEqual(['AS-RUN-003']);
   });
 
-  test('a requirement whose blockers lead to no failed rule is failed with what stopped it, never blocked by a rule that passed', () => {
+  test('a requirement whose blockers lead to no failed rule is not judged (skipped, with the reason), never failed nor blocked by a rule that passed', () => {
     const list = [
-      { id: 'CP-A-001', status: 'blocked', blockedBy: ['CP-A-002'] },
+      { id: 'CP-A-001', status: 'blocked', blockedBy: ['CP-A-002'], failures: [failure('CP-A-002', 'Revision r ended FAILED and is active.')] },
       { id: 'CP-A-002', status: 'passed' },
+      // A chain through a blocked rule that itself reaches no failed one.
+      { id: 'CP-A-003', status: 'blocked', blockedBy: ['CP-A-001'], failures: [failure('CP-A-001')] },
     ].map(
       (r) =>
         ({
@@ -142,8 +164,16 @@ describe('blocked by names root causes only', () => {
         }) as RequirementResult,
     );
     resolveRoots(list);
-    expect(list[0]).toMatchObject({ status: 'failed' });
-    expect(list[0]!.blockedBy).toBeUndefined();
+    const got = byId(list);
+    for (const id of ['CP-A-001', 'CP-A-003']) {
+      expect(got[id], id).toMatchObject({ status: 'skipped', failures: [] });
+      expect(got[id]!.blockedBy, id).toBeUndefined();
+      expect(got[id]!.reason, id).toMatch(/^not judged: its test stopped at a check of CP-A-00[12] \w+, which did not fail in this run/);
+    }
+    expect(got['CP-A-001']!.reason).toMatch(/CP-A-002 passed, which did not fail in this run: Revision r ended FAILED and is active\./);
+    expect(got['CP-A-002']!.status).toBe('passed');
+    // Not judged is no failure: the verdict is incomplete, not NOT CERTIFIED.
+    expect(verdictOf(list, [], universeOf(catalogueOf(list.map((r) => req(r.id, r.level))))).verdict).toBe('incomplete');
   });
 
   test('a blocker outside the report (a --requirements run) is named as it is', () => {

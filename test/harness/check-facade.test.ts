@@ -82,6 +82,12 @@ describe('Check.expectModelAgrees', () => {
     expect(t.tallies.has('CP-X-001')).toBe(false);
   });
 
+  test('with judged, a sequence that agrees is a check of the rules its commands judged only', async () => {
+    const t = check();
+    await t.expectModelAgrees(async () => undefined, { judged: new Set(['CP-X-002', 'CP-Y-009']) });
+    expect([...t.tallies]).toEqual([['CP-X-002', { ran: 1, held: 1 }]]);
+  });
+
   test('any other error is no verdict of the model: it is thrown as it is', async () => {
     const t = check();
     await expect(t.expectModelAgrees(async () => Promise.reject(new Error('socket hang up')))).rejects.toThrow(/^socket hang up$/);

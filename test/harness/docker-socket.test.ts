@@ -1,5 +1,6 @@
 // The quick Docker check before testcontainers: where no socket answers it says so well under a
-// second; a socket that accepts, or a setup it cannot judge, is left to testcontainers.
+// second; a socket that accepts, or a setup it cannot judge, is left to testcontainers. The image
+// tests' own Docker check (test/support/docker.ts) asks it before running `docker info`.
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -7,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ContainerError, dockerClient } from '../../harness/reference/docker.ts';
 import { dockerSocketProblem, SYSTEM_SOCKETS } from '../../harness/reference/docker-socket.ts';
+import { dockerProblem } from '../support/docker.ts';
 
 describe('the quick Docker socket check', () => {
   let home: string;
@@ -74,5 +76,14 @@ describe('the quick Docker socket check', () => {
         else process.env[key] = value;
       }
     }
+  });
+
+  test('the Docker check of the image tests asks the socket first: no daemon costs no `docker info`', async () => {
+    const started = performance.now();
+    const problem = await dockerProblem({ env: envWith(`unix://${missing}`), platform: 'linux', systemSockets: [] });
+    expect(performance.now() - started).toBeLessThan(1_000);
+    // The socket check's own words: `docker info` would have said "Cannot connect to the Docker daemon".
+    expect(problem).toMatch(/^no Docker socket answers: /);
+    expect(problem).toContain(`${missing} does not exist`);
   });
 });

@@ -44,3 +44,8 @@ test('a set check that failed says it may be an echo; a crash without a failure 
   expect(markOf(failedOutcome(['AS-SRCH-003'], 'AS-SRCH-003', { reliesOn: ['AS-SRCH-001'] }))).toEqual({ kind: 'failed', reliesOn: ['AS-SRCH-001'] });
   expect(markOf({ ...failedOutcome(['AS-SRCH-003'], 'AS-SRCH-003'), failures: [] })).toEqual({ kind: 'failed' });
 });
+
+test('the count of tests done is "1 test done", then "2 tests done"', () => {
+  expect(printed([failedOutcome(['AS-SSE-006'], 'AS-SSE-006')])).toContain('[1 test done]');
+  expect(printed([failedOutcome(['AS-SSE-006'], 'AS-SSE-006'), failedOutcome(['AS-RUN-001'], 'AS-RUN-001')])).toContain('[2 tests done]');
+});

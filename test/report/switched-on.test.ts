@@ -1,14 +1,25 @@
 // A run of the reference with fault switches or platform-like behaviours on does not certify the
 // reference as it ships: every human-readable format names what was on, beside the target. A run
 // with neither says nothing of them.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { writeAllureResults } from '../../harness/report/allure.ts';
 import { renderHtml } from '../../harness/report/html.ts';
 import { renderJunit } from '../../harness/report/junit.ts';
 import { renderMarkdown } from '../../harness/report/markdown.ts';
 import { switchedOnLine, switchesOf } from '../../harness/report/switched-on.ts';
 import { Progress } from '../../harness/run/progress.ts';
 import type { ComplianceReport } from '../../harness/report/compliance.ts';
+import { scratchDir } from '../support/scratch.ts';
 import { sampleReport } from './support/sample-report.ts';
+
+/** The environment.properties of the report's allure-results (Allure shows it on its overview page). */
+function allureEnvironment(report: ComplianceReport): string {
+  const dir = scratchDir('switched-on-allure');
+  writeAllureResults(dir, report);
+  return readFileSync(join(dir, 'allure-results', 'environment.properties'), 'utf8');
+}
 
 const NAMED = 'fault switches on: cp.no-auth, as.patch-merges; platform-like behaviours on: async-delete, throttle (time scale 0.1)';
 
@@ -37,7 +48,7 @@ describe('the switches a run turned on', () => {
     expect(switchedOnLine(switchesOf([], undefined))).toBeUndefined();
   });
 
-  test('are on the Target line of compliance.md and compliance.html, a JUnit property, and the terminal summary', () => {
+  test('are on the Target line of compliance.md and compliance.html, a JUnit property, the Allure environment and the terminal summary', () => {
     const report = switchedOn();
     expect(
       renderMarkdown(report)
@@ -49,11 +60,12 @@ describe('the switches a run turned on', () => {
     );
     expect(renderJunit(report)).toContain(`<property name="apc.switched-on" value="${NAMED}"/>`);
     expect(summary(report)).toContain(`target:  the reference with ${NAMED}\n`);
+    expect(allureEnvironment(report)).toContain(`\nswitched-on=${NAMED}\n`);
   });
 
   test('a run without them says nothing of them', () => {
     const report = sampleReport();
-    for (const text of [renderMarkdown(report), renderHtml(report), renderJunit(report), summary(report)]) {
+    for (const text of [renderMarkdown(report), renderHtml(report), renderJunit(report), summary(report), allureEnvironment(report)]) {
       expect(text).not.toContain('switches on');
       expect(text).not.toContain('switched-on');
       expect(text).not.toContain('behaviours on');

@@ -1,12 +1,18 @@
 // Whether this machine has a working Docker (the `docker` command and a daemon that answers).
 // Tests of the image run only where it has; in CI (CI=true) a missing Docker is a failure,
-// never a silent skip, since .ci/run starts one.
+// never a silent skip, since .ci/run starts one. The socket is looked at first, as `apc certify
+// --reference container` does (harness/reference/docker-socket.ts): where no daemon runs, that
+// answers at once, where `docker info` could take seconds.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { dockerSocketProblem, type SocketLookup } from '../../harness/reference/docker-socket.ts';
 
 const run = promisify(execFile);
 
-export async function dockerProblem(): Promise<string | undefined> {
+/** Why Docker cannot run the image tests here, or undefined when a daemon answered `docker info`. */
+export async function dockerProblem(lookup: SocketLookup = {}): Promise<string | undefined> {
+  const socket = await dockerSocketProblem(lookup);
+  if (socket !== undefined) return socket;
   try {
     await run('docker', ['info', '--format', '{{.ServerVersion}}'], { timeout: 20_000 });
     return undefined;

@@ -42,6 +42,43 @@ describe('assistant command sequences', () => {
   });
 });
 
+describe('the rules a sequence that agrees judged', () => {
+  /** The rules each agreeing sequence judged, and the rules of the sequences that disagreed. */
+  async function judgedBy(defect?: Defect): Promise<{ agreed: Set<string>[]; mismatched: string[] }> {
+    const agreed: Set<string>[] = [];
+    const mismatched: string[] = [];
+    await fc.assert(
+      fc.asyncProperty(assistantCommands(10), async (commands) => {
+        const judged = new Set<string>();
+        try {
+          await runAssistantCommands(memoryAssistants(defect), commands, judged);
+          agreed.push(judged);
+        } catch (error) {
+          if (!(error instanceof ModelMismatch)) throw error;
+          mismatched.push(error.requirement);
+        }
+      }),
+      { numRuns: 200, seed: 7 },
+    );
+    return { agreed, mismatched };
+  }
+
+  test('a right server: paging (AS-SRCH-002) is judged by the sequences whose search listed someone', async () => {
+    const { agreed, mismatched } = await judgedBy();
+    expect(mismatched).toEqual([]);
+    expect(agreed.filter((j) => j.has('AS-SRCH-002')).length).toBeGreaterThan(0);
+    expect(agreed.every((j) => j.has('AS-ASST-001'))).toBe(true);
+  });
+
+  test('a search that answers [] never passes paging: an agreeing sequence judged no AS-SRCH-002, a disagreeing one fails the filter rule', async () => {
+    const { agreed, mismatched } = await judgedBy('search-empty');
+    expect(agreed.length).toBeGreaterThan(0);
+    expect(agreed.filter((j) => j.has('AS-SRCH-002'))).toEqual([]);
+    expect(agreed.filter((j) => j.has('AS-SRCH-001'))).toEqual([]);
+    expect(new Set(mismatched)).toEqual(new Set(['AS-SRCH-001']));
+  });
+});
+
 describe('the assistant model', () => {
   test('create makes version 1 active; update adds a version and activates it; set-latest switches', () => {
     const model = new AssistantModel();

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { AssistantApi } from '../../../generators/agent-server/assistant-commands.ts';
 import type { AssistantDraft, JsonObject } from '../../../generators/agent-server/payloads.ts';
 
-export type Defect = 'merge-on-update' | 'ignore-set-latest' | 'keep-after-delete' | 'search-everything' | 'first-version-0' | 'run-uses-first-version';
+export type Defect = 'merge-on-update' | 'ignore-set-latest' | 'keep-after-delete' | 'search-everything' | 'first-version-0' | 'run-uses-first-version' | 'search-empty';
 
 interface Stored {
   id: string;
@@ -44,6 +44,7 @@ export function memoryAssistants(defect?: Defect): AssistantApi {
       find(id)!.deleted = true;
     },
     async search({ limit, offset }) {
+      if (defect === 'search-empty') return [];
       const listed = store.filter((s) => !s.deleted && (defect === 'search-everything' || ours.has(s.id)));
       return listed.slice(offset, offset + limit).map((s) => s.id);
     },

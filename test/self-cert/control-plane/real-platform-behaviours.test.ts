@@ -203,9 +203,15 @@ describe.concurrent('stuck revisions and values outside an enum', () => {
     expect(r.durationMs).toBeLessThan(120_000);
   }, 420_000);
 
-  test('a revision that ends FAILED where it should deploy fails CP-LIFE-001 naming its status and id', async () => {
-    const r = await proxied(rewriteRevision('BUILD_FAILED'), ['CP-LIFE-001']);
+  test('a revision that ends FAILED where it should deploy fails CP-LIFE-001 naming its status and id; its being the active revision fails CP-LIFE-005 beside it', async () => {
+    const r = await proxied(rewriteRevision('BUILD_FAILED'), ['CP-LIFE-001', 'CP-LIFE-005']);
     expect(r.status('CP-LIFE-001'), r.stdout).toBe('failed');
     expect(r.result('CP-LIFE-001')!.failures[0]!.message).toMatch(/^Revision [0-9a-f-]{36} of deployment [0-9a-f-]{36} ended with status BUILD_FAILED, not DEPLOYED\.$/);
+    // The wait saw the deployment name the "failed" revision as active: recorded under CP-LIFE-005,
+    // found in CP-LIFE-001's test, which went on to judge its own rule (one fault, each rule it breaks).
+    expect(r.status('CP-LIFE-005'), r.stdout).toBe('failed');
+    const seen = r.result('CP-LIFE-005')!.failures.find((f) => f.foundIn !== undefined);
+    expect(seen?.message).toMatch(/ended with status BUILD_FAILED, and the deployment names it as its active_revision_id/);
+    expect(seen?.foundIn).toMatch(/CP-LIFE-001/);
   }, 420_000);
 });
