@@ -8,6 +8,7 @@ import { command, type CommandIo } from './command.ts';
 import { targetSettings, TARGET_OPTIONS } from './target-options.ts';
 import { CLEANUP_USAGE } from './usage.ts';
 import { UsageError } from '../usage-error.ts';
+import { apcCommand } from '../apc-command.ts';
 
 export const OPTIONS = {
   ...TARGET_OPTIONS,
@@ -24,7 +25,7 @@ export async function cleanup(argv: string[], io: CommandIo): Promise<number> {
     const profile = buildProfile(targetSettings(values), io.env);
     redactor.add(...profileSecrets(profile));
     const targets = INTERFACES.filter((i) => i !== 'experiment-upload' && profile.urls[i]);
-    if (targets.length === 0) throw new UsageError('no control plane or agent server URL was given (see `apc help cleanup`).');
+    if (targets.length === 0) throw new UsageError(`no control plane or agent server URL was given (see \`${apcCommand()} help cleanup\`).`);
 
     const sweep = new LeftoverSweep(profile);
     const { found, problems } = await sweep.scan(values.run);

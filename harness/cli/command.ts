@@ -6,6 +6,7 @@ import { redactor } from '../redact.ts';
 import { UsageError } from '../usage-error.ts';
 import { optionProblem } from './option-problem.ts';
 import type { Output } from '../run/progress.ts';
+import { apcCommand } from '../apc-command.ts';
 
 /** Where a command writes, and the environment it reads. */
 export interface CommandIo {
@@ -47,7 +48,7 @@ export async function command<const O extends Options>(
   try {
     parsed = parseArgs({ args: c.args ? c.args(argv) : argv, options: c.options, allowPositionals: c.positionals ?? false, strict: true });
   } catch (error) {
-    return usageProblem(c.name, io, `${optionProblem(error, c.options)}\nRun \`apc help ${c.name.split(' ')[0]}\` for the options.`);
+    return usageProblem(c.name, io, `${optionProblem(error, c.options)}\nRun \`${apcCommand()} help ${c.name.split(' ')[0]}\` for the options.`);
   }
   if ((parsed.values as { help?: boolean }).help) {
     io.out.write(c.usage);

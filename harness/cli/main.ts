@@ -5,6 +5,7 @@ import { withStopSignals } from '../run/run-stop.ts';
 import { CERTIFY_USAGE, CLEANUP_USAGE, CONTRACTS_USAGE, INIT_USAGE, MAIN_USAGE, REPORT_USAGE, SELFTEST_USAGE, SERVE_USAGE } from './usage.ts';
 import { harnessVersion } from '../version.ts';
 import { closest } from '../closest.ts';
+import { apcCommand } from '../apc-command.ts';
 
 /** The commands, for a mistyped one's "did you mean". */
 const COMMANDS = ['certify', 'init', 'cleanup', 'serve', 'report', 'contracts', 'selftest', 'help'];
@@ -47,7 +48,7 @@ export async function main(argv: string[], io: CommandIo = defaultIo()): Promise
     }
     default: {
       const near = closest(command, COMMANDS, 1)[0];
-      io.err.write(`apc: unknown command "${command}".${near ? ` Did you mean \`apc ${near}\`?` : ''}\n\n${MAIN_USAGE}`);
+      io.err.write(`apc: unknown command "${command}".${near ? ` Did you mean \`${apcCommand()} ${near}\`?` : ''}\n\n${MAIN_USAGE}`);
       return 2;
     }
   }

@@ -8,6 +8,7 @@ import { renderMatrixHtml } from '../report/matrix-html.ts';
 import { renderMatrixMarkdown } from '../report/matrix-markdown.ts';
 import { readReport, ReportError } from '../report/read.ts';
 import type { CommandIo } from './command.ts';
+import { apcCommand } from '../apc-command.ts';
 
 /** Where the matrix goes without --out: beside the reports `apc certify` writes by default. */
 export const DEFAULT_MATRIX_DIR = join('reports', 'matrix');
@@ -18,7 +19,7 @@ function shown(path: string): string {
 }
 
 export async function matrix(values: { out?: string }, positionals: string[], io: CommandIo): Promise<number> {
-  if (positionals.length === 0) throw new ReportError('expected one or more report folders, e.g. `apc report matrix reports/reference reports/my-server`.');
+  if (positionals.length === 0) throw new ReportError(`expected one or more report folders, e.g. \`${apcCommand()} report matrix reports/reference reports/my-server\`.`);
   const reports = positionals.map((folder) => ({ folder, report: readReport(folder) }));
   const result = buildMatrix(
     reports,

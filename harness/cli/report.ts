@@ -16,6 +16,7 @@ import { Progress } from '../run/progress.ts';
 import { command, type CommandIo } from './command.ts';
 import { matrix } from './report-matrix.ts';
 import { REPORT_USAGE } from './usage.ts';
+import { apcCommand } from '../apc-command.ts';
 
 /** A path as the user can type it: relative below the working directory, absolute elsewhere. */
 function shown(path: string): string {
@@ -24,7 +25,7 @@ function shown(path: string): string {
 }
 
 async function merge(values: { reports?: string }, positionals: string[], io: CommandIo): Promise<number> {
-  if (positionals.length === 0) throw new ReportError('expected one or more report folders to merge, e.g. `apc report merge reports/shard-1 reports/shard-2`.');
+  if (positionals.length === 0) throw new ReportError(`expected one or more report folders to merge, e.g. \`${apcCommand()} report merge reports/shard-1 reports/shard-2\`.`);
   const folders = positionals.map((dir) => ({ dir, report: readReport(dir) }));
   const catalogue = loadCatalogue();
   const sameCatalogue = folders[0]!.report.catalogue.hash === catalogue.hash;
@@ -47,7 +48,7 @@ function newestReport(): string {
         .filter((dir) => existsSync(join(dir, 'allure-results')))
     : [];
   if (candidates.length === 0) {
-    throw new ReportError(`no report folder with allure-results under ${shown(base)}: run \`apc certify\` first, or give the report folder: apc report allure DIR.`);
+    throw new ReportError(`no report folder with allure-results under ${shown(base)}: run \`${apcCommand()} certify\` first, or give the report folder: ${apcCommand()} report allure DIR.`);
   }
   return candidates.reduce((a, b) => (statSync(join(b, 'allure-results')).mtimeMs > statSync(join(a, 'allure-results')).mtimeMs ? b : a));
 }
@@ -84,7 +85,7 @@ async function allure(positionals: string[], io: CommandIo): Promise<number> {
 }
 
 async function diff(values: { out?: string }, positionals: string[], io: CommandIo): Promise<number> {
-  if (positionals.length !== 2) throw new ReportError('expected two report folders, the older first: `apc report diff reports/last reports/new`.');
+  if (positionals.length !== 2) throw new ReportError(`expected two report folders, the older first: \`${apcCommand()} report diff reports/last reports/new\`.`);
   const result = diffReports(readReport(positionals[0]!), readReport(positionals[1]!));
   const markdown = diffMarkdown(result);
   if (values.out) {

@@ -21,6 +21,7 @@ import { command, type CommandIo } from './command.ts';
 import { UsageError } from '../usage-error.ts';
 import { SELFTEST_USAGE } from './usage.ts';
 import { harnessVersion } from '../version.ts';
+import { apcCommand } from '../apc-command.ts';
 
 export const OPTIONS = {
   only: { type: 'string' },
@@ -62,7 +63,7 @@ export async function selftest(argv: string[], io: CommandIo, stop?: StopRequest
     const combinations = kinds.includes('multi-fault') ? COMBINATIONS.filter((c) => only(c.id)) : [];
     const mutants = new Map(all.flatMap((s) => (s.kind === 'mutant' ? [[s.id, s] as const] : [])));
     const combined = combinations.map((combination) => ({ combination, components: componentsOf(combination, mutants) }));
-    if (subjects.length === 0 && combinations.length === 0) throw new UsageError(`--only ${values.only ?? ''} --kinds ${kinds.join(',')} selects no subject; \`apc selftest --list\` lists them.`);
+    if (subjects.length === 0 && combinations.length === 0) throw new UsageError(`--only ${values.only ?? ''} --kinds ${kinds.join(',')} selects no subject; \`${apcCommand()} selftest --list\` lists them.`);
     if (values.list) {
       for (const s of subjects) io.out.write(`${s.kind.padEnd(9)} ${s.id.padEnd(40)} ${s.interface.padEnd(17)} ${s.kind === 'mutant' ? s.catches.join(' ') : s.what}\n`);
       for (const c of combinations) io.out.write(`multi-fault ${c.id.padEnd(38)} ${c.components.join(' ')}\n`);

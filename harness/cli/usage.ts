@@ -1,6 +1,7 @@
 // Help texts of the `apc` command.
 import { FAULTS_BY_INTERFACE } from '../../reference-impl/faults.ts';
 import { PLATFORM_BEHAVIOURS } from '../../reference-impl/platform-like/behaviours.ts';
+import { apcCommand } from '../apc-command.ts';
 
 /** The platform-like behaviours of the reference, four a line. */
 function behaviourList(indent: string): string {
@@ -33,6 +34,9 @@ variables, which win over the profile file):
   --runs N, --seed N, --seeds N, --concurrency N, --keep
   --poll-interval-ms N, --request-timeout-ms N, --stream-timeout-ms N, --deploy-timeout-ms N`;
 
+/** How a command printed here is typed to run as printed: `npx apc` in a clone or project, `apc` installed globally. */
+const APC = apcCommand();
+
 export const MAIN_USAGE = `apc — conformance harness for the agent deployment platform interfaces
 
 Usage:
@@ -49,8 +53,8 @@ Usage:
   apc help [command]         show help
   apc --version
 
-Run \`apc help init\`, \`apc help certify\`, \`apc help serve\`, \`apc help report\`, \`apc help cleanup\`,
-\`apc help selftest\` or \`apc help contracts\` for their options.
+Run \`${APC} help init\`, \`${APC} help certify\`, \`${APC} help serve\`, \`${APC} help report\`, \`${APC} help cleanup\`,
+\`${APC} help selftest\` or \`${APC} help contracts\` for their options.
 
 A key given as --api-key (or --other-api-key) is visible to other users of this machine in \`ps\`
 and in the shell's history: prefer the APC_API_KEY (and APC_OTHER_API_KEY) environment variables.

@@ -10,6 +10,7 @@ import type { Exchange } from '../http/exchange.ts';
 import { redactor } from '../redact.ts';
 import { valuesOutsideIn } from './attribution.ts';
 import type { Check } from './check.ts';
+import { reproCommand } from './repro-command.ts';
 import { ConformanceFailure, describeValue, type FailureRecord, type FailureSpec, type SeenRecord } from './failure.ts';
 
 /** The requirements a spec names: its own, or every requirement of the test. */
@@ -21,7 +22,7 @@ function recordOf(check: Check, spec: FailureSpec, ids: readonly string[], excha
   return redactor.value({
     requirements,
     message: spec.message,
-    repro: `apc certify ${check.run.reproFlags} --seed ${check.profile.seed} --requirements ${requirements.join(',')}`.replace(/\s+/g, ' ').trim(),
+    repro: reproCommand(check, requirements),
     exchanges: exchanges.map((e) => ({ curl: toCurl(e), response: describeResponse(e) })),
     ...(spec.expected !== undefined ? { expected: describeValue(spec.expected)! } : {}),
     ...(spec.seen !== undefined ? { seen: describeValue(spec.seen)! } : {}),

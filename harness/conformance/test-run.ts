@@ -19,7 +19,7 @@ import { waitsOf } from './waits.ts';
 import { runCleanups } from './cleanups.ts';
 import { applyLearned } from './learned.ts';
 import { failureAtEnd, sideFindings } from './findings.ts';
-import { apcCommand } from '../apc-command.ts';
+import { reproCommand } from './repro-command.ts';
 
 /** A test as its suite declared it. */
 export interface DeclaredTest {
@@ -58,14 +58,13 @@ function toRecord(check: Check, ids: string[], error: unknown): FailureRecord {
   const exchanges = property ? property.exchanges : check.recorder.exchanges;
   const requirements = spec?.requirement ? [spec.requirement] : ids;
   const message = spec?.message ?? (error instanceof Error ? `${error.name}: ${error.message}` : safeString(error));
-  const seedFlag = `--seed ${check.profile.seed}`;
   // A generated input holds secrets the target never received (a PATCH for another source, a step
   // after the failing one): they are known to the redactor only from the input itself.
   if (property) redactor.addFromBody(property.input);
   const record: FailureRecord = {
     requirements,
     message,
-    repro: `${apcCommand()} certify ${check.run.reproFlags} ${seedFlag} --requirements ${requirements.join(',')}`.replace(/\s+/g, ' ').trim(),
+    repro: reproCommand(check, requirements),
     exchanges: exchangesOf(exchanges),
     ...(spec?.expected !== undefined ? { expected: describeValue(spec.expected)! } : {}),
     ...(spec?.seen !== undefined ? { seen: describeValue(spec.seen)! } : {}),

@@ -9,6 +9,7 @@ import { closest } from '../closest.ts';
 import { yaml } from '../yaml.ts';
 import { defaultProfile, defaultSources, type Budget, type InterfaceName, type TargetProfile } from './profile.ts';
 import { UsageError } from '../usage-error.ts';
+import { apcCommand } from '../apc-command.ts';
 
 export class ProfileError extends UsageError {}
 
@@ -142,7 +143,7 @@ function readProfileFile(file: string): TargetProfileFile {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a folder, not a file' : code === 'EACCES' ? 'not readable (permission denied)' : (error as Error).message;
-    throw new ProfileError(`profile ${file}: ${why}. --profile (or APC_PROFILE) names a YAML file; \`apc init\` writes one for a target.`);
+    throw new ProfileError(`profile ${file}: ${why}. --profile (or APC_PROFILE) names a YAML file; \`${apcCommand()} init\` writes one for a target.`);
   }
   let doc: unknown;
   try {

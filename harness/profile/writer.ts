@@ -2,6 +2,7 @@
 // found. Keys are never written: the file names the variables that hold them.
 import { ENDPOINT_INTERFACE, INTERFACES, OPTIONAL_ENDPOINTS, SOURCE_KINDS, type InterfaceName, type TargetProfile } from './profile.ts';
 import type { Discovery } from './discovery.ts';
+import { apcCommand } from '../apc-command.ts';
 
 const q = (value: string) => JSON.stringify(value);
 
@@ -26,7 +27,7 @@ export function profileYaml(profile: TargetProfile, found: Discovery, writtenAt:
   const how = (key: string) => found.notes.find((n) => n.key === key)?.how;
   const out: string[] = [
     `# apc target profile, written by \`apc init\` on ${writtenAt}.`,
-    '# Each setting says how it was found. Certify with: apc certify --profile <this file>',
+    `# Each setting says how it was found. Certify with: ${apcCommand()} certify --profile <this file>`,
     '# Keys are not written here: export APC_API_KEY (and APC_OTHER_API_KEY for the second tenant).',
     'urls:',
   ];

@@ -2,6 +2,7 @@
 // otherwise certify the reference without the deviation the user meant to test.
 import { closest } from '../closest.ts';
 import { ALL_FAULTS } from '../../reference-impl/faults.ts';
+import { apcCommand } from '../apc-command.ts';
 
 /** A message naming each unknown fault and the closest known ones; undefined when all are known. */
 export function unknownFaultMessage(flag: string, names: string[]): string | undefined {
@@ -11,5 +12,5 @@ export function unknownFaultMessage(flag: string, names: string[]): string | und
     const near = closest(n, ALL_FAULTS, 2);
     return `"${n}"${near.length ? ` (did you mean ${near.join(' or ')}?)` : ''}`;
   });
-  return `${flag}: unknown fault ${each.join(', ')}; \`apc help serve\` lists the fault names.`;
+  return `${flag}: unknown fault ${each.join(', ')}; \`${apcCommand()} help serve\` lists the fault names.`;
 }

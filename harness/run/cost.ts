@@ -11,6 +11,7 @@ import { BUSY_PATCH_ANSWERS } from '../../schemas/target-profile.ts';
 import type { ComplianceReport, TestOutcome } from '../report/compliance.ts';
 import { suiteFiles, suiteFilesNaming } from '../suite-runner/suite-files.ts';
 import { suiteVitest, withoutVitestSignals } from '../suite-runner/suite-vitest.ts';
+import { apcCommand } from '../apc-command.ts';
 
 /** A test of the selection and what it may cost. */
 export interface PlannedTest {
@@ -222,7 +223,7 @@ export function planLines(plans: Plan[]): string[] {
   }
   const [first, ...others] = plans.map((p) => `about ${duration(p.waitsMs)} on ${BUSY_PATCH_TEXT[p.busyPatch]}${p === plan ? `, as the profile says (busyPatch: ${p.busyPatch})` : ''}`);
   lines.push(`  wall time: at ${duration(plan!.revisionTimeMs)} per revision, the revision waits take ${first}${others.map((o) => `; ${o}`).join('')}.`);
-  lines.push('             Plus the time of the requests themselves (against the in-repo reference, seconds). `apc init` finds out the busyPatch answer.');
+  lines.push(`             Plus the time of the requests themselves (against the in-repo reference, seconds). \`${apcCommand()} init\` finds out the busyPatch answer.`);
   return lines;
 }
 

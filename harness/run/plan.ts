@@ -21,6 +21,7 @@ import { UsageError } from '../usage-error.ts';
 import type { RunDraft } from './draft.ts';
 import { checkSetup } from './preflight.ts';
 import { parseDuration } from './run-stop.ts';
+import { apcCommand } from '../apc-command.ts';
 
 /** What the user asked for, as given: strings before validation. */
 export interface RunRequest {
@@ -108,7 +109,7 @@ function parseInterfaces(text: string | undefined, profile: TargetProfile): Inte
   for (const name of list) {
     if (!INTERFACES.includes(name as InterfaceName)) throw new UsageError(`--interfaces: unknown interface "${name}"; use ${INTERFACES.join(', ')}.`);
     if (!profile.urls[name as InterfaceName]) {
-      throw new UsageError(`--interfaces includes ${name}, but no ${name} URL was given (see \`apc help certify\`).`);
+      throw new UsageError(`--interfaces includes ${name}, but no ${name} URL was given (see \`${apcCommand()} help certify\`).`);
     }
   }
   return list as InterfaceName[];
@@ -229,7 +230,7 @@ export async function planRun(request: RunRequest, env: NodeJS.ProcessEnv, draft
     const probing = { ...profile, timeouts: { ...profile.timeouts, requestMs: Math.min(profile.timeouts.requestMs, 10_000) } };
     const found = await discovery.discover({ profile: probing, runId: draft.runId, modeGiven: settings.controlPlaneMode !== undefined || env.APC_CONTROL_PLANE_MODE !== undefined });
     profile = discovery.applyDiscovery(profile, found);
-    log('No profile given: probed the target (`apc init` writes these findings to a profile you can keep). Assumed:');
+    log(`No profile given: probed the target (\`${apcCommand()} init\` writes these findings to a profile you can keep). Assumed:`);
     for (const line of assumptionLines(profile, found)) log(`  ${line}`);
   }
   draft.profile = profile;

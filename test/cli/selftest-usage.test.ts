@@ -3,9 +3,14 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { apcCommand } from '../../harness/apc-command.ts';
 import { ROOT } from '../support/certify.ts';
 
-const apc = (...args: string[]) => spawnSync(process.execPath, [join(ROOT, 'bin', 'apc.mjs'), ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+/** How the child's hints type apc: `npx apc` here, where no apc is on PATH (harness/apc-command.ts). */
+const APC = apcCommand();
+
+const apc = (...args: string[]) =>
+  spawnSync(process.execPath, [join(ROOT, 'bin', 'apc.mjs'), ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
 
 describe('apc selftest options', () => {
   test('--list names each selected subject and what a mutant declares, and runs nothing', () => {
@@ -18,9 +23,9 @@ describe('apc selftest options', () => {
 
   test.each([
     [['--kinds', 'bogus'], /--kinds: unknown kind\(s\) bogus; use mutants, variations, hostile, multi-fault\./],
-    [['--only', 'no-such-subject'], /selects no subject; `apc selftest --list` lists them\./],
+    [['--only', 'no-such-subject'], new RegExp(`selects no subject; \`${APC} selftest --list\` lists them\\.`)],
     [['--seeds', '0'], /--seeds: expected a whole number from 1 to 1000, found "0"\./],
-    [['--frobnicate'], /Run `apc help selftest` for the options\./],
+    [['--frobnicate'], new RegExp(`Run \`${APC} help selftest\` for the options\\.`)],
   ])('%j is a usage problem: exit 2', (args, message) => {
     const r = apc('selftest', ...args);
     expect(r.status).toBe(2);

@@ -5,6 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { apcCommand } from '../../harness/apc-command.ts';
 import { apcHere } from '../support/apc-here.ts';
 import { scratchDir } from '../support/scratch.ts';
 
@@ -12,14 +13,14 @@ describe('small frictions', () => {
   test('a mistyped command suggests the closest one', async () => {
     const run = await apcHere(['certfy']);
     expect(run.code).toBe(2);
-    expect(run.stderr.split('\n')[0]).toBe('apc: unknown command "certfy". Did you mean `apc certify`?');
-    expect((await apcHere(['selftset'])).stderr).toContain('Did you mean `apc selftest`?');
+    expect(run.stderr.split('\n')[0]).toBe(`apc: unknown command "certfy". Did you mean \`${apcCommand()} certify\`?`);
+    expect((await apcHere(['selftset'])).stderr).toContain(`Did you mean \`${apcCommand()} selftest\`?`);
     expect((await apcHere(['zzzzzzzz'])).stderr).not.toContain('Did you mean');
   });
 
   test('apc help lists every topic, selftest included, and warns that --api-key shows in ps', async () => {
     const help = (await apcHere(['help'])).stdout;
-    for (const topic of ['init', 'certify', 'serve', 'report', 'cleanup', 'selftest', 'contracts']) expect(help).toContain(`\`apc help ${topic}\``);
+    for (const topic of ['init', 'certify', 'serve', 'report', 'cleanup', 'selftest', 'contracts']) expect(help).toContain(`\`${apcCommand()} help ${topic}\``);
     expect(help).toMatch(/--api-key[\s\S]*visible[\s\S]*`ps`[\s\S]*APC_API_KEY/);
     const certify = (await apcHere(['certify', '--help'])).stdout;
     expect(certify).toMatch(/--api-key KEY +API key; never printed, but visible in `ps`: prefer APC_API_KEY/);
@@ -30,7 +31,7 @@ describe('small frictions', () => {
     const run = await apcHere(['certify', '--profile', missing, '--plan']);
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(
-      `apc certify: profile ${missing}: no such file. --profile (or APC_PROFILE) names a YAML file; \`apc init\` writes one for a target.\n`,
+      `apc certify: profile ${missing}: no such file. --profile (or APC_PROFILE) names a YAML file; \`${apcCommand()} init\` writes one for a target.\n`,
     );
     expect(run.stderr).not.toContain('ENOENT');
   });

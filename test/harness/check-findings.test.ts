@@ -8,6 +8,7 @@ import { ConformanceFailure, type FailureRecord } from '../../harness/conformanc
 import { failureAtEnd, sideFindings } from '../../harness/conformance/findings.ts';
 import type { Exchange } from '../../harness/http/exchange.ts';
 import { defaultProfile } from '../../harness/profile/profile.ts';
+import { apcCommand } from '../../harness/apc-command.ts';
 
 const checkOf = (ids: string[]) => new Check({ profile: defaultProfile(), runId: 'apc-test', reproFlags: '', workerConcurrency: 1 }, 7, ids);
 
@@ -82,6 +83,8 @@ test("a status outside its enum fails its rule wherever it is seen: another rule
   expect(sideFindings(passing, undefined).attributed).toEqual([
     expect.objectContaining({ requirements: ['CP-REVL-009'], message: expect.stringMatching(/outside the revision statuses.*"BUILD_ERROR"/) }),
   ]);
+  // Its repro line runs as printed: `npx apc` in a clone, as a test's own failure says it.
+  expect(sideFindings(passing, undefined).attributed?.[0]?.repro).toBe(`${apcCommand()} certify --seed ${passing.profile.seed} --requirements CP-REVL-009`);
   const own = checkOf(['CP-REVL-009']);
   own.recorder.exchanges.push(read);
   expect(failureAtEnd(own)?.spec.requirement).toBe('CP-REVL-009');
