@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { ROOT } from '../harness/root.ts';
 import { freshDatabase, startThrowawayServer, type ThrowawayServer } from '../test/support/postgres.ts';
 import { certification } from './certification.ts';
-import { feedback, unitLoop } from './feedback.ts';
+import { feedback } from './feedback.ts';
+import { feedbackPlan } from './feedback-plan.ts';
 import { revisionWaits, WAIT_TARGETS, type WaitTarget } from './revision-waits.ts';
 import { BENCH_USAGE, benchArgs } from './options.ts';
 import { peerRatios } from './peer-ratios.ts';
@@ -75,15 +76,21 @@ if (sections.has('certification')) {
   log('timing apc help, a one-requirement certification and the default certification');
   results.certification = await certification(Number(args['certify-runs']));
 }
-if (sections.has('feedback')) {
-  log('timing npm run test:unit and the full apc selftest (minutes)');
-  results.feedback = await feedback();
-} else if (sections.has('unit')) {
-  log('timing npm run test:unit');
-  results.feedback = [await unitLoop()];
+if (sections.has('feedback') || sections.has('unit')) {
+  const plan = feedbackPlan(args, sections.has('feedback'));
+  if ('problem' in plan) {
+    process.stderr.write(`bench: ${plan.problem}\n`);
+    process.exit(2);
+  }
+  log(
+    `timing ${plan.commands.join(', ')} in ${plan.rounds} round(s)${plan.commits ? `, alternating ${plan.commits.old.slice(0, 7)} (old) and ${plan.commits.new.slice(0, 7)} (new)` : ''} (minutes)`,
+  );
+  results.feedback = await feedback({ ...plan, log });
 }
 if (sections.has('waits')) {
-  log(`revision waits: control-plane certifications at revision phases of ${args['phase-ms']} ms, ${WAITS_ROUNDS} interleaved rounds (${WAITS_TARGETS.join(', ')})`);
+  log(
+    `revision waits: control-plane certifications at revision phases of ${args['phase-ms']} ms, ${WAITS_ROUNDS} interleaved rounds (${WAITS_TARGETS.join(', ')})`,
+  );
   results.revisionWaits = await revisionWaits(args['phase-ms']!.split(',').map(Number), WAITS_ROUNDS, WAITS_TARGETS);
 }
 if (sections.has('overhead')) {
@@ -122,7 +129,10 @@ if (sections.has('streams')) {
       log('POST /assistants on the reference and the peer');
       const rate = async (server: AgentServer) => {
         const ok = await load({ url: `${server.url}/ok`, headers: server.headers }, { connections: 10, seconds: SECONDS });
-        const create = await load({ url: `${server.url}/assistants`, method: 'POST', headers: server.headers, body: ASSISTANT }, { connections: 10, seconds: SECONDS });
+        const create = await load(
+          { url: `${server.url}/assistants`, method: 'POST', headers: server.headers, body: ASSISTANT },
+          { connections: 10, seconds: SECONDS },
+        );
         return { okPerSecond: ok.perSecond, createAssistantPerSecond: create.perSecond, p50Ms: create.p50Ms, p99Ms: create.p99Ms };
       };
       // One sample of each is at the mercy of whatever else the machine did in those seconds:

@@ -1,6 +1,7 @@
 // The short table `npm run bench` prints after writing the results file.
 import type { CommandFigures } from './certification.ts';
-import type { FeedbackFigures } from './feedback.ts';
+import type { FeedbackResults } from './feedback.ts';
+import { printFeedback } from './print-feedback.ts';
 import type { OverheadFigures } from './harness-overhead.ts';
 import type { PeerFigures } from './peer-ratios.ts';
 import type { MemoryFigures } from './memory.ts';
@@ -12,7 +13,7 @@ import type { EndpointFigures } from './throughput.ts';
 interface Results {
   load?: number[];
   certification?: CommandFigures[];
-  feedback?: FeedbackFigures[];
+  feedback?: FeedbackResults;
   revisionWaits?: RevisionWaitFigures;
   harnessOverhead?: OverheadFigures;
   throughput?: Record<string, EndpointFigures[] | { skipped: string }>;
@@ -29,17 +30,12 @@ export function printSummary(raw: Record<string, unknown>): void {
   if (r.certification) {
     out('certification (median wall / CPU incl. workers; fastest to slowest wall; load before)');
     for (const c of r.certification) {
-      out(`  ${c.command.padEnd(42)} ${c.wallSeconds.toFixed(2)} s / ${c.cpuSeconds.toFixed(2)} s, ${c.wallRange[0].toFixed(2)}-${c.wallRange[1].toFixed(2)} s, load ${c.loadBefore}`);
+      out(
+        `  ${c.command.padEnd(42)} ${c.wallSeconds.toFixed(2)} s / ${c.cpuSeconds.toFixed(2)} s, ${c.wallRange[0].toFixed(2)}-${c.wallRange[1].toFixed(2)} s, load ${c.loadBefore}`,
+      );
     }
   }
-  if (r.feedback) {
-    out('feedback (one run each: wall / CPU incl. children, load before)');
-    for (const f of r.feedback) {
-      out(`  ${f.command.padEnd(42)} ${f.wallSeconds.toFixed(1)} s / ${f.cpuSeconds.toFixed(1)} s, load ${f.loadBefore}${f.passed ? '' : ' (FAILED)'}`);
-      for (const line of f.measures ?? []) out(`    ${line}`);
-      if (f.slowest?.length) out(`    slowest: ${f.slowest.join(', ')}`);
-    }
-  }
+  if (r.feedback) printFeedback(r.feedback, out);
   if (r.revisionWaits) {
     out('revision waits (a control-plane certification of the reference by URL; wall time over revision time)');
     const { accepting, budgeted, busy } = r.revisionWaits;
@@ -59,7 +55,9 @@ export function printSummary(raw: Record<string, unknown>): void {
   }
   if (r.harnessOverhead) {
     const o = r.harnessOverhead;
-    out(`harness overhead (${o.requirements}): ${o.harnessPerSecond} POST /v2/deployments per s (${o.allRequestsPerSecond} requests of any kind per s); autocannon 1 conn ${o.autocannonPerSecond.c1}/s (ratio ${o.ratio.c1}), 4 conn ${o.autocannonPerSecond.c4}/s (ratio ${o.ratio.c4})`);
+    out(
+      `harness overhead (${o.requirements}): ${o.harnessPerSecond} POST /v2/deployments per s (${o.allRequestsPerSecond} requests of any kind per s); autocannon 1 conn ${o.autocannonPerSecond.c1}/s (ratio ${o.ratio.c1}), 4 conn ${o.autocannonPerSecond.c4}/s (ratio ${o.ratio.c4})`,
+    );
   }
   for (const [store, figures] of Object.entries(r.throughput ?? {})) {
     if ('skipped' in figures) {
@@ -67,12 +65,15 @@ export function printSummary(raw: Record<string, unknown>): void {
       continue;
     }
     out(`throughput, ${store} store, 10 connections (ratio = req/s ÷ GET /ok req/s)`);
-    for (const f of figures) out(`  ${f.endpoint.padEnd(36)} ${String(f.perSecond).padStart(6)}/s  ratio ${f.ratioToOk.toFixed(2)}  p50 ${f.p50Ms} ms  p99 ${f.p99Ms} ms`);
+    for (const f of figures)
+      out(`  ${f.endpoint.padEnd(36)} ${String(f.perSecond).padStart(6)}/s  ratio ${f.ratioToOk.toFixed(2)}  p50 ${f.p50Ms} ms  p99 ${f.p99Ms} ms`);
   }
   if (r.streams) {
     out('run streams of echo (ms)');
     for (const s of r.streams) {
-      out(`  ${`${s.server} ${s.kind}`.padEnd(22)} first event p50 ${s.firstEventMs.p50} p99 ${s.firstEventMs.p99} | close p50 ${s.closeMs.p50} p99 ${s.closeMs.p99}  (${s.runs} runs)`);
+      out(
+        `  ${`${s.server} ${s.kind}`.padEnd(22)} first event p50 ${s.firstEventMs.p50} p99 ${s.firstEventMs.p99} | close p50 ${s.closeMs.p50} p99 ${s.closeMs.p99}  (${s.runs} runs)`,
+      );
     }
   }
   if (r.peer) {
@@ -88,7 +89,9 @@ export function printSummary(raw: Record<string, unknown>): void {
   }
   if (r.memory) {
     const m = r.memory;
-    out(`memory: RSS ${m.rssMiB.afterStart} MiB at start, ${m.rssMiB.afterStatelessRequests} after ${m.requests} storing-nothing requests (+${m.statelessGrowthMiB}), ${m.rssMiB.afterStoringRequests} after ${m.requests} assistants (${m.bytesPerStoredAssistant} B each)`);
+    out(
+      `memory: RSS ${m.rssMiB.afterStart} MiB at start, ${m.rssMiB.afterStatelessRequests} after ${m.requests} storing-nothing requests (+${m.statelessGrowthMiB}), ${m.rssMiB.afterStoringRequests} after ${m.requests} assistants (${m.bytesPerStoredAssistant} B each)`,
+    );
   }
   if (r.scale) {
     out('scale (p50 / p99 ms at 10 connections; certification wall s)');

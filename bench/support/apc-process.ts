@@ -24,11 +24,11 @@ export async function runApc(args: string[]): Promise<ApcRun> {
   return runTimed(process.execPath, [join(ROOT, 'bin', 'apc.mjs'), ...args]);
 }
 
-/** Any command run from the project's root, timed the same way (`npm run test:unit`, say). */
-export async function runTimed(command: string, args: string[]): Promise<ApcRun> {
+/** Any command run from the project's root (or another checkout's), timed the same way (`npm run test:unit`, say). */
+export async function runTimed(command: string, args: string[], cwd = ROOT): Promise<ApcRun> {
   const cpuBefore = childCpuSeconds();
   const started = performance.now();
-  const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

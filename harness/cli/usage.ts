@@ -234,8 +234,9 @@ export const REPORT_USAGE = `Usage:
 
   apc report diff OLD NEW [--out FILE]
       Compare two report folders: newly failing and newly passing requirements, failures whose
-      message changed, other status changes, and requirements a catalogue change added or
-      removed. Markdown on the terminal, or in FILE with --out.
+      message changed (in more than the ids of what each run created), other status changes, and
+      requirements a catalogue change added or removed. Markdown on the terminal, or in FILE with
+      --out.
 
   apc report matrix DIR... [--out DIR]
       A compatibility matrix: one column per report folder (named for the folder), with its

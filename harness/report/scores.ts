@@ -70,10 +70,14 @@ export function countsLine(counts: Counts): string {
     .join(', ');
 }
 
-/** `MUST 120/120` and, when some MUSTs did not apply, ` · 4 n/a`: every format states both. */
+/**
+ * `MUST 120/120` and, when some MUSTs did not apply, ` · 4 MUST n/a`: every format states both. The
+ * count says MUST: beside the counts line's "5 not applicable" of every level it reads as a part of
+ * it, not as a second, different count.
+ */
 export function mustLine(report: ComplianceReport): string {
   const na = report.counts.byLevel.MUST['not-applicable'];
-  return `MUST ${report.mustScore.passed}/${report.mustScore.applicable}${na > 0 ? ` · ${na} n/a` : ''}`;
+  return `MUST ${report.mustScore.passed}/${report.mustScore.applicable}${na > 0 ? ` · ${na} MUST n/a` : ''}`;
 }
 
 /** How much of a requirement was checked: `3 checks · 30 of 50 runs`. */

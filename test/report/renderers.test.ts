@@ -52,7 +52,7 @@ describe('compliance.md', () => {
 
   test('starts with the verdict, then scores, failures, the matrix and the rules that did not apply', () => {
     expect(md.split('\n')[0]).toBe('# Compliance report: NOT CERTIFIED');
-    expect(md).toContain('**Verdict: NOT CERTIFIED** (MUST 3/4 · 1 n/a). 1 MUST requirement(s) failed: CP-DEP-002.');
+    expect(md).toContain('**Verdict: NOT CERTIFIED** (MUST 3/4 · 1 MUST n/a). 1 MUST requirement(s) failed: CP-DEP-002.');
     expect(md).toContain('**MUST 3/4 (75%) · SHOULD 1/1 (100%) · MAY 0/1 (0%)**');
     const order = ['## Scores', '## Failed requirements (2)', '## Requirement matrix', '## Not applicable (1)'].map((h) => md.indexOf(h));
     expect(order.every((at) => at > 0)).toBe(true);
@@ -118,14 +118,14 @@ describe('junit.xml', () => {
 describe('badge.svg', () => {
   test('states the verdict and the MUST score, coloured by verdict', () => {
     const failed = renderBadge(sampleReport());
-    expect(failed).toContain('<title>apc: not certified · MUST 3/4 · 1 n/a</title>');
+    expect(failed).toContain('<title>apc: not certified · MUST 3/4 · 1 MUST n/a</title>');
     expect(failed).toContain('fill="#cf222e"');
     // A known failure is never certified: the badge names what the run showed, and is not green.
     const known = renderBadge(sampleReport({ expected: ['CP-DEP-002'] }));
-    expect(known).toContain('<title>apc: no regressions against the baseline · MUST 3/4 · 1 n/a</title>');
+    expect(known).toContain('<title>apc: no regressions against the baseline · MUST 3/4 · 1 MUST n/a</title>');
     expect(known).toContain('fill="#9a6700"');
     const certified = renderBadge({ ...sampleReport(), verdict: 'certified' });
-    expect(certified).toContain('<title>apc: certified · MUST 3/4 · 1 n/a</title>');
+    expect(certified).toContain('<title>apc: certified · MUST 3/4 · 1 MUST n/a</title>');
     expect(certified).toContain('fill="#2da44e"');
   });
 });
