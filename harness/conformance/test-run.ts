@@ -18,6 +18,7 @@ import type { RequirementOptions, TestCost } from './test-meta.ts';
 import { waitsOf } from './waits.ts';
 import { runCleanups } from './cleanups.ts';
 import { applyLearned } from './learned.ts';
+import { requestsBy } from './request-count.ts';
 import { failureAtEnd, sideFindings } from './findings.ts';
 import { endLeases, takeLeases } from './pool.ts';
 import { reproCommand } from './repro-command.ts';
@@ -154,5 +155,6 @@ async function end(ctx: TestContext, check: Check, run: RunContext): Promise<voi
     if (errors.length > 0) ctx.task.meta.cleanupErrors = redactor.value(errors);
   }
   await endLeases(check, check.failed || check.gaveUp !== undefined);
+  ctx.task.meta.requests = requestsBy(check.recorder.exchanges);
   if (Object.keys(check.recorder.transient).length > 0) ctx.task.meta.transient = check.recorder.transient;
 }
