@@ -68,6 +68,4 @@ export interface RequirementOptions {
   timeout?: 'deploy' | 'stream' | 'stats' | number;
   /** What the test creates at most; a function of the profile when it depends on `--runs`. Absent: nothing. */
   cost?: TestCost | ((profile: RunContext['profile']) => TestCost);
-  /** Where it shares (under a budget), the test reads what a test declared before it in its file left (CP-DEL-005): it starts once those have ended. */
-  inOrder?: boolean;
 }

@@ -108,7 +108,7 @@ export function planOf(tests: PlannedTest[], byId: ReadonlyMap<string, { interfa
 
 /**
  * Under a budget, tests that share a pooled deployment hold it one at a time, whichever worker
- * runs them (harness/conformance/pool.ts): their waits add up. The longest such sum.
+ * runs them (harness/budget/leases.ts): their waits add up. The longest such sum.
  */
 function leasedInARow(tests: PlannedTest[], waits: (test: PlannedTest) => number): Plan['leased'] {
   const perKey = new Map<string, { key: string; tests: number; waits: number }>();
