@@ -119,6 +119,7 @@ async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResult
     ...(plan.maxRps ? { workerMaxRps: plan.maxRps / workers } : {}),
     ...(plan.adaptiveRps ? { adaptiveRps: true } : {}),
     stateDir,
+    ...(plan.latency ? { latency: plan.latency } : {}),
     ...(hooks.ownSeedJudged ? { ownSeedJudged: true } : {}),
   };
   if (profile.budget && budgeted(profile)) {
