@@ -122,21 +122,26 @@ async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResult
   const pool = budgeted(profile) && plan.suiteInterfaces.includes('control-plane') ? await startPoolBroker(profile.budget) : undefined;
   if (pool) context.poolUrl = pool.url;
   let learned: LearnedFacts | undefined;
-  const { outcomes, errors } = await (hooks.suites ?? oneOffRunner).run({
-    ...(stopped ? { stop: stopped } : {}),
-    context,
-    interfaces: plan.suiteInterfaces,
-    ids,
-    workers,
-    ...(hooks.listener ? { listener: hooks.listener } : {}),
-  }).finally(async () => {
-    deadline.cancel();
-    learned = learnedIn(stateDir);
-    rmSync(stateDir, { recursive: true, force: true });
-    await pool?.close();
-  });
+  const { outcomes, errors } = await (hooks.suites ?? oneOffRunner)
+    .run({
+      ...(stopped ? { stop: stopped } : {}),
+      context,
+      redactor: plan.redactor,
+      interfaces: plan.suiteInterfaces,
+      ids,
+      workers,
+      ...(hooks.listener ? { listener: hooks.listener } : {}),
+    })
+    .finally(async () => {
+      deadline.cancel();
+      learned = learnedIn(stateDir);
+      rmSync(stateDir, { recursive: true, force: true });
+      await pool?.close();
+    });
   // A source kind the spec gives the mode that the profile leaves out: its deployments' rules went unjudged, so no certificate.
-  const omittedRequired = defaultSources(profile.controlPlaneMode).filter((s) => !profile.sources.includes(s)).map((s) => `source:${s}`);
+  const omittedRequired = defaultSources(profile.controlPlaneMode)
+    .filter((s) => !profile.sources.includes(s))
+    .map((s) => `source:${s}`);
   const built = buildResults({ catalogue, selected: plan.selected, outcomes, errors, omittedRequired, ...(plan.baseline ? { baseline: plan.baseline } : {}) });
   const requirements = stopReason ? markNotRun(built.requirements, stopReason) : built.requirements;
   const runErrors = built.errors;
@@ -148,7 +153,9 @@ async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResult
   const pooled = outcomes.some((o) => o.cost?.shared && (o.created?.deployments ?? 0) > 0);
   if (!stopReason && pooled && !profile.keep) runErrors.push(...(await deleteRunLeftovers(profile, runId, 'of the pooled deployments')));
   const resumable = `Resume it (the same run, seed and target; keys given again as flags or APC_* variables): ${resumeCommand(plan.reportDir)}`;
-  const { verdict, reason } = stopReason ? { verdict: 'interrupted' as const, reason: `Interrupted: ${stopReason}; the report holds the tests that ended before. ${resumable}` } : judged;
+  const { verdict, reason } = stopReason
+    ? { verdict: 'interrupted' as const, reason: `Interrupted: ${stopReason}; the report holds the tests that ended before. ${resumable}` }
+    : judged;
   const transient = transientOf(outcomes);
   return {
     startedAt,
@@ -184,5 +191,6 @@ export function reportOf(plan: RunPlan, results: ReportResults): ComplianceRepor
       },
     },
     results,
+    plan.redactor,
   );
 }
