@@ -7,6 +7,7 @@ import { loadCatalogue, type Requirement } from '../catalogue.ts';
 import { Limiter } from '../http/limiter.ts';
 import { Redactor } from '../redact.ts';
 import type { RunContext } from './run-context.ts';
+import { slotShareReader } from './slot-share.ts';
 
 export class SuiteRun {
   readonly redactor = new Redactor();
@@ -17,7 +18,7 @@ export class SuiteRun {
   constructor(readonly context: RunContext) {
     const { profile } = context;
     this.redactor.add(profile.apiKey, profile.otherTenant?.apiKey, ...profile.redact);
-    this.limiter = new Limiter(context.workerConcurrency, context.workerMaxRps, context.adaptiveRps);
+    this.limiter = new Limiter(context.workerConcurrency, context.workerMaxRps, context.adaptiveRps, slotShareReader(context));
   }
 
   /** The requirements by id: as the certifying process read them (the context), else read here. */

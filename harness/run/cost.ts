@@ -101,7 +101,7 @@ export function planOf(tests: PlannedTest[], byId: ReadonlyMap<string, { interfa
 
 /**
  * Under a budget, tests that share a pooled deployment hold it one at a time, whichever worker
- * runs them (harness/conformance/pool.ts): their waits add up. The longest such sum.
+ * runs them (harness/budget/leases.ts): their waits add up. The longest such sum.
  */
 function leasedInARow(tests: PlannedTest[], waits: (test: PlannedTest) => number): number {
   const perKey = new Map<string, number>();
@@ -223,14 +223,14 @@ export function planLines(plans: Plan[]): string[] {
   }
   const [first, ...others] = plans.map((p) => `about ${duration(p.waitsMs)} on ${BUSY_PATCH_TEXT[p.busyPatch]}${p === plan ? `, as the profile says (busyPatch: ${p.busyPatch})` : ''}`);
   lines.push(`  wall time: at ${duration(plan!.revisionTimeMs)} per revision, the revision waits take ${first}${others.map((o) => `; ${o}`).join('')}.`);
-  lines.push(`             Plus the time of the requests themselves (against the in-repo reference, seconds). \`${apcCommand()} init\` finds out the busyPatch answer.`);
+  lines.push(`             Plus the time of the requests themselves (below, from the latency measured). \`${apcCommand()} init\` finds out the busyPatch answer.`);
   return lines;
 }
 
 /** A real platform's revision is a build of about 14 minutes (README "Cost of a certification"). */
 export const PLATFORM_REVISION_MS = 14 * 60_000;
 
-/** `apc certify --plan`: collects the selection's tests, prints what they create at most, sends nothing. */
+/** `apc certify --plan`: collects the selection's tests, prints what they create at most, sends nothing (the latency samples aside, certify-run.ts). */
 export async function printPlan(options: {
   context: RunContext;
   interfaces: InterfaceName[];
@@ -247,7 +247,7 @@ export async function printPlan(options: {
   const tests = all.filter((t) => !left.has(t.title));
   const busyPatch = options.context.profile.busyPatch;
   const plans = [busyPatch, ...BUSY_PATCH_ANSWERS.filter((b) => b !== busyPatch)].map((b) => planOf(tests, options.byId, options.revisionTimeMs, b, options.workers));
-  options.write(`apc certify --plan · ${options.ids.length} requirement(s) selected · nothing was sent to the target\n`);
+  options.write(`apc certify --plan · ${options.ids.length} requirement(s) selected · nothing that creates was sent to the target\n`);
   if (budget) options.write(`  budget ${budgetText(budget)}: ${left.size} of ${all.length} test(s) left out (skipped, saying "budget"); the plan below is of the rest\n`);
   for (const line of planLines(plans)) options.write(`${line}\n`);
   return plans[0]!;

@@ -19,6 +19,7 @@ import { unknownFaultMessage } from '../reference/fault-names.ts';
 import { UsageError } from '../usage-error.ts';
 import type { RunDraft } from './draft.ts';
 import { checkSetup } from './preflight.ts';
+import type { Latency } from './latency.ts';
 import { parseDuration } from './run-stop.ts';
 import { apcCommand } from '../apc-command.ts';
 
@@ -72,6 +73,8 @@ export interface RunPlan extends RunDraft {
   referenceFaults: string[];
   /** The reference's platform-like behaviours, when on: given, or restored from the replayed report. */
   referencePlatformLike?: PlatformLikeOptions;
+  /** The target's request latency, measured as the run starts (latency.ts). */
+  latency?: Latency;
 }
 
 /** Nothing to run, and why (a replay of a report without a failed requirement). */

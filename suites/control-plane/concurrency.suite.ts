@@ -6,15 +6,15 @@
 // PATCHes it accepted must each make their revision.
 import fc from 'fast-check';
 import { triggerPatch } from '../../generators/control-plane/patches.ts';
-import { requirement, type Check, type Exchange, type TargetProfile, budgeted, ConformanceFailure, learnBusyPatchRefused } from '../../harness/conformance/index.ts';
+import { requirement, type Check, type Exchange, type TargetProfile, byLimit, ConformanceFailure, learnBusyPatchRefused } from '../../harness/conformance/index.ts';
 import { firstOffered, sharedCost, sharedSimple } from './support/shared.ts';
 import { createSimple, creates, deploymentPerPatch, refusedWaits, field, generatorContext, getDeployment, is4xx, listRevisions, patch, patchAddingRevision, statusOf } from './support/steps.ts';
 import { untilIdle } from './support/revision-wait.ts';
 import { busyDetail } from './support/busy-patch.ts';
 
 const CONCURRENT = ['internal_container', 'gitforge', 'external_container', 'internal_source'] as const;
-/** How many PATCHes are sent at once (each a build: under a budget three). */
-const atOnce = (p: TargetProfile) => (budgeted(p) ? 3 : Math.max(3, Math.min(p.concurrency, 8)));
+/** How many PATCHes are sent at once (each a build: three where the run's creates are limited). */
+const atOnce = (p: TargetProfile) => byLimit(p, { unlimited: Math.max(3, Math.min(p.concurrency, 8)), limited: 3 });
 
 /**
  * The PATCHes sent at once, once the deployment is idle (where the target is known to refuse a
@@ -104,9 +104,9 @@ requirement(['CP-CONC-001', 'CP-CONC-002'], async (t: Check) => {
   });
 }, {
   // The concurrent PATCHes wait for nothing; before them, where PATCHes wait for a revision in
-  // progress, one revision (spread, unless a budget holds) or two.
+  // progress, one revision (spread, unless the run's creates are limited) or two.
   cost: (p) =>
     deploymentPerPatch({ profile: p })
       ? refusedWaits(creates(2, 3 + atOnce(p)), 1)
-      : refusedWaits(sharedCost(p, firstOffered(p, CONCURRENT), 1 + atOnce(p)), budgeted(p) ? 2 : 1),
+      : refusedWaits(sharedCost(p, firstOffered(p, CONCURRENT), 1 + atOnce(p)), byLimit(p, { unlimited: 1, limited: 2 })),
 });

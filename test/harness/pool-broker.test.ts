@@ -1,10 +1,10 @@
 // The run's pool of shared deployments, held by the certifying process (harness/run/pool-broker.ts
-// over harness/conformance/lease-table.ts): one holder per key at a time, the others served in
+// over harness/budget/lease-table.ts): one holder per key at a time, the others served in
 // the order they asked (those of the holder's suite file first); a dropped value is made again by the next holder; different keys are
 // held side by side. Asked over HTTP by many clients at once, as the suite workers ask it.
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { LeaseTable } from '../../harness/conformance/lease-table.ts';
+import { LeaseTable } from '../../harness/budget/lease-table.ts';
 import { startPoolBroker, type PoolBroker } from '../../harness/run/pool-broker.ts';
 
 describe('LeaseTable', () => {

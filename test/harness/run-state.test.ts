@@ -20,12 +20,6 @@ const CONFORMANCE = join(ROOT, 'harness', 'conformance');
  */
 const ALLOWED: { file: string; name: string; why: string }[] = [
   { file: 'run-of-file.ts', name: 'served', why: "a worker's runs by id, the one place a worker keeps them; each file reaches only its own run's entry" },
-  // Temporary: the budget room's leases, moving to harness/budget/. Remove these entries when they go.
-  { file: 'pool.ts', name: 'local', why: "the budget's leases, moving out of conformance/" },
-  { file: 'pool.ts', name: 'waiting', why: "the budget's leases, moving out of conformance/" },
-  { file: 'pool.ts', name: 'ofCheck', why: "the budget's leases, moving out of conformance/" },
-  { file: 'pool.ts', name: 'hooked', why: "the budget's leases, moving out of conformance/" },
-  { file: 'lease-table.ts', name: '*', why: "the budget's lease table, moving out of conformance/" },
 ];
 
 /** Names of module-level mutable state in a source: `let`/`var`, and a collection or object made at the top level that the file changes. */
