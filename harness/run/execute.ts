@@ -103,13 +103,10 @@ export async function executeRun(plan: RunPlan, hooks: RunHooks = {}): Promise<R
   return plan.resumed ? resumedResults(plan.resumed, results, universeOf(plan.catalogue)) : results;
 }
 
-async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResults> {
+/** The context the suite workers get: the profile, each worker's share of the limits, and under a budget the tests it leaves out. */
+async function runContextOf(plan: RunPlan, hooks: RunHooks, workers: number, stateDir: string): Promise<RunContext> {
   const { profile, runId, catalogue } = plan;
   const ids = plan.selected.map((r) => r.id);
-  // No more workers than files to run: each worker's share of the requests in flight is then as large as it can be.
-  const files = runFiles(plan.suiteInterfaces, ids);
-  const workers = Math.max(1, Math.min(suiteWorkers(plan, hooks.workers), files.length));
-  const stateDir = mkdtempSync(join(tmpdir(), `${runId}-state-`));
   const context: RunContext = {
     profile,
     runId,
@@ -125,6 +122,17 @@ async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResult
     const tests = await plannedTests(context, plan.suiteInterfaces, ids);
     context.overBudget = overBudget(tests, plannable(profile.budget), (id) => catalogue.byId.get(id)?.level);
   }
+  return context;
+}
+
+async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResults> {
+  const { profile, runId, catalogue } = plan;
+  const ids = plan.selected.map((r) => r.id);
+  // No more workers than files to run: each worker's share of the requests in flight is then as large as it can be.
+  const files = runFiles(plan.suiteInterfaces, ids);
+  const workers = Math.max(1, Math.min(suiteWorkers(plan, hooks.workers), files.length));
+  const stateDir = mkdtempSync(join(tmpdir(), `${runId}-state-`));
+  const context = await runContextOf(plan, hooks, workers, stateDir);
   const startedAt = new Date().toISOString();
   const deadline = withDeadline(hooks.stop, plan.maxTime?.ms, plan.maxTime?.label ?? '');
   let stopReason: string | undefined;
