@@ -18,7 +18,7 @@ import { switchesOf } from '../report/switched-on.ts';
 import { overBudget, plannable, plannedTests, runCost } from './cost.ts';
 import { resumeCommand, resumedResults } from './resume.ts';
 import { LeftoverSweep } from './leftovers.ts';
-import { startPoolBroker } from './pool-broker.ts';
+import { startPoolBroker } from '../budget/broker.ts';
 import type { RunPlan } from './plan.ts';
 import { oneOffRunner } from '../suite-runner/one-off.ts';
 import { runFiles } from '../suite-runner/suite-files.ts';
@@ -140,7 +140,7 @@ async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResult
     stopReason = reason;
     hooks.stopping?.(reason);
   });
-  // Under a budget the suite workers share the run's pool of deployments, held here (pool-broker.ts).
+  // Under a budget the suite workers share the run's pool of deployments, held here (harness/budget/broker.ts).
   const pool = budgeted(profile) && plan.suiteInterfaces.includes('control-plane') ? await startPoolBroker(profile.budget) : undefined;
   if (pool) context.poolUrl = pool.url;
   let learned: LearnedFacts | undefined;
