@@ -1,6 +1,6 @@
 // A test's leases on what the run shares (lease-table.ts). Under a budget a test declares in its
 // cost what it shares (`shared`, by key); before it starts, it leases every one of those keys from
-// the certifying process (run context `poolUrl`, harness/run/pool-broker.ts), in one order for all
+// the certifying process (run context `poolUrl`, broker.ts), in one order for all
 // tests, so two tests never wait for each other's keys. The wait comes before the test's own
 // deadline starts (a `beforeEach`: hooks have none), since another test on the same deployment may
 // wait minutes for its revisions. When the test ends its leases go back, with the values it made;

@@ -6,7 +6,7 @@
 // Where the harness knows revisions take milliseconds (the reference it starts, without slow
 // builds or slow answers), the work is CPU: at most two workers, one a core. A budget changes nothing here: the
 // tests that share deployments lease them from the run's pool, held by the certifying process for
-// all workers (harness/run/pool-broker.ts), so they may run in any worker.
+// all workers (harness/budget/broker.ts), so they may run in any worker.
 import { availableParallelism } from 'node:os';
 import type { RunPlan } from './plan.ts';
 

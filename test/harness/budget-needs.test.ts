@@ -11,7 +11,7 @@ import { leaseKeys } from '../../harness/budget/leases.ts';
 import { byLimit } from '../../harness/budget/needs.ts';
 import type { RunContext } from '../../harness/conformance/run-context.ts';
 import { defaultProfile } from '../../harness/profile/profile.ts';
-import { startPoolBroker, type PoolBroker } from '../../harness/run/pool-broker.ts';
+import { startPoolBroker, type PoolBroker } from '../../harness/budget/broker.ts';
 
 let broker: PoolBroker;
 let run: RunContext;

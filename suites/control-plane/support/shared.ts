@@ -10,7 +10,7 @@ import { byLimit, type Check, type Exchange, type Owner, type TargetProfile, typ
 import type { Deployment, Source } from '../../../schemas/index.ts';
 import type { CreateBody } from '../../../generators/control-plane/create-payloads.ts';
 import { field, is2xx, revisionsPath } from './endpoints.ts';
-import { creates, getDeployment, offered, pickSource, simpleBody, tryCreate } from './steps.ts';
+import { acceptedCreate, creates, getDeployment, offered, pickSource, simpleBody, tryCreate } from './steps.ts';
 
 interface Made {
   /** The create that made it (a rule about accepting that body judges it). */
@@ -66,7 +66,7 @@ export async function sharedCreate(t: Check, key: string, body: () => CreateBody
 /** The create of a deployment of kind `key` and its revisions listing as it was right after the create. */
 export async function sharedFirstListing(t: Check, key: string, body: () => CreateBody): Promise<{ created: Deployment; listing: Exchange }> {
   const { made } = await handed(t, key, body);
-  const created = acceptedCreate(t, made.exchange);
+  const created = acceptedCreate(t, made.exchange, 'a deployment');
   return { created, listing: made.firstListing ?? (await t.cp.get(revisionsPath(created.id))) };
 }
 
@@ -76,19 +76,9 @@ export async function sharedFirstListing(t: Check, key: string, body: () => Crea
  * (sharedDeployment reads it as it is now).
  */
 export async function sharedCreated(t: Check, key: string, body: () => CreateBody): Promise<Deployment> {
-  return acceptedCreate(t, await sharedCreate(t, key, body));
+  return acceptedCreate(t, await sharedCreate(t, key, body), 'a deployment');
 }
 
-function acceptedCreate(t: Check, exchange: Exchange): Deployment {
-  t.needSuccess(exchange, { requirement: 'CP-CREATE-001', message: `Creating a deployment (a valid body) answered ${exchange.response?.status ?? 'nothing'}; this test needs it accepted.` });
-  const json = exchange.response?.json;
-  t.needOn(exchange, typeof field(json, 'id') === 'string' && typeof field(json, 'latest_revision_id') === 'string', {
-    requirement: 'CP-CREATE-003',
-    message: 'The create response has no id and latest_revision_id to go on with.',
-    expected: '{"id": <uuid>, "latest_revision_id": <uuid>, ...}',
-  });
-  return json as Deployment;
-}
 
 /**
  * A deployment of kind `key` the test goes on with, as it is now. The run's is read: the read
@@ -102,7 +92,7 @@ export async function sharedDeployment(t: Check, key: string, body: () => Create
 /** sharedDeployment, and whose it is: the test's own (made with the values its body holds) or the run's (values another test may have changed). */
 export async function sharedDeploymentOf(t: Check, key: string, body: () => CreateBody): Promise<{ deployment: Deployment; owner: Owner }> {
   const { made, owner } = await handed(t, key, body);
-  const created = acceptedCreate(t, made.exchange);
+  const created = acceptedCreate(t, made.exchange, 'a deployment');
   return { deployment: owner === 'run' ? await getDeployment(t, created.id) : created, owner };
 }
 

@@ -79,8 +79,12 @@ export async function tryCreate(t: Check, body: unknown, owner: Owner = 'test'):
  * answer is exactly 201 with a whole Deployment is CP-CREATE-001/002's to judge.
  */
 export async function createDeployment(t: Check, body: CreateBody): Promise<Deployment> {
-  const exchange = await tryCreate(t, body);
-  t.needSuccess(exchange, { requirement: 'CP-CREATE-001', message: `Creating a ${body.source} deployment (a valid body) answered ${statusOf(exchange) ?? 'nothing'}; this test needs it accepted.` });
+  return acceptedCreate(t, await tryCreate(t, body), `a ${body.source} deployment`);
+}
+
+/** A create of `what` (a valid body) the test goes on with: a step, as createDeployment's. */
+export function acceptedCreate(t: Check, exchange: Exchange, what: string): Deployment {
+  t.needSuccess(exchange, { requirement: 'CP-CREATE-001', message: `Creating ${what} (a valid body) answered ${statusOf(exchange) ?? 'nothing'}; this test needs it accepted.` });
   const json = exchange.response?.json;
   t.needOn(exchange, typeof field(json, 'id') === 'string' && typeof field(json, 'latest_revision_id') === 'string', {
     requirement: 'CP-CREATE-003',
