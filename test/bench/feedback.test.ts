@@ -102,7 +102,7 @@ test('a commit is checked out in a clone of its own, and this checkout is left a
   expect(git(ROOT, 'worktree', 'list')).toBe(worktrees);
 });
 
-test("npm test's files by duration come from the checkout's vitest cache, longest first", () => {
+test("npm test's files by duration come from the checkout's vitest cache, longest first, without apc selftest's suite runs", () => {
   const dir = mkdtempSync(join(clones.parent, 'cache-'));
   expect(fileDurations(dir)).toEqual([]);
   const cache = join(dir, 'node_modules', '.vite', 'vitest', 'da39a3ee');
@@ -110,6 +110,7 @@ test("npm test's files by duration come from the checkout's vitest cache, longes
   const results = [
     [':test/a.test.ts', { duration: 1234.5, failed: false }],
     [':test/selftest/selftest.test.ts', { duration: 572806.03, failed: false }],
+    [':suites/control-plane/errors.suite.ts?apc-run=1', { duration: 13400, failed: false }],
   ];
   writeFileSync(join(cache, 'results.json'), JSON.stringify({ version: '4.1.12', results }));
   expect(fileDurations(dir)).toEqual([
