@@ -15,6 +15,7 @@ import { harnessOverhead } from './harness-overhead.ts';
 import { memory } from './memory.ts';
 import { printSummary } from './print.ts';
 import { scale } from './scale.ts';
+import { slowPosts } from './slow-posts.ts';
 import { closeStreams, streams, type AgentServer } from './streams.ts';
 import { startReferenceProcess } from './support/reference-process.ts';
 import { load, round } from './support/load.ts';
@@ -92,6 +93,10 @@ if (sections.has('waits')) {
     `revision waits: control-plane certifications at revision phases of ${args['phase-ms']} ms, ${WAITS_ROUNDS} interleaved rounds (${WAITS_TARGETS.join(', ')})`,
   );
   results.revisionWaits = await revisionWaits(args['phase-ms']!.split(',').map(Number), WAITS_ROUNDS, WAITS_TARGETS);
+}
+if (sections.has('slow-posts')) {
+  log('slow posts: certifications by URL of the reference answering every POST 2 s late, default settings and budget, then more in flight (minutes)');
+  results.slowPosts = await slowPosts(Number(args['slow-posts-concurrency']));
 }
 if (sections.has('overhead')) {
   log('harness overhead during the create property suites');

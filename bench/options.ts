@@ -15,7 +15,7 @@ export const BENCH_OPTIONS = {
   only: {
     type: 'string',
     value: 'LIST',
-    help: 'some sections: certification, waits, overhead, throughput, streams, memory, scale (default all of these), feedback (npm test and the full apc selftest, minutes each) and unit (npm run test:unit alone)',
+    help: 'some sections: certification, waits, overhead, throughput, streams, memory, scale (default all of these), feedback (npm test and the full apc selftest, minutes each) and unit (npm run test:unit alone); slow-posts (a certification of a target whose POSTs take 2 s, twice: minutes)',
   },
   old: {
     type: 'string',
@@ -31,12 +31,13 @@ export const BENCH_OPTIONS = {
   scale: { type: 'string', value: 'LIST', default: '1000,10000', help: 'stored deployments and assistants of the scale rows' },
   'memory-requests': { type: 'string', value: 'N', default: '100000', help: 'requests of the memory section' },
   'certify-runs': { type: 'string', value: 'N', default: '3', help: 'runs of each timed certification (the median counts)' },
+  'slow-posts-concurrency': { type: 'string', value: 'N', default: '8', help: 'the slow-posts section (POSTs 2 s late; minutes): the second run\'s --concurrency, after one with the default settings' },
   'phase-ms': { type: 'string', value: 'LIST', default: '20,250,1000', help: "the reference's revision phases of the waits section (a revision is six)" },
   'waits-targets': {
     type: 'string',
     value: 'LIST',
     default: 'accepting,budgeted,busy',
-    help: 'runs of the waits section: accepting (the reference, unbudgeted), budgeted (the same within the default budget of a URL target), busy (PATCHes refused while a revision is in progress; minutes)',
+    help: 'runs of the waits section: accepting (the reference, unbudgeted), budgeted (the same within the default budget of a URL target), busy (PATCHes refused while a revision is in progress; minutes), busy-budgeted (the same within the default budget)',
   },
   'waits-rounds': { type: 'string', value: 'N', default: '3', help: 'rounds of the waits section (interleaved; the slope is fitted on medians)' },
   'database-url': {

@@ -8,6 +8,8 @@ import type { MemoryFigures } from './memory.ts';
 import type { ScaleRow } from './scale.ts';
 import type { StreamFigures } from './streams.ts';
 import type { RevisionWaitFigures } from './revision-waits.ts';
+import { printSlowPosts, type SlowPostsRun } from './slow-posts.ts';
+import { round } from './support/load.ts';
 import type { EndpointFigures } from './throughput.ts';
 
 interface Results {
@@ -21,6 +23,7 @@ interface Results {
   peer?: PeerFigures;
   memory?: MemoryFigures;
   scale?: ScaleRow[];
+  slowPosts?: SlowPostsRun[];
 }
 
 export function printSummary(raw: Record<string, unknown>): void {
@@ -38,11 +41,12 @@ export function printSummary(raw: Record<string, unknown>): void {
   if (r.feedback) printFeedback(r.feedback, out);
   if (r.revisionWaits) {
     out('revision waits (a control-plane certification of the reference by URL; wall time over revision time)');
-    const { accepting, budgeted, busy } = r.revisionWaits;
+    const { accepting, budgeted, busy, 'busy-budgeted': busyBudgeted } = r.revisionWaits;
     for (const [w, what, goal] of [
       [accepting, 'PATCHes accepted while a revision is in progress, unbudgeted', '; goal ≤ 1.5'],
       [budgeted, 'the same within the default budget of a target given by URL (12 deployments, 40 revisions)', '; goal ≤ 1.5'],
       [busy, 'PATCHes refused while a revision is in progress: each waits for it first', ''],
+      [busyBudgeted, `the same within the default budget${busy && busyBudgeted ? ` (slope ${round(busyBudgeted.slope / busy.slope)} times the unbudgeted one's; goal ≤ 1.25)` : ''}`, ''],
     ] as const) {
       if (!w) continue;
       out(`  ${what}`);
@@ -53,6 +57,7 @@ export function printSummary(raw: Record<string, unknown>): void {
       out(`    slope ${w.slope} (wall s per revision s${goal}), intercept ${w.intercept} s${goal ? ' (goal ≤ 6 s)' : ''}: the line through the medians`);
     }
   }
+  if (r.slowPosts) printSlowPosts(r.slowPosts, out);
   if (r.harnessOverhead) {
     const o = r.harnessOverhead;
     out(

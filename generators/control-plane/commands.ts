@@ -315,8 +315,8 @@ export function controlPlaneCommands(ctx: GeneratorContext, creates = true, wait
 export const CP_SEQUENCES = {
   maxCommands: 10,
   runs: (asked: number): number => Math.max(3, Math.min(asked, 10)),
-  /** Within a budget: one sequence on one deployment (no create after the first), of at most 6 steps, two of them budgetedLead's. */
-  budgeted: { runs: 1, maxCommands: 6 },
+  /** Where the profile limits what the run creates (a budget): one sequence on one deployment (no create after the first), of at most 6 steps, two of them budgetedLead's. */
+  limited: { runs: 1, maxCommands: 6 },
   /**
    * On a target that refuses a revision-creating PATCH while a revision is in progress, every
    * PATCH to a deployment whose newest revision may still be building waits for it first: a build

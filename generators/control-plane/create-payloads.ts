@@ -190,7 +190,7 @@ export const INVALID_CREATES: Record<string, InvalidMaker> = {
     }, 'CP-CREATE-008'),
   'CP-SRC-007': (ctx) =>
     changed(ctx, validSources(ctx), (body) =>
-      fc.constantFrom('ftp', 'GITFORGE', 'container', '').map((source) => ({ body: { ...body, source }, why: `source "${source}" is not a source kind` })), 'CP-SRC-007'),
+      fc.constantFrom('ftp', 'GITFORGE', 'container', '').map((source) => ({ body: { ...body, source }, why: 'source is not a source kind' })), 'CP-SRC-007'),
   'CP-SRC-002': (ctx) =>
     ctx.mode === 'hosted'
       ? validCreateFor({ ...ctx, mode: 'self-hosted' }, 'external_container').map((payload) => ({
@@ -208,7 +208,7 @@ export const INVALID_CREATES: Record<string, InvalidMaker> = {
         }))
       : undefined,
   'CP-APPL-001': (ctx) =>
-    changed(ctx, withSource(ctx, (s) => s !== 'gitforge'), (body, source) =>
+    changed(ctx, withSource(ctx, (s) => s !== 'gitforge'), (body) =>
       fc
         .oneof(
           uuid.map((v) => ['integration_id', v] as const),
@@ -216,30 +216,30 @@ export const INVALID_CREATES: Record<string, InvalidMaker> = {
           fc.constantFrom(...DEPLOYMENT_TYPES).map((v) => ['deployment_type', v] as const),
           fc.constant(['build_on_push', true] as const),
         )
-        .map(([field, value]) => ({ body: setIn(body, ['source_config', field], value), why: `${field} is only for gitforge, the source is ${source}` })), 'CP-APPL-001'),
+        .map(([field, value]) => ({ body: setIn(body, ['source_config', field], value), why: `${field} is only for gitforge` })), 'CP-APPL-001'),
   'CP-APPL-002': (ctx) =>
-    changed(ctx, withSource(ctx, (s) => s !== 'external_container'), (body, source) =>
+    changed(ctx, withSource(ctx, (s) => s !== 'external_container'), (body) =>
       fc
         .oneof(
           uuid.map((v) => ['listener_id', v] as const),
           fc.constant(['listener_config', { cluster_namespace: ctx.fixtures.clusterNamespace ?? 'default' }] as const),
         )
-        .map(([field, value]) => ({ body: setIn(body, ['source_config', field], value), why: `${field} is only for external_container, the source is ${source}` })), 'CP-APPL-002'),
+        .map(([field, value]) => ({ body: setIn(body, ['source_config', field], value), why: `${field} is only for external_container` })), 'CP-APPL-002'),
   'CP-APPL-003': (ctx) =>
-    changed(ctx, withSource(ctx, (s) => s !== 'external_container'), (body, source) =>
-      exampleUrl.map((url) => ({ body: setIn(body, ['source_config', 'custom_url'], url), why: `custom_url is settable only for external_container, the source is ${source}` })), 'CP-APPL-003'),
+    changed(ctx, withSource(ctx, (s) => s !== 'external_container'), (body) =>
+      exampleUrl.map((url) => ({ body: setIn(body, ['source_config', 'custom_url'], url), why: 'custom_url is settable only for external_container' })), 'CP-APPL-003'),
   'CP-APPL-004': (ctx) =>
-    changed(ctx, withSource(ctx, (s) => s !== 'external_container'), (body, source) =>
-      secretReferences.map((refs) => ({ body: { ...body, secret_references: refs }, why: `secret_references apply only to external_container, the source is ${source}` })), 'CP-APPL-004'),
+    changed(ctx, withSource(ctx, (s) => s !== 'external_container'), (body) =>
+      secretReferences.map((refs) => ({ body: { ...body, secret_references: refs }, why: 'secret_references apply only to external_container' })), 'CP-APPL-004'),
   'CP-APPL-005': (ctx) =>
-    changed(ctx, withSource(ctx, (s) => s !== 'gitforge'), (body, source) =>
-      fc.constantFrom(ctx.fixtures.gitforge.repoRef, 'main').map((ref) => ({ body: setIn(body, ['source_revision_config', 'repo_ref'], ref), why: `repo_ref is only for gitforge, the source is ${source}` })), 'CP-APPL-005'),
+    changed(ctx, withSource(ctx, (s) => s !== 'gitforge'), (body) =>
+      fc.constantFrom(ctx.fixtures.gitforge.repoRef, 'main').map((ref) => ({ body: setIn(body, ['source_revision_config', 'repo_ref'], ref), why: 'repo_ref is only for gitforge' })), 'CP-APPL-005'),
   'CP-APPL-006': (ctx) =>
-    changed(ctx, withSource(ctx, (s) => s !== 'internal_source'), (body, source) =>
-      arbitraryTarballPath.map((path) => ({ body: setIn(body, ['source_revision_config', 'source_tarball_path'], path), why: `source_tarball_path is only for internal_source, the source is ${source}` })), 'CP-APPL-006'),
+    changed(ctx, withSource(ctx, (s) => s !== 'internal_source'), (body) =>
+      arbitraryTarballPath.map((path) => ({ body: setIn(body, ['source_revision_config', 'source_tarball_path'], path), why: 'source_tarball_path is only for internal_source' })), 'CP-APPL-006'),
   'CP-TAR-001': (ctx) =>
     changed(ctx, withSource(ctx, (s) => s === 'internal_source'), (body) =>
-      arbitraryTarballPath.map((path) => ({ body: setIn(body, ['source_revision_config', 'source_tarball_path'], path), why: `source_tarball_path "${path}" was not handed out by upload-url` })), 'CP-TAR-001'),
+      arbitraryTarballPath.map((path) => ({ body: setIn(body, ['source_revision_config', 'source_tarball_path'], path), why: 'source_tarball_path was not handed out by upload-url' })), 'CP-TAR-001'),
   'CP-GRAPH-001': (ctx) => graphMissing(ctx, 'gitforge', 'CP-GRAPH-001'),
   'CP-GRAPH-002': (ctx) => graphMissing(ctx, 'internal_source', 'CP-GRAPH-002'),
   'CP-GRAPH-003': (ctx) => graphGiven(ctx, 'external_container', 'CP-GRAPH-003'),
@@ -248,11 +248,11 @@ export const INVALID_CREATES: Record<string, InvalidMaker> = {
     changed(ctx, withSource(ctx, (s) => s === 'gitforge'), (body) =>
       tagRef.map((ref) => {
         setIn(body, ['source_revision_config', 'repo_ref'], ref);
-        return { body: setIn(body, ['source_config', 'build_on_push'], true), why: `repo_ref ${ref} is a tag and build_on_push is true` };
+        return { body: setIn(body, ['source_config', 'build_on_push'], true), why: 'repo_ref is a tag and build_on_push is true' };
       }), 'CP-TAG-001'),
   'CP-RES-001': (ctx) =>
-    changed(ctx, withSource(ctx, (s) => s !== 'external_container'), (body, source) =>
-      nonEmptySpec.map((spec) => ({ body: setIn(body, ['source_config', 'resource_spec'], spec), why: `resource_spec applies only to external_container, the source is ${source}` })), 'CP-RES-001'),
+    changed(ctx, withSource(ctx, (s) => s !== 'external_container'), (body) =>
+      nonEmptySpec.map((spec) => ({ body: setIn(body, ['source_config', 'resource_spec'], spec), why: 'resource_spec applies only to external_container' })), 'CP-RES-001'),
   'CP-RES-002': (ctx) => cpuOutOfBounds(ctx, ['cpu', 'queue_cpu', 'cache_cpu'], 'CP-RES-002'),
   'CP-RES-003': (ctx) => cpuOutOfBounds(ctx, ['cpu_limit', 'queue_cpu_limit', 'cache_cpu_limit'], 'CP-RES-003'),
 };
@@ -263,7 +263,7 @@ function graphMissing(ctx: GeneratorContext, source: Source, rule: string): fc.A
       const revision = body.source_revision_config as Json;
       if (value === undefined) delete revision.graph_config_path;
       else revision.graph_config_path = null;
-      return { body, why: `graph_config_path is required for ${source} and is ${value === undefined ? 'missing' : 'null'}` };
+      return { body, why: `graph_config_path is required for ${source} and is not given (left out, or null)` };
     }), rule);
 }
 
@@ -278,7 +278,7 @@ function graphGiven(ctx: GeneratorContext, source: Source, rule: string): fc.Arb
 function cpuOutOfBounds(ctx: GeneratorContext, fields: BoundedCpuField[], rule: string): fc.Arbitrary<InvalidCreate> | undefined {
   const values = cpuOutOf(fields);
   return changed(ctx, withSource(ctx, (s) => s === 'external_container'), (body) =>
-    values.map(([field, value]) => ({ body: setIn(body, ['source_config', 'resource_spec'], { [field]: value }), why: `${field} ${value} is out of bounds whatever the rounding` })), rule);
+    values.map(([field, value]) => ({ body: setIn(body, ['source_config', 'resource_spec'], { [field]: value }), why: `${field} is out of bounds whatever the rounding` })), rule);
 }
 
 /** Invalid bodies breaking one of `rules` (all rules when omitted) that the context can express. */

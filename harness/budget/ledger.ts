@@ -1,5 +1,5 @@
 // The run's budget as a hard limit: what the run has spent of it, held by the certifying process
-// for every suite worker (harness/run/pool-broker.ts serves it). A request that may create a
+// for every suite worker (broker.ts serves it). A request that may create a
 // deployment or a revision first reserves what it could create at most; once it is answered the
 // reservation is settled to what it did create. A reservation that would pass the budget waits
 // while others are in flight (they may create nothing: most probes are refusals), and is refused

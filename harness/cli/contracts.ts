@@ -12,7 +12,7 @@ import { relianceOf, renderMatrix } from '../pact/reliance.ts';
 import { ContractsError, providerOf, verifiable, type InteractionResult, type PublishResults } from '../pact/verify.ts';
 import { verifyPact } from '../pact/verifier-process.ts';
 import { INTERFACES, profileSecrets } from '../profile/profile.ts';
-import { hostingBeforeSetup } from '../profile/discovery.ts';
+import { hostingBeforeSetup } from '../discovery/discovery.ts';
 import { buildProfile } from '../profile/sources.ts';
 import { redactor } from '../redact.ts';
 import { checkSetup } from '../run/preflight.ts';

@@ -1,7 +1,7 @@
 // `apc init`: probe a target with cheap requests and write a commented profile for `apc certify`.
 import { randomBytes } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
-import { applyDiscovery, discover } from '../profile/discovery.ts';
+import { applyDiscovery, discover } from '../discovery/discovery.ts';
 import { INTERFACES, profileSecrets } from '../profile/profile.ts';
 import { buildProfile } from '../profile/sources.ts';
 import { assumptionLines, profileYaml } from '../profile/writer.ts';

@@ -9,6 +9,7 @@ import { Limiter } from '../http/limiter.ts';
 import type { InterfaceName, TargetProfile } from '../profile/profile.ts';
 import { readSse, type SseEvent, type SseResult } from '../sse/reader.ts';
 import { ConformanceFailure } from './failure.ts';
+import { slotShareReader } from './slot-share.ts';
 import type { RunContext } from './run-context.ts';
 
 /** Each run's limiter in this worker (a worker may run several runs' files: run-of-file.ts). */
@@ -16,7 +17,7 @@ const limiters = new Map<string, Limiter>();
 function limiterOf(run: RunContext): Limiter {
   let limiter = limiters.get(run.runId);
   if (!limiter) {
-    limiter = new Limiter(run.workerConcurrency, run.workerMaxRps, run.adaptiveRps);
+    limiter = new Limiter(run.workerConcurrency, run.workerMaxRps, run.adaptiveRps, slotShareReader(run));
     limiters.set(run.runId, limiter);
   }
   return limiter;

@@ -85,24 +85,7 @@ export class CheckProperties extends CheckJudging {
       // A case waited out the deploy timeout: no case runs again. Another case's own failure is the finding, if there is one.
       if (waitedOutOn) return this.stopAtTimeout(sideBySide.failed ?? waitedOutOn, seed, mark, sideBySide.ran, planned);
     }
-    // Shrinking has a time and a count of its own: against a target that fails at random (or
-    // answers slowly) it could spend the property's whole time limit, and on a real platform each
-    // try of a create property is a deployment (a failing one once made 200 in 20 s). Past either,
-    // the remaining shrink candidates are not run (taken as holding), so the smallest case found
-    // so far, which did fail, is reported; a failing property tries at most twice its cases.
-    const shrinkMs = Math.max(this.profile.timeouts.requestMs * 2, 20_000);
-    let firstFailedAt: number | undefined;
-    let shrinkTries = 0;
-    const shrinkingCapped = async (input: T) => {
-      if (firstFailedAt !== undefined && (Date.now() - firstFailedAt > shrinkMs || ++shrinkTries > planned)) return;
-      try {
-        await check(input);
-      } catch (error) {
-        if (!fc.PreconditionFailure.isFailure(error)) firstFailedAt ??= Date.now();
-        throw error;
-      }
-    };
-    const details = await fc.check(fc.asyncProperty(arbitrary, shrinkingCapped), {
+    const details = await fc.check(fc.asyncProperty(arbitrary, this.shrinkingCapped(check, planned)), {
       seed,
       numRuns: planned,
       // Time is measured by the HTTP client's own deadlines; a property never waits forever.
@@ -122,6 +105,34 @@ export class CheckProperties extends CheckJudging {
     // Another seed found what the run's own did not: it fails the property, unshrunk.
     const other = others?.[0]?.details;
     if (other) return this.replayCounterexample(other.counterexample![0] as T, other, check);
+    this.failUnlessAllRan(details, planned, limitMs);
+  }
+
+  /**
+   * The property's check with shrinking capped. Shrinking has a time and a count of its own:
+   * against a target that fails at random (or answers slowly) it could spend the property's whole
+   * time limit, and on a real platform each try of a create property is a deployment (a failing
+   * one once made 200 in 20 s). Past either, the remaining shrink candidates are not run (taken as
+   * holding), so the smallest case found so far, which did fail, is reported; a failing property
+   * tries at most twice its cases.
+   */
+  private shrinkingCapped<T>(check: (input: T) => Promise<void>, planned: number): (input: T) => Promise<void> {
+    const shrinkMs = Math.max(this.profile.timeouts.requestMs * 2, 20_000);
+    let firstFailedAt: number | undefined;
+    let shrinkTries = 0;
+    return async (input: T) => {
+      if (firstFailedAt !== undefined && (Date.now() - firstFailedAt > shrinkMs || ++shrinkTries > planned)) return;
+      try {
+        await check(input);
+      } catch (error) {
+        if (!fc.PreconditionFailure.isFailure(error)) firstFailedAt ??= Date.now();
+        throw error;
+      }
+    };
+  }
+
+  /** Fails the test as "not verified" unless the property ran every case it planned (none failed: that was judged before). */
+  private failUnlessAllRan(details: Pick<fc.RunDetails<unknown>, 'failed' | 'interrupted' | 'numRuns' | 'numSkips'>, planned: number, limitMs: number): void {
     const notVerified = (why: string): never =>
       this.fail({
         message: `Not verified: ${why}`,

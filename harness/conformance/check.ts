@@ -1,7 +1,8 @@
 // The context a conformance test gets, `t`: one Check per test, made of parts that build on one
 // another: the target's clients and recorded exchanges (check-exchanges.ts), the checks that judge
 // (check-judging.ts), properties (check-properties.ts), and here what the test leaves to do when
-// it ends (its cleanups; harness/conformance/test-end.ts runs them and ends its leases).
+// it ends (its cleanups; test-run.ts runs them), and what the budget's room hands it (`needs`).
+import { Needs } from '../budget/needs.ts';
 import { CheckProperties } from './check-properties.ts';
 import type { Cleanup } from './cleanups.ts';
 
@@ -10,6 +11,8 @@ export type { PropertyFailure, PropertyOptions, PropertyTally } from './check-pr
 
 export class Check extends CheckProperties {
   readonly cleanups: Cleanup[] = [];
+  /** What the test needs of the target, made for it or handed over by the run (harness/budget/needs.ts). */
+  readonly needs = new Needs(this.run);
 
   /**
    * Registers a deletion to run when the test ends (unless the run keeps its resources); one that

@@ -8,7 +8,7 @@ import type { RunContext } from './run-context.ts';
 import { runOfCollectedFile, runOfFile } from './run-of-file.ts';
 import type { RequirementOptions, TestCost } from './test-meta.ts';
 import { runTest, timeoutFor } from './test-run.ts';
-import { leaseBeforeEach } from './pool.ts';
+import { leaseBeforeEach } from '../budget/leases.ts';
 
 export type { RequirementOptions, RequirementTestMeta, TestCost } from './test-meta.ts';
 
@@ -51,9 +51,9 @@ export function requirement(ids: string | string[], body: (t: Check) => Promise<
   const cost = costOf(run, entries, options.cost);
   // Tests that create deployments or share pooled ones run side by side within their file: each
   // may wait for revisions (minutes on a real platform), and those waits overlap instead of adding
-  // up. Tests on one pooled deployment still run one at a time: each leases it (pool.ts).
-  const concurrent = cost.shared ? !options.inOrder : (cost.creates.deployments ?? 0) > 0;
-  leaseBeforeEach(runOfFile);
+  // up. Tests on one pooled deployment still run one at a time: each leases it (harness/budget/leases.ts).
+  const concurrent = cost.shared !== undefined || (cost.creates.deployments ?? 0) > 0;
+  if (run) leaseBeforeEach(runOfFile);
   const timeout = run ? timeoutFor(run, options.timeout, cost) : 60_000;
   test(title, { timeout, meta: { cost }, concurrent }, (ctx) => runTest(ctx, { ids: list, entries, title, cost, timeout: options.timeout, body }));
 }

@@ -16,7 +16,7 @@ export interface RunContext {
   adaptiveRps?: boolean;
   /** A folder the workers share for the run's circuit breakers (harness/http/circuit-breaker.ts). */
   stateDir?: string;
-  /** The run's pool of shared deployments (harness/run/pool-broker.ts), under a budget: leased by one test at a time across workers. */
+  /** The run's pool of shared deployments (harness/budget/broker.ts), under a budget: leased by one test at a time across workers. */
   poolUrl?: string;
   /** Titles of the tests the budget leaves out (harness/run/cost.ts): each is skipped, saying so. */
   overBudget?: string[];

@@ -2,6 +2,7 @@
 // for the certifying process (harness/suite-runner/outcome-collector.ts reads it).
 import type { CheckTally, PropertyTally } from './check.ts';
 import type { Created } from './created.ts';
+import type { RequestCounts } from './request-count.ts';
 import type { FailureRecord, SeenRecord } from './failure.ts';
 import type { TransientTally } from '../http/throttling.ts';
 import type { RunContext } from './run-context.ts';
@@ -29,6 +30,8 @@ export interface RequirementTestMeta {
   keptRefusing?: boolean;
   /** What the test created on the target (counted from its exchanges). */
   created?: Created;
+  /** The requests it sent, per interface, cleanups included. */
+  requests?: RequestCounts;
   /** Set when the test is declared: what it may create at most, for the plan (harness/run/cost.ts). */
   cost?: TestCost;
 }
@@ -65,6 +68,4 @@ export interface RequirementOptions {
   timeout?: 'deploy' | 'stream' | 'stats' | number;
   /** What the test creates at most; a function of the profile when it depends on `--runs`. Absent: nothing. */
   cost?: TestCost | ((profile: RunContext['profile']) => TestCost);
-  /** Where it shares (under a budget), the test reads what a test declared before it in its file left (CP-DEL-005): it starts once those have ended. */
-  inOrder?: boolean;
 }

@@ -1,7 +1,7 @@
 // One conformance test as it runs in a suite worker, from its start to its end: left out by the
 // budget or for a capability the target lacks, else its body on a new Check; then what it leaves
 // in its meta (checks, properties, what it created, a redacted failure record with curl lines and
-// a replay command), its cleanups, and its leases ended.
+// a replay command), its cleanups, and what it was handed given back (harness/budget/needs.ts).
 import { createHash } from 'node:crypto';
 import type { TestContext } from 'vitest';
 import { capabilitiesOf, missingCapabilities, notApplicableReason, type Requirement } from '../catalogue.ts';
@@ -18,8 +18,8 @@ import type { RequirementOptions, TestCost } from './test-meta.ts';
 import { waitsOf } from './waits.ts';
 import { runCleanups } from './cleanups.ts';
 import { applyLearned } from './learned.ts';
+import { requestsBy } from './request-count.ts';
 import { failureAtEnd, sideFindings } from './findings.ts';
-import { endLeases, takeLeases } from './pool.ts';
 import { reproCommand } from './repro-command.ts';
 
 /** A test as its suite declared it. */
@@ -85,7 +85,7 @@ export async function runTest(ctx: TestContext, test: DeclaredTest): Promise<voi
   // Waiting out a throttling target stops a little before the test's deadline, so the test ends skipped, not timed out.
   const check = new Check(run, seedFor(run, test.title), test.ids, Date.now() + timeoutMs - Math.min(10_000, timeoutMs / 10));
   try {
-    takeLeases(check, ctx.task.id);
+    check.needs.start(ctx.task.id);
     await test.body(check);
     ctx.task.meta.bodyEnded = true;
     const late = failureAtEnd(check);
@@ -139,7 +139,7 @@ function endedBy(ctx: TestContext, check: Check, ids: string[], error: unknown):
   throw new Error(detail);
 }
 
-/** What the test leaves in its meta, then its cleanups and the end of its leases. */
+/** What the test leaves in its meta, then its cleanups and what it was handed given back. */
 async function end(ctx: TestContext, check: Check, run: RunContext): Promise<void> {
   if (!ctx.task.meta.failures) {
     // A value outside its enum fails its rule wherever it is seen, in a test that passed too.
@@ -153,6 +153,7 @@ async function end(ctx: TestContext, check: Check, run: RunContext): Promise<voi
     const errors = await runCleanups(check.cleanups, run.profile.concurrency);
     if (errors.length > 0) ctx.task.meta.cleanupErrors = redactor.value(errors);
   }
-  await endLeases(check, check.failed || check.gaveUp !== undefined);
+  await check.needs.end(check.failed || check.gaveUp !== undefined);
+  ctx.task.meta.requests = requestsBy(check.recorder.exchanges);
   if (Object.keys(check.recorder.transient).length > 0) ctx.task.meta.transient = check.recorder.transient;
 }

@@ -18,9 +18,11 @@ export class Limiter {
   private calmSince = 0;
 
   constructor(
-    private readonly limit: number,
+    private limit: number,
     private perSecond?: number,
     private readonly adaptive = false,
+    /** Read before each request: a larger share of the run's requests in flight, once other workers have ended (harness/conformance/slot-share.ts). */
+    private readonly share?: () => number,
   ) {}
 
   /** The current rate limit, requests per second (undefined: unlimited). */
@@ -29,15 +31,34 @@ export class Limiter {
   }
 
   async run<T>(work: () => Promise<T>): Promise<T> {
+    this.grow();
+    // A request that waits is counted in flight by the one that lets it go, so none slips in between.
     if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.active++;
+    else this.active++;
     try {
       if (this.adaptive) this.adapt();
       if (this.perSecond) await this.spaceOut();
       return await work();
     } finally {
       this.active--;
-      this.waiting.shift()?.();
+      this.grow();
+      this.wake();
+    }
+  }
+
+  /** The limit only grows: a share, once granted, stays (harness/conformance/slot-share.ts says why that is safe). */
+  private grow(): void {
+    const share = this.share?.();
+    if (share === undefined || share <= this.limit) return;
+    this.limit = share;
+    this.wake();
+  }
+
+  /** Lets waiting requests go while there is room (more than one at once when the limit grew). */
+  private wake(): void {
+    while (this.active < this.limit && this.waiting.length > 0) {
+      this.active++;
+      this.waiting.shift()!();
     }
   }
 

@@ -121,19 +121,7 @@ export async function verifyHere(pact: PactFile, options: VerifyOptions): Promis
   let proxy: StreamCheckProxy | undefined;
   try {
     if (iface === 'agent-server') proxy = await startStreamCheckProxy(base, profile.timeouts.streamMs);
-    const stateHandlers = Object.fromEntries(
-      Object.entries(states.handlers).map(([name, setup]) => [
-        name,
-        async () => {
-          try {
-            return await setup();
-          } catch (error) {
-            stateErrors.set(name, error instanceof StateError ? error.message : `provider state "${name}": ${String(error)}`);
-            throw error;
-          }
-        },
-      ]),
-    );
+    const stateHandlers = recordingErrors(states.handlers, stateErrors);
     const verifier = new Verifier({
       providerBaseUrl: proxy?.url ?? base,
       provider: pact.provider,
@@ -152,7 +140,10 @@ export async function verifyHere(pact: PactFile, options: VerifyOptions): Promis
         ? {
             pactBrokerUrl: options.publish.brokerUrl,
             ...(options.publish.token ? { pactBrokerToken: options.publish.token } : {}),
-            consumerVersionSelectors: [{ consumer: pact.consumer, mainBranch: true }, { consumer: pact.consumer, deployedOrReleased: true }],
+            consumerVersionSelectors: [
+              { consumer: pact.consumer, mainBranch: true },
+              { consumer: pact.consumer, deployedOrReleased: true },
+            ],
             publishVerificationResult: true,
             providerVersion: options.publish.providerVersion,
             ...(options.publish.branch ? { providerVersionBranch: options.publish.branch } : {}),
@@ -165,35 +156,62 @@ export async function verifyHere(pact: PactFile, options: VerifyOptions): Promis
     );
     const results = parseResults(text);
     if (!results) throw new ContractsError(`The Pact verifier could not run for ${pact.path}: ${redactor.text(text)}`);
-    const order = (results.interactionResults ?? []).map((r) => r.description);
-    const streamedInOrder = order.filter((d) => pact.interactions.find((i) => i.description === d)?.streamed);
-    return pact.interactions.map((interaction) => {
-      const problems: string[] = [];
-      const outcome = results.interactionResults?.find((r) => r.description === interaction.description);
-      for (const state of interaction.states) {
-        const failed = stateErrors.get(state);
-        if (failed) problems.push(failed);
-      }
-      for (const error of results.errors ?? []) {
-        if (error.interaction?.endsWith(` - ${interaction.description}`)) problems.push(...mismatchTexts(error));
-      }
-      const finding = proxy?.findings[streamedInOrder.indexOf(interaction.description)];
-      if (interaction.streamed && finding) {
-        problems.push(...finding.failures.map((f) => `SSE checker: ${f.message} (expected ${f.expected}; seen ${f.seen})`));
-      }
-      if (!outcome) problems.push('The verifier did not report this interaction.');
-      const passed = outcome?.result === 'OK' && problems.length === 0;
-      return {
-        consumer: pact.consumer,
-        provider: pact.provider,
-        description: interaction.description,
-        requirements: interaction.requirements,
-        passed,
-        problems: problems.map((p) => redactor.text(p)),
-      };
-    });
+    return interactionResults(pact, results, stateErrors, proxy);
   } finally {
     if (!profile.keep) await states.cleanup().catch(() => undefined);
     await proxy?.close();
   }
+}
+
+/** The provider-state handlers, each recording why it failed (by state name) in `errors` before it throws. */
+function recordingErrors<H extends Record<string, () => Promise<unknown>>>(handlers: H, errors: Map<string, string>): H {
+  return Object.fromEntries(
+    Object.entries(handlers).map(([name, setup]) => [
+      name,
+      async () => {
+        try {
+          return await setup();
+        } catch (error) {
+          errors.set(name, error instanceof StateError ? error.message : `provider state "${name}": ${String(error)}`);
+          throw error;
+        }
+      },
+    ]),
+  ) as H;
+}
+
+/** Each interaction of the pact with what the verifier, its provider states and the stream checker found of it. */
+function interactionResults(
+  pact: PactFile,
+  results: NonNullable<ReturnType<typeof parseResults>>,
+  stateErrors: Map<string, string>,
+  proxy: StreamCheckProxy | undefined,
+): InteractionResult[] {
+  const order = (results.interactionResults ?? []).map((r) => r.description);
+  const streamedInOrder = order.filter((d) => pact.interactions.find((i) => i.description === d)?.streamed);
+  return pact.interactions.map((interaction) => {
+    const problems: string[] = [];
+    const outcome = results.interactionResults?.find((r) => r.description === interaction.description);
+    for (const state of interaction.states) {
+      const failed = stateErrors.get(state);
+      if (failed) problems.push(failed);
+    }
+    for (const error of results.errors ?? []) {
+      if (error.interaction?.endsWith(` - ${interaction.description}`)) problems.push(...mismatchTexts(error));
+    }
+    const finding = proxy?.findings[streamedInOrder.indexOf(interaction.description)];
+    if (interaction.streamed && finding) {
+      problems.push(...finding.failures.map((f) => `SSE checker: ${f.message} (expected ${f.expected}; seen ${f.seen})`));
+    }
+    if (!outcome) problems.push('The verifier did not report this interaction.');
+    const passed = outcome?.result === 'OK' && problems.length === 0;
+    return {
+      consumer: pact.consumer,
+      provider: pact.provider,
+      description: interaction.description,
+      requirements: interaction.requirements,
+      passed,
+      problems: problems.map((p) => redactor.text(p)),
+    };
+  });
 }

@@ -1,7 +1,7 @@
 // The profile `apc init` writes: YAML where each setting carries a comment saying how it was
 // found. Keys are never written: the file names the variables that hold them.
 import { ENDPOINT_INTERFACE, INTERFACES, OPTIONAL_ENDPOINTS, SOURCE_KINDS, type InterfaceName, type TargetProfile } from './profile.ts';
-import type { Discovery } from './discovery.ts';
+import type { Discovery } from './discovered.ts';
 import { apcCommand } from '../apc-command.ts';
 
 const q = (value: string) => JSON.stringify(value);

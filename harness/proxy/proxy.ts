@@ -82,13 +82,24 @@ async function send(res: ServerResponse, method: string, answer: ProxiedAnswer, 
   }
 }
 
+/** A request reset on a kept-alive socket before any answer: the target closed the socket as idle. */
+class StaleSocket extends Error {}
+
 export async function startProxy(target: string, rules: ProxyRules): Promise<Proxy> {
   // The proxy's own connections to the target, kept alive and closed with it. Identity encoding is
   // asked for (the target's answers are rewritten as bytes). node's HTTP client rather than
   // undici: its parser is native, and a proxied request cost the certifying process a fifth less.
   const upstream = new Agent({ keepAlive: true });
   const base = new URL(target);
+  // A kept-alive socket the target closed as idle just as a request went out on it resets before
+  // any answer: the target never read that request, so it is sent again on a new socket (node's
+  // documented remedy). Under load the race turned a valid create into the proxy's 502.
   const ask = (sent: ProxiedRequest): Promise<ProxiedAnswer> =>
+    askOnce(sent).catch((error: unknown) => {
+      if (error instanceof StaleSocket) return askOnce(sent);
+      throw error;
+    });
+  const askOnce = (sent: ProxiedRequest): Promise<ProxiedAnswer> =>
     new Promise((resolve, reject) => {
       const { 'accept-encoding': _encodings, ...headers } = sent.headers;
       // As undici frames a request: a length for any body, and 0 for a method that carries one.
@@ -99,7 +110,7 @@ export async function startProxy(target: string, rules: ProxyRules): Promise<Pro
         response.on('error', reject);
         response.on('end', () => resolve({ status: response.statusCode ?? 502, headers: plainHeaders(response.headers), body: Buffer.concat(parts) }));
       });
-      asked.on('error', reject);
+      asked.on('error', (error: NodeJS.ErrnoException) => reject(asked.reusedSocket && error.code === 'ECONNRESET' ? new StaleSocket(error.message) : error));
       asked.end(sent.body.length > 0 ? sent.body : undefined);
     });
   const server = createServer((req, res) => {

@@ -6,8 +6,8 @@
 
 /** Names a run gives what it creates: its id (draft.ts: `apc-` and 6 hex digits), then a hint and a suffix. */
 const RUN_NAME = /\bapc-[0-9a-f]{6}(?:-[a-z0-9-]*[a-z0-9])?\b/g;
-/** A UUID, the usual form of the ids a target generates. */
-const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
+/** A UUID, the usual form of the ids a target generates, also where a message cut it short. */
+const UUID = /\b[0-9a-f]{8}(?:-[0-9a-f]{1,12}){1,4}\b/gi;
 /**
  * Other generated ids (ULIDs, 24-digit hex object ids, `asst_…` keys): a word of 16 or more letters,
  * digits and underscores holding both a letter and a digit. Rule ids (`CP-REV-001`), numbers and

@@ -4,6 +4,7 @@
 import { notApplicableReason, type Catalogue, type Level, type Requirement } from '../catalogue.ts';
 import type { CheckTally, PropertyTally } from '../conformance/check.ts';
 import type { Created } from '../conformance/created.ts';
+import type { RequestCounts } from '../conformance/request-count.ts';
 import type { TestCost } from '../conformance/requirement.ts';
 import type { FailureRecord, SeenRecord } from '../conformance/failure.ts';
 import { foreignFailures, settleBlocked } from './blocked-roots.ts';
@@ -51,6 +52,8 @@ export interface TestOutcome {
   durationMs: number;
   /** What the test created on the target. */
   created?: Created;
+  /** The requests it sent, per interface (harness/run/request-counts.ts tables them for the plan). */
+  requests?: RequestCounts;
   /** What it was declared to create at most (the plan's share of it). */
   cost?: TestCost;
   /** Per interface: answers 429 / 503 the test waited out, and for how long. */

@@ -21,6 +21,8 @@ import { resumeDraft } from './resume.ts';
 import { ciShard } from './ci-shard.ts';
 import { exitAtOnceHint, parseDuration, type StopRequest } from './run-stop.ts';
 import { suiteWorkers } from './workers.ts';
+import { expectedTime, expectedTimeLines, loadRequestTable } from './expected-time.ts';
+import { measureLatency } from './latency.ts';
 
 export interface CertifyRequest {
   /** What to certify, as the user asked it. */
@@ -80,6 +82,7 @@ async function planned(request: CertifyRequest, draft: RunDraft): Promise<Certif
     return { code: 0, reportDir: draft.reportDir };
   }
   if (plan.baseline) progress.expecting(plan.baseline.entries.keys());
+  plan.latency = await measureLatency(plan.profile, plan.suiteInterfaces);
   if (run.sendNothing) {
     await printCost(request, plan);
     return { code: 0, reportDir: draft.reportDir };
@@ -108,7 +111,7 @@ async function printCost(request: CertifyRequest, plan: RunPlan): Promise<void> 
   const context = { profile, runId: plan.runId, reproFlags: '', workerConcurrency: 1 };
   const revisionTimeMs = revisionTimeOf(request.revisionTime, plan.reference !== undefined);
   const write = (line: string) => request.out.write(line);
-  await printPlan({
+  const costed = await printPlan({
     context,
     interfaces: plan.suiteInterfaces,
     ids: selected.map((r) => r.id),
@@ -117,6 +120,15 @@ async function printCost(request: CertifyRequest, plan: RunPlan): Promise<void> 
     workers: suiteWorkers(plan),
     write,
   });
+  for (const line of expectedLines(plan, costed.waitsMs)) write(`${line}\n`);
+}
+
+/** The expected wall time from the latency measured and the selected tests' requests; `waitsMs`: the revision waits, when planned. */
+function expectedLines(plan: RunPlan, waitsMs?: number): string[] {
+  const table = loadRequestTable();
+  const { concurrency, runs } = plan.profile;
+  const expected = expectedTime(table, plan.selected.map((r) => r.id), plan.latency ?? {}, concurrency);
+  return expectedTimeLines(expected, plan.latency ?? {}, { concurrency, runs, tableRuns: table.runs, ...(waitsMs !== undefined ? { waitsMs } : {}), ...(plan.maxTime ? { maxTime: plan.maxTime } : {}) });
 }
 
 function banner(plan: RunPlan, progress: Progress): void {
@@ -131,6 +143,7 @@ function banner(plan: RunPlan, progress: Progress): void {
   const folder = plan.request.resume ?? plan.request.replay;
   if (replay && plan.resumed) progress.line(`  resuming ${replay.runId} (${folder}): the ${replay.ids.length} requirement(s) it had not judged, with its seed`);
   else if (replay) progress.line(`  replay of ${replay.runId} (${folder}): its ${replay.ids.length} failed requirement(s) with its seed`);
+  for (const line of expectedLines(plan)) progress.line(line);
   progress.line();
 }
 

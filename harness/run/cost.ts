@@ -40,6 +40,12 @@ export interface Plan {
    * counts), files share the run's workers (one file at a time each).
    */
   waitsMs: number;
+  /**
+   * Under a budget, when the tests that lease one pooled deployment (one at a time) wait longer in
+   * a row than the files' waits take: that deployment, its tests and their waits. It is why a
+   * budgeted plan may take longer than an unbudgeted one.
+   */
+  leased?: { key: string; tests: number; waits: number };
 }
 
 /** The reference implementation's revision: six phases of 10 ms (reference-impl/control-plane/revision-lifecycle.ts). */
@@ -96,17 +102,24 @@ export function planOf(tests: PlannedTest[], byId: ReadonlyMap<string, { interfa
   // list scheduling). Where PATCHes are refused while busy, a run of the reference waited 5.1
   // revisions for this bound's 5.25 (15 waits in files of at most 2, on 4 workers): the even share alone said 3.75.
   const shared = total / workers + longest * (1 - 1 / workers);
-  return { interfaces, revisionTimeMs, busyPatch, waitsMs: Math.max(shared, leasedInARow(tests, waits)) * revisionTimeMs };
+  const leased = leasedInARow(tests, waits);
+  return { interfaces, revisionTimeMs, busyPatch, waitsMs: Math.max(shared, leased?.waits ?? 0) * revisionTimeMs, ...(leased && leased.waits > shared ? { leased } : {}) };
 }
 
 /**
  * Under a budget, tests that share a pooled deployment hold it one at a time, whichever worker
- * runs them (harness/conformance/pool.ts): their waits add up. The longest such sum.
+ * runs them (harness/budget/leases.ts): their waits add up. The longest such sum.
  */
-function leasedInARow(tests: PlannedTest[], waits: (test: PlannedTest) => number): number {
-  const perKey = new Map<string, number>();
-  for (const test of tests) for (const key of Object.keys(test.cost.shared ?? {})) perKey.set(key, (perKey.get(key) ?? 0) + waits(test));
-  return Math.max(0, ...perKey.values());
+function leasedInARow(tests: PlannedTest[], waits: (test: PlannedTest) => number): Plan['leased'] {
+  const perKey = new Map<string, { key: string; tests: number; waits: number }>();
+  for (const test of tests) {
+    for (const key of Object.keys(test.cost.shared ?? {})) {
+      const sum = perKey.get(key) ?? perKey.set(key, { key, tests: 0, waits: 0 }).get(key)!;
+      sum.tests += 1;
+      sum.waits += waits(test);
+    }
+  }
+  return [...perKey.values()].reduce<Plan['leased']>((longest, next) => (next.waits > (longest?.waits ?? 0) ? next : longest), undefined);
 }
 
 /**
@@ -223,14 +236,20 @@ export function planLines(plans: Plan[]): string[] {
   }
   const [first, ...others] = plans.map((p) => `about ${duration(p.waitsMs)} on ${BUSY_PATCH_TEXT[p.busyPatch]}${p === plan ? `, as the profile says (busyPatch: ${p.busyPatch})` : ''}`);
   lines.push(`  wall time: at ${duration(plan!.revisionTimeMs)} per revision, the revision waits take ${first}${others.map((o) => `; ${o}`).join('')}.`);
-  lines.push(`             Plus the time of the requests themselves (against the in-repo reference, seconds). \`${apcCommand()} init\` finds out the busyPatch answer.`);
+  for (const p of plans.filter((q) => q.leased)) {
+    const { key, tests, waits } = p.leased!;
+    lines.push(
+      `             With busyPatch ${p.busyPatch} the longest chain is a pooled deployment's: under the budget, ${tests} tests lease the pooled deployment "${key}" one at a time, and their ${waits} revision waits come one after another; without a budget each has a deployment of its own (--budget none, at the cost of more deployments).`,
+    );
+  }
+  lines.push(`             Plus the time of the requests themselves (below, from the latency measured). \`${apcCommand()} init\` finds out the busyPatch answer.`);
   return lines;
 }
 
 /** A real platform's revision is a build of about 14 minutes (README "Cost of a certification"). */
 export const PLATFORM_REVISION_MS = 14 * 60_000;
 
-/** `apc certify --plan`: collects the selection's tests, prints what they create at most, sends nothing. */
+/** `apc certify --plan`: collects the selection's tests, prints what they create at most, sends nothing (the latency samples aside, certify-run.ts). */
 export async function printPlan(options: {
   context: RunContext;
   interfaces: InterfaceName[];
@@ -247,7 +266,7 @@ export async function printPlan(options: {
   const tests = all.filter((t) => !left.has(t.title));
   const busyPatch = options.context.profile.busyPatch;
   const plans = [busyPatch, ...BUSY_PATCH_ANSWERS.filter((b) => b !== busyPatch)].map((b) => planOf(tests, options.byId, options.revisionTimeMs, b, options.workers));
-  options.write(`apc certify --plan · ${options.ids.length} requirement(s) selected · nothing was sent to the target\n`);
+  options.write(`apc certify --plan · ${options.ids.length} requirement(s) selected · nothing that creates was sent to the target\n`);
   if (budget) options.write(`  budget ${budgetText(budget)}: ${left.size} of ${all.length} test(s) left out (skipped, saying "budget"); the plan below is of the rest\n`);
   for (const line of planLines(plans)) options.write(`${line}\n`);
   return plans[0]!;

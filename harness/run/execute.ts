@@ -3,9 +3,11 @@
 // the verdict. The third stage, reportOf, puts that into a compliance report.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import type { RunContext } from '../conformance/run-context.ts';
 import { learnedIn, type LearnedFacts } from '../conformance/learned.ts';
+import { slotSharePublisher } from '../conformance/slot-share.ts';
+import { ROOT } from '../root.ts';
 import { DEFAULT_PACT_DIR } from '../pact/pact-files.ts';
 import { addConsumerCounts } from '../pact/reliance.ts';
 import { budgeted, defaultSources, INTERFACES, redactedProfile, type InterfaceName, type TargetProfile } from '../profile/profile.ts';
@@ -16,7 +18,7 @@ import { switchesOf } from '../report/switched-on.ts';
 import { overBudget, plannable, plannedTests, runCost } from './cost.ts';
 import { resumeCommand, resumedResults } from './resume.ts';
 import { LeftoverSweep } from './leftovers.ts';
-import { startPoolBroker } from './pool-broker.ts';
+import { startPoolBroker } from '../budget/broker.ts';
 import type { RunPlan } from './plan.ts';
 import { oneOffRunner } from '../suite-runner/one-off.ts';
 import { runFiles } from '../suite-runner/suite-files.ts';
@@ -84,6 +86,17 @@ async function deleteRunLeftovers(profile: TargetProfile, runId: string, when: s
   return [...problems, ...(await sweep.deleteAll(found))].map((p) => `cleanup ${when}: ${p}`);
 }
 
+/** The run's listener, also telling the workers' share of the requests in flight as files end (conformance/slot-share.ts). */
+function sharingSlots(listener: RunListener | undefined, share: { fileEnded(file: string): void }): RunListener {
+  return {
+    outcome: (outcome) => listener?.outcome?.(outcome),
+    fileEnd(file) {
+      share.fileEnded(file);
+      listener?.fileEnd?.(file);
+    },
+  };
+}
+
 /** Runs the plan; a resumed run's results join those of its earlier part. */
 export async function executeRun(plan: RunPlan, hooks: RunHooks = {}): Promise<ReportResults> {
   const results = await executePart(plan, hooks);
@@ -94,7 +107,8 @@ async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResult
   const { profile, runId, catalogue } = plan;
   const ids = plan.selected.map((r) => r.id);
   // No more workers than files to run: each worker's share of the requests in flight is then as large as it can be.
-  const workers = Math.max(1, Math.min(suiteWorkers(plan, hooks.workers), runFiles(plan.suiteInterfaces, ids).length));
+  const files = runFiles(plan.suiteInterfaces, ids);
+  const workers = Math.max(1, Math.min(suiteWorkers(plan, hooks.workers), files.length));
   const stateDir = mkdtempSync(join(tmpdir(), `${runId}-state-`));
   const context: RunContext = {
     profile,
@@ -118,7 +132,7 @@ async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResult
     stopReason = reason;
     hooks.stopping?.(reason);
   });
-  // Under a budget the suite workers share the run's pool of deployments, held here (pool-broker.ts).
+  // Under a budget the suite workers share the run's pool of deployments, held here (harness/budget/broker.ts).
   const pool = budgeted(profile) && plan.suiteInterfaces.includes('control-plane') ? await startPoolBroker(profile.budget) : undefined;
   if (pool) context.poolUrl = pool.url;
   let learned: LearnedFacts | undefined;
@@ -128,7 +142,7 @@ async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResult
     interfaces: plan.suiteInterfaces,
     ids,
     workers,
-    ...(hooks.listener ? { listener: hooks.listener } : {}),
+    listener: sharingSlots(hooks.listener, slotSharePublisher(stateDir, profile.concurrency, workers, files.map((f) => relative(ROOT, f)))),
   }).finally(async () => {
     deadline.cancel();
     learned = learnedIn(stateDir);

@@ -20,6 +20,7 @@ import { unknownFaultMessage } from '../reference/fault-names.ts';
 import { UsageError } from '../usage-error.ts';
 import type { RunDraft } from './draft.ts';
 import { checkSetup } from './preflight.ts';
+import type { Latency } from './latency.ts';
 import { parseDuration } from './run-stop.ts';
 import { apcCommand } from '../apc-command.ts';
 
@@ -73,6 +74,8 @@ export interface RunPlan extends RunDraft {
   referenceFaults: string[];
   /** The reference's platform-like behaviours, when on: given, or restored from the replayed report. */
   referencePlatformLike?: PlatformLikeOptions;
+  /** The target's request latency, measured as the run starts (latency.ts). */
+  latency?: Latency;
 }
 
 /** Nothing to run, and why (a replay of a report without a failed requirement). */
@@ -86,7 +89,6 @@ export class SetupError extends Error {
     super(`The harness could not run: ${problems.length === 1 ? problems[0] : 'the setup has problems (see errors).'}`);
   }
 }
-
 
 function parseShard(text: string | undefined): { index: number; count: number } | undefined {
   if (text === undefined) return undefined;
@@ -128,7 +130,8 @@ function parseLimits(request: RunRequest): Pick<RunPlan, 'maxTime' | 'maxRps' | 
   }
   const adaptiveRps = request.maxRps === 'auto';
   const maxRps = request.maxRps === undefined || adaptiveRps ? undefined : Number(request.maxRps);
-  if (maxRps !== undefined && !(maxRps > 0)) throw new UsageError(`--max-rps: expected a number of requests per second above 0, or auto, found ${JSON.stringify(request.maxRps)}.`);
+  if (maxRps !== undefined && !(maxRps > 0))
+    throw new UsageError(`--max-rps: expected a number of requests per second above 0, or auto, found ${JSON.stringify(request.maxRps)}.`);
   return {
     ...(maxTimeMs !== undefined ? { maxTime: { ms: maxTimeMs, label: `--max-time ${request.maxTime}` } } : {}),
     ...(maxRps ? { maxRps } : {}),
@@ -149,23 +152,94 @@ function resolveProfile(settings: ProfileSettings, env: NodeJS.ProcessEnv, repla
   return { profile: buildProfile(settings, env, referenceProfileBase()), usesReference };
 }
 
+/** --replay and --resume take what they run from a report: flags that select requirements do not go with them. */
+function checkReplayFlags(request: RunRequest): void {
+  if (request.replay !== undefined && (request.requirements || request.interfaces || request.shard)) {
+    throw new UsageError('--replay runs exactly the failed requirements of a report: leave out --requirements, --interfaces and --shard.');
+  }
+  if (request.resume !== undefined && (request.requirements || request.interfaces || request.shard || request.replay)) {
+    throw new UsageError(
+      '--resume runs what the interrupted run did not judge, as it was selected: leave out --requirements, --interfaces, --shard and --replay.',
+    );
+  }
+}
+
+/**
+ * The profile once the setup holds (else a SetupError), and the report folder made. With `probe`
+ * (bare URLs, not a replay): first how the agent server answers without a key, asked before a
+ * missing key is called the user's mistake; then, without a profile, what the target offers, as
+ * `apc init` probes it, said in `log`. Probing loads the create generators (fast-check): a run of
+ * the reference does without them.
+ */
+async function setUp(
+  given: TargetProfile,
+  how: { probe: boolean; settings: ProfileSettings; env: NodeJS.ProcessEnv; draft: RunDraft; suiteInterfaces: InterfaceName[]; log: (line: string) => void },
+): Promise<TargetProfile> {
+  const { settings, env, draft, log } = how;
+  let profile = given;
+  const discovery = how.probe ? await import('../discovery/discovery.ts') : undefined;
+  const hosting = discovery ? await discovery.hostingBeforeSetup(profile, settings, env) : undefined;
+  if (hosting) profile = { ...profile, agentServerHosting: hosting.hosting };
+  const setup = await checkSetup(profile, how.suiteInterfaces, hosting?.how);
+  if (setup.length > 0) throw new SetupError(setup);
+  mkdirSync(draft.reportDir, { recursive: true });
+  if (!discovery || (settings.profileFile ?? settings.profileDocument ?? env.APC_PROFILE)) return profile;
+  // Probes are cheap requests: each is bounded like the preflight's, whatever the profile's deadline.
+  const probing = { ...profile, timeouts: { ...profile.timeouts, requestMs: Math.min(profile.timeouts.requestMs, 10_000) } };
+  const found = await discovery.discover({
+    profile: probing,
+    runId: draft.runId,
+    modeGiven: settings.controlPlaneMode !== undefined || env.APC_CONTROL_PLANE_MODE !== undefined,
+  });
+  profile = discovery.applyDiscovery(profile, found);
+  log(`No profile given: probed the target (\`${apcCommand()} init\` writes these findings to a profile you can keep). Assumed:`);
+  for (const line of assumptionLines(profile, found)) log(`  ${line}`);
+  return profile;
+}
+
+/**
+ * The reference's faults, platform-like behaviours and how it runs; with `profile` (no URL names a
+ * target) the reference started into `draft.reference`, its URLs and keys written into `profile`.
+ * A replay of a fault run turns the recorded faults (and platform-like behaviours with their time
+ * scale) on again, unless given again. Flags only the reference reads are a mistake with a URL.
+ */
+async function startReference(
+  request: RunRequest,
+  replay: ReplayPlan | undefined,
+  profile: TargetProfile | undefined,
+  { draft, env, log }: { draft: RunDraft; env: NodeJS.ProcessEnv; log: (line: string) => void },
+) {
+  const faults = request.referenceFaults ?? replay?.faults ?? [];
+  const platformLike = request.referencePlatformLike ?? replay?.platformLike;
+  const faultProblem = unknownFaultMessage('--reference-fault', faults);
+  if (faultProblem) throw new UsageError(faultProblem);
+  const choice = referenceChoice(request.reference, request.database);
+  if (typeof choice === 'string') throw new UsageError(choice);
+  if (profile) {
+    log(`No target URL given: starting the in-repo reference implementation${choice.kind === 'container' ? ' in a container' : ''}.`);
+    draft.reference = await startReferenceTarget({ mode: profile.controlPlaneMode, faults, ...(platformLike ? { platformLike } : {}), ...choice, env, log });
+    draft.reference.apply(profile);
+  } else if (request.referenceFaults || request.reference || request.database || request.referencePlatformLike) {
+    throw new UsageError(
+      '--reference, --database, --reference-fault and --reference-platform-like apply only when certifying the in-repo reference implementation (no URL).',
+    );
+  }
+  return { faults, platformLike, choice };
+}
+
 /**
  * Plans a run; starts the reference implementation when no URL is given (into `draft.reference`,
  * so the caller closes it however planning ends). `log` prints a line of progress.
  */
 export async function planRun(request: RunRequest, env: NodeJS.ProcessEnv, draft: RunDraft, log: (line: string) => void): Promise<RunPlan | NothingToRun> {
   const limits = parseLimits(request);
-  if (request.replay !== undefined && (request.requirements || request.interfaces || request.shard)) {
-    throw new UsageError('--replay runs exactly the failed requirements of a report: leave out --requirements, --interfaces and --shard.');
-  }
-  if (request.resume !== undefined && (request.requirements || request.interfaces || request.shard || request.replay)) {
-    throw new UsageError('--resume runs what the interrupted run did not judge, as it was selected: leave out --requirements, --interfaces, --shard and --replay.');
-  }
+  checkReplayFlags(request);
   const catalogue = loadCatalogue();
   checkSelection(request.requirements ?? [], catalogue);
   const resume = request.resume === undefined ? undefined : resumePlan(request.resume, catalogue);
   const replay = resume ?? (request.replay === undefined ? undefined : replayPlan(request.replay, catalogue));
-  if (resume && resume.ids.length === 0) return { nothing: `the run in ${request.resume} judged every requirement it selected before it stopped; nothing to resume.` };
+  if (resume && resume.ids.length === 0)
+    return { nothing: `the run in ${request.resume} judged every requirement it selected before it stopped; nothing to resume.` };
   if (replay && replay.ids.length === 0) return { nothing: `the report in ${request.replay} has no failed requirement; nothing to replay.` };
   const settings: ProfileSettings = { ...request.settings, otherTenantId: request.settings.otherTenantId ?? replay?.otherTenantId };
   // A replay starts from the recorded profile as it was; flags given again win.
@@ -181,28 +255,7 @@ export async function planRun(request: RunRequest, env: NodeJS.ProcessEnv, draft
   const shard = parseShard(request.shard);
   const baseline = request.expectedFailures ? loadBaseline(request.expectedFailures, catalogue) : undefined;
 
-  // A replay of a fault run turns the recorded faults on again, unless faults are given again.
-  const faults = request.referenceFaults ?? replay?.faults ?? [];
-  // And its platform-like behaviours with their time scale, unless given again.
-  const platformLike = request.referencePlatformLike ?? replay?.platformLike;
-  const faultProblem = unknownFaultMessage('--reference-fault', faults);
-  if (faultProblem) throw new UsageError(faultProblem);
-  const choice = referenceChoice(request.reference, request.database);
-  if (typeof choice === 'string') throw new UsageError(choice);
-  if (usesReference) {
-    log(`No target URL given: starting the in-repo reference implementation${choice.kind === 'container' ? ' in a container' : ''}.`);
-    draft.reference = await startReferenceTarget({
-      mode: profile.controlPlaneMode,
-      faults,
-      ...(platformLike ? { platformLike } : {}),
-      ...choice,
-      env,
-      log,
-    });
-    draft.reference.apply(profile);
-  } else if (request.referenceFaults || request.reference || request.database || request.referencePlatformLike) {
-    throw new UsageError('--reference, --database, --reference-fault and --reference-platform-like apply only when certifying the in-repo reference implementation (no URL).');
-  }
+  const { faults, platformLike, choice } = await startReference(request, replay, usesReference ? profile : undefined, { draft, env, log });
   redactor.add(...profileSecrets(profile));
   const interfaces = parseInterfaces(replay ? replay.interfaces.join(',') : request.interfaces, profile);
   const wanted = selector(replay ? replay.ids : (request.requirements ?? []));
@@ -214,25 +267,21 @@ export async function planRun(request: RunRequest, env: NodeJS.ProcessEnv, draft
   const suiteInterfaces = interfaces.filter((i) => selected.some((r) => r.interface === i));
   const referenceFaults = usesReference ? faults : [];
   const referencePlatformLike = usesReference ? platformLike : undefined;
-  const planned = { ...draft, request, catalogue, profile, selected, interfaces, suiteInterfaces, referenceFaults, ...(referencePlatformLike ? { referencePlatformLike } : {}), ...(shard ? { shard } : {}), ...limits };
+  const planned = {
+    ...draft,
+    request,
+    catalogue,
+    profile,
+    selected,
+    interfaces,
+    suiteInterfaces,
+    referenceFaults,
+    ...(referencePlatformLike ? { referencePlatformLike } : {}),
+    ...(shard ? { shard } : {}),
+    ...limits,
+  };
   if (request.sendNothing) return planned;
-  // URLs and no profile: whether the agent server needs a key is asked before a missing key is called the user's mistake.
-  // Probing a URL target loads the create generators (fast-check): a run of the reference does without them.
-  const discovery = usesReference || replay ? undefined : await import('../profile/discovery.ts');
-  const hosting = discovery ? await discovery.hostingBeforeSetup(profile, settings, env) : undefined;
-  if (hosting) profile = { ...profile, agentServerHosting: hosting.hosting };
-  const setup = await checkSetup(profile, suiteInterfaces, hosting?.how);
-  if (setup.length > 0) throw new SetupError(setup);
-  mkdirSync(draft.reportDir, { recursive: true });
-  // URLs without a profile: probe what the target offers, as `apc init` does, and say so.
-  if (discovery && !(settings.profileFile ?? settings.profileDocument ?? env.APC_PROFILE)) {
-    // Probes are cheap requests: each is bounded like the preflight's, whatever the profile's deadline.
-    const probing = { ...profile, timeouts: { ...profile.timeouts, requestMs: Math.min(profile.timeouts.requestMs, 10_000) } };
-    const found = await discovery.discover({ profile: probing, runId: draft.runId, modeGiven: settings.controlPlaneMode !== undefined || env.APC_CONTROL_PLANE_MODE !== undefined });
-    profile = discovery.applyDiscovery(profile, found);
-    log(`No profile given: probed the target (\`${apcCommand()} init\` writes these findings to a profile you can keep). Assumed:`);
-    for (const line of assumptionLines(profile, found)) log(`  ${line}`);
-  }
+  profile = await setUp(profile, { probe: !usesReference && !replay, settings, env, draft, suiteInterfaces, log });
   draft.profile = profile;
   return {
     ...planned,

@@ -96,39 +96,11 @@ export interface ReadOptions {
 
 export async function readSse(handle: StreamHandle, options: ReadOptions): Promise<SseResult> {
   const started = performance.now();
-  const events: SseEvent[] = [];
   const framing: SseFraming = { lineEndings: [], comments: [], blocks: [], retry: [], unterminated: '', byteOrderMark: false };
-  let current: RawBlock = { fields: [] };
-  let firstEventMs: number | undefined;
-  let stopRequested = false;
-
-  const parser = createParser({
-    onEvent(message: EventSourceMessage) {
-      const event = { event: message.event, data: message.data, id: message.id };
-      events.push(event);
-      firstEventMs ??= Math.round(performance.now() - started);
-      if (options.onEvent?.(event)) stopRequested = true;
-    },
-    onComment(comment) {
-      framing.comments.push(comment);
-    },
-    onRetry(interval) {
-      framing.retry.push(interval);
-    },
-  });
-  const scanner = new LineScanner((line) => {
-    if (line === '') {
-      if (current.fields.length > 0) framing.blocks.push(current);
-      current = { fields: [] };
-      return;
-    }
-    if (line.startsWith(':')) return;
-    const colon = line.indexOf(':');
-    const name = colon === -1 ? line : line.slice(0, colon);
-    let value = colon === -1 ? '' : line.slice(colon + 1);
-    if (value.startsWith(' ')) value = value.slice(1);
-    current.fields.push({ name, value });
-  });
+  const read = eventParser(framing, started, options.onEvent);
+  const { parser, events } = read;
+  const blocks = blockScanner(framing);
+  const { scanner } = blocks;
 
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   let first = true;
@@ -155,12 +127,12 @@ export async function readSse(handle: StreamHandle, options: ReadOptions): Promi
       response.text += text;
       scanner.push(text);
       parser.feed(text);
-      if (stopRequested) {
+      if (read.stopRequested) {
         handle.abort('reading stopped by the check');
         break;
       }
     }
-    if (!timedOut && !stopRequested) {
+    if (!timedOut && !read.stopRequested) {
       const rest = decoder.decode();
       response.text += rest;
       scanner.push(rest);
@@ -176,9 +148,56 @@ export async function readSse(handle: StreamHandle, options: ReadOptions): Promi
     clearTimeout(timer);
   }
   const tail = scanner.finish();
-  framing.unterminated = [...current.fields.map((f) => `${f.name}: ${f.value}`), tail].filter(Boolean).join('\n');
+  framing.unterminated = [...blocks.current.fields.map((f) => `${f.name}: ${f.value}`), tail].filter(Boolean).join('\n');
   framing.lineEndings = [...scanner.endings];
   const elapsedMs = Math.round(performance.now() - started);
   handle.exchange.durationMs += elapsedMs;
+  const { firstEventMs } = read;
   return { exchange: handle.exchange, events, framing, ended, timedOut, firstEventMs, elapsedMs, ...(error ? { error } : {}) };
+}
+
+/** The events of a stream as eventsource-parser reads them, with comments and retry fields kept in `framing`. */
+function eventParser(framing: SseFraming, started: number, onEvent: ReadOptions['onEvent']) {
+  const read = {
+    events: [] as SseEvent[],
+    firstEventMs: undefined as number | undefined,
+    /** The check's onEvent asked to stop reading. */
+    stopRequested: false,
+    parser: createParser({
+      onEvent(message: EventSourceMessage) {
+        const event = { event: message.event, data: message.data, id: message.id };
+        read.events.push(event);
+        read.firstEventMs ??= Math.round(performance.now() - started);
+        if (onEvent?.(event)) read.stopRequested = true;
+      },
+      onComment(comment) {
+        framing.comments.push(comment);
+      },
+      onRetry(interval) {
+        framing.retry.push(interval);
+      },
+    }),
+  };
+  return read;
+}
+
+/** The raw blocks of a stream, as written, into `framing.blocks`; `current` is the block no blank line has ended yet. */
+function blockScanner(framing: SseFraming) {
+  const blocks = {
+    current: { fields: [] } as RawBlock,
+    scanner: new LineScanner((line) => {
+      if (line === '') {
+        if (blocks.current.fields.length > 0) framing.blocks.push(blocks.current);
+        blocks.current = { fields: [] };
+        return;
+      }
+      if (line.startsWith(':')) return;
+      const colon = line.indexOf(':');
+      const name = colon === -1 ? line : line.slice(0, colon);
+      let value = colon === -1 ? '' : line.slice(colon + 1);
+      if (value.startsWith(' ')) value = value.slice(1);
+      blocks.current.fields.push({ name, value });
+    }),
+  };
+  return blocks;
 }

@@ -35,6 +35,7 @@ export class OutcomeCollector implements Reporter {
       checks: meta.checks ?? {},
       properties: meta.properties ?? [],
       ...(meta.created ? { created: meta.created } : {}),
+      ...(meta.requests ? { requests: meta.requests } : {}),
       ...(meta.cost ? { cost: meta.cost } : {}),
       ...(meta.notApplicable ? { notApplicable: meta.notApplicable } : {}),
       ...(meta.notJudged ? { notJudged: meta.notJudged } : {}),

@@ -37,35 +37,27 @@ class NameIndex {
   }
 }
 
-export function memoryStore(): UploadStore {
-  const tenants = new Map<string, TenantData>();
-  let queue: Promise<unknown> = Promise.resolve();
-
-  const data = (tenantId: string): TenantData => {
-    let found = tenants.get(tenantId);
-    if (!found) {
-      found = { datasets: new Map(), sessions: new Map(), examples: new Map(), runs: new Map(), datasetNames: new NameIndex(), sessionNames: new NameIndex() };
-      tenants.set(tenantId, found);
-    }
-    return found;
+/** A dataset with what its listing shows of its examples and experiments. */
+function withCounts(d: TenantData, row: DatasetRow): DatasetWithCounts {
+  const experiments = [...d.sessions.values()].filter((s) => s.referenceDatasetId === row.id);
+  return {
+    row,
+    counts: {
+      exampleCount: d.examples.get(row.id)?.size ?? 0,
+      sessionCount: experiments.length,
+      lastSessionStart: experiments.reduce<bigint | null>((max, s) => (max === null || s.start > max ? s.start : max), null),
+    },
   };
+}
 
-  const withCounts = (d: TenantData, row: DatasetRow): DatasetWithCounts => {
-    const experiments = [...d.sessions.values()].filter((s) => s.referenceDatasetId === row.id);
-    return {
-      row,
-      counts: {
-        exampleCount: d.examples.get(row.id)?.size ?? 0,
-        sessionCount: experiments.length,
-        lastSessionStart: experiments.reduce<bigint | null>((max, s) => (max === null || s.start > max ? s.start : max), null),
-      },
-    };
-  };
+/** A page of a listing, newest first. */
+function page<T>(items: T[], filter: { limit: number; offset: number }): T[] {
+  return items.reverse().slice(filter.offset, filter.offset + filter.limit);
+}
 
-  const page = <T>(items: T[], filter: { limit: number; offset: number }): T[] =>
-    items.reverse().slice(filter.offset, filter.offset + filter.limit);
-
-  const openTx = (d: TenantData, writes: (() => void)[]): UploadTx => ({
+/** A transaction on one tenant's data: it reads at once, and queues its writes in `writes` for the commit. */
+function openTx(d: TenantData, writes: (() => void)[]): UploadTx {
+  return {
     datasetById: async (id) => d.datasets.get(id),
     datasetByName: async (name) => d.datasets.get(d.datasetNames.get(name) ?? ''),
     sessionById: async (id) => d.sessions.get(id),
@@ -120,7 +112,21 @@ export function memoryStore(): UploadStore {
         d.datasets.delete(id);
         if (dataset) d.datasetNames.removed(dataset);
       }),
-  });
+  };
+}
+
+export function memoryStore(): UploadStore {
+  const tenants = new Map<string, TenantData>();
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const data = (tenantId: string): TenantData => {
+    let found = tenants.get(tenantId);
+    if (!found) {
+      found = { datasets: new Map(), sessions: new Map(), examples: new Map(), runs: new Map(), datasetNames: new NameIndex(), sessionNames: new NameIndex() };
+      tenants.set(tenantId, found);
+    }
+    return found;
+  };
 
   return {
     transaction<T>(tenantId: string, work: (tx: UploadTx) => Promise<T>): Promise<T> {

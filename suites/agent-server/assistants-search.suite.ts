@@ -80,7 +80,8 @@ requirement('AS-SRCH-002', async (t: Check) => {
       const beyond = await searchIds(t, { metadata: { apc_group: group }, limit, offset: ids.length + limit }, ids);
       t.expect(beyond.length === 0, { message: `A search with offset ${ids.length + limit}, past the ${ids.length} matching assistants, listed ${beyond.length}.`, expected: 'no assistant', seen: beyond });
     },
-    { numRuns: 6 },
+    // Reads of one fixed set: the cases run side by side.
+    { numRuns: 6, sideBySide: true },
   );
   // limit 0 is an integer the spec allows: at most 0 assistants. A target may bound its pages (not shown) and refuse it with a 4xx.
   const zero = await t.as.post('/assistants/search', { metadata: { apc_group: group }, limit: 0 });

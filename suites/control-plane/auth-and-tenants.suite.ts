@@ -23,7 +23,7 @@ import {
 } from './support/steps.ts';
 import { firstOffered, sharedCost, sharedSimple, withOwn } from './support/shared.ts';
 
-/** Credentials are tried on a deployment of the first offered of these (pooled under a budget: a test that breaks it fails, and drops it). */
+/** Credentials are tried on a deployment of the first offered of these (the run's where its creates are limited: a test that breaks it fails, and the next test gets another). */
 const SOME = ['internal_container', 'gitforge', 'external_container', 'internal_source'] as const;
 const someDeployment = (t: Check): Promise<Deployment> => sharedSimple(t, SOME);
 /** Their PATCHes go at once (refused for their credentials, or sent for another workspace): they wait for no revision. */

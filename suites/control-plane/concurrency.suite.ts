@@ -6,15 +6,15 @@
 // PATCHes it accepted must each make their revision.
 import fc from 'fast-check';
 import { triggerPatch } from '../../generators/control-plane/patches.ts';
-import { requirement, type Check, type Exchange, type TargetProfile, budgeted, learnBusyPatchRefused } from '../../harness/conformance/index.ts';
+import { requirement, type Check, type Exchange, type TargetProfile, byLimit, ConformanceFailure, learnBusyPatchRefused } from '../../harness/conformance/index.ts';
 import { firstOffered, sharedCost, sharedSimple } from './support/shared.ts';
 import { createSimple, creates, deploymentPerPatch, refusedWaits, field, generatorContext, getDeployment, is4xx, listRevisions, patch, patchAddingRevision, statusOf } from './support/steps.ts';
 import { untilIdle } from './support/revision-wait.ts';
 import { busyDetail } from './support/busy-patch.ts';
 
 const CONCURRENT = ['internal_container', 'gitforge', 'external_container', 'internal_source'] as const;
-/** How many PATCHes are sent at once (each a build: under a budget three). */
-const atOnce = (p: TargetProfile) => (budgeted(p) ? 3 : Math.max(3, Math.min(p.concurrency, 8)));
+/** How many PATCHes are sent at once (each a build: three where the run's creates are limited). */
+const atOnce = (p: TargetProfile) => byLimit(p, { unlimited: Math.max(3, Math.min(p.concurrency, 8)), limited: 3 });
 
 /**
  * The PATCHes sent at once, once the deployment is idle (where the target is known to refuse a
@@ -32,6 +32,21 @@ async function concurrentPatches(t: Check, id: string, bodies: unknown[]): Promi
   return concurrentPatches(t, id, bodies);
 }
 
+/**
+ * A step's result, or the failure that stopped it (a step on another rule: the revisions listing,
+ * CP-REVL-001, or a PATCH the test needs). The test throws it once the concurrent PATCHes' answers,
+ * the half of CP-CONC-001 that needs neither, are judged: an unreadable listing does not hide a
+ * PATCH answering another status than 200.
+ */
+async function stepOrStop<T>(step: () => Promise<T>): Promise<T | ConformanceFailure> {
+  try {
+    return await step();
+  } catch (error) {
+    if (error instanceof ConformanceFailure) return error;
+    throw error;
+  }
+}
+
 requirement(['CP-CONC-001', 'CP-CONC-002'], async (t: Check) => {
   const deployment = await sharedSimple(t, CONCURRENT);
   const n = atOnce(t.profile);
@@ -40,9 +55,9 @@ requirement(['CP-CONC-001', 'CP-CONC-002'], async (t: Check) => {
   // Where each PATCH waits for the revision in progress (deploymentPerPatch) it goes to a deployment
   // of its own, so its wait and the one before the concurrent PATCHes overlap.
   const alone = deploymentPerPatch(t) ? await createSimple(t, deployment.source, 'alone') : deployment;
-  await Promise.all([patchAddingRevision(t, alone.id, bodies.pop()!), alone === deployment ? undefined : untilIdle(t, deployment.id)]);
+  const [first] = await Promise.all([stepOrStop(() => patchAddingRevision(t, alone.id, bodies.pop()!)), alone === deployment ? undefined : untilIdle(t, deployment.id)]);
   // Counted from here: how many revisions a create makes is CP-REV-001's rule.
-  const before = (await listRevisions(t, deployment.id)).length;
+  const listedBefore = await stepOrStop(() => listRevisions(t, deployment.id));
   const sent = await concurrentPatches(t, deployment.id, bodies);
 
   const refusesBusy = t.profile.busyPatch === 'refused';
@@ -54,6 +69,9 @@ requirement(['CP-CONC-001', 'CP-CONC-002'], async (t: Check) => {
     expected: refusesBusy ? 'HTTP 200, or a 4xx with {"detail": ...}, at least one 200' : statuses.map(() => 200),
     seen: sent.map((a) => (statusOf(a) === 200 ? 200 : `${statusOf(a) ?? 'no answer'} ${a.response?.text.slice(0, 120) ?? a.error ?? ''}`)),
   });
+  if (first instanceof ConformanceFailure) throw first;
+  if (listedBefore instanceof ConformanceFailure) throw listedBefore;
+  const before = listedBefore.length;
   const answers = sent.filter((a) => statusOf(a) === 200);
   const accepted = answers.length;
   const reported = answers.map((a) => field(a.response?.json, 'latest_revision_id'));
@@ -86,9 +104,9 @@ requirement(['CP-CONC-001', 'CP-CONC-002'], async (t: Check) => {
   });
 }, {
   // The concurrent PATCHes wait for nothing; before them, where PATCHes wait for a revision in
-  // progress, one revision (spread, unless a budget holds) or two.
+  // progress, one revision (spread, unless the run's creates are limited) or two.
   cost: (p) =>
     deploymentPerPatch({ profile: p })
       ? refusedWaits(creates(2, 3 + atOnce(p)), 1)
-      : refusedWaits(sharedCost(p, firstOffered(p, CONCURRENT), 1 + atOnce(p)), budgeted(p) ? 2 : 1),
+      : refusedWaits(sharedCost(p, firstOffered(p, CONCURRENT), 1 + atOnce(p)), byLimit(p, { unlimited: 1, limited: 2 })),
 });

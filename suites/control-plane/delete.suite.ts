@@ -2,28 +2,27 @@
 // endpoint; unknown ids are refused. Deletion may be asynchronous: until it is gone the
 // deployment may still be read and listed with status AWAITING_DELETE (spec 3), within the
 // profile's deletion bound (support/deletion.ts).
-import { requirement, type Check, type Exchange, describeResponse, AWAITING_DELETE, budgeted, poolLease } from '../../harness/conformance/index.ts';
+import { requirement, type Check, type Exchange, describeResponse, AWAITING_DELETE } from '../../harness/conformance/index.ts';
 import { sharedCost } from './support/shared.ts';
 import type { Deployment } from '../../schemas/index.ts';
 import { stillListed, untilGone } from './support/deletion.ts';
 import { createSimple, deploymentPath, expectRefused, field, patch, revisionsPath, statusOf, unknownId, pickSource, creates, refusedWaits } from './support/steps.ts';
 
 /**
- * Under a budget the deployment CP-DEL-001 deleted, which CP-DEL-005 reads again instead of
- * deleting one of its own: both lease this key of the run's pool (shared.ts), and CP-DEL-005
- * runs in order (after CP-DEL-001 has ended), so CP-DEL-001 makes the record first.
+ * A deployment deleted for the test: CP-DEL-001 judges its DELETE and its going away, CP-DEL-005
+ * reads it again. Each test makes its own where the run makes as many as it needs; where the
+ * profile limits what the run creates, the room hands both tests the one deletion whichever made
+ * it first (shared.ts), and keeps it when a test that read it fails (the deletion happened either way).
  */
-const DELETED = 'deleted-by-CP-DEL-001';
+const DELETED = 'deleted';
 interface Deleted {
   id: string;
+  name: string;
   deletion: Exchange;
 }
 
-/** The run's record of CP-DEL-001's deletion: kept when CP-DEL-001 fails after it (the deletion happened either way). */
-function deletedRecord(t: Check) {
-  const lease = poolLease<Deleted>(t, DELETED);
-  lease.dropWhenFailed = false;
-  return lease;
+async function deleted(t: Check): Promise<Deleted> {
+  return (await t.needs.one(DELETED, () => deleteOne(t), { keepWhenFailed: true })).value;
 }
 
 async function someDeployment(t: Check): Promise<Deployment> {
@@ -32,11 +31,9 @@ async function someDeployment(t: Check): Promise<Deployment> {
 }
 
 requirement(['CP-DEL-001', 'CP-DEL-002'], async (t: Check) => {
-  const deployment = await someDeployment(t);
-  const exchange = await t.cp.delete(deploymentPath(deployment.id));
+  const { deletion: exchange, ...deployment } = await deleted(t);
   t.expectStatus(exchange, 204, { requirement: 'CP-DEL-001' });
   t.expectOn(exchange, exchange.response!.text.length === 0, { requirement: 'CP-DEL-001', message: 'DELETE answered 204 with a body.', expected: 'no body' });
-  if (budgeted(t.profile)) deletedRecord(t).value = { id: deployment.id, deletion: exchange };
 
   const gone = await untilGone(t, deployment.id);
   t.expectOn(gone.read, gone.gone, {
@@ -60,18 +57,18 @@ requirement(['CP-DEL-001', 'CP-DEL-002'], async (t: Check) => {
 }, { cost: (p) => refusedWaits(sharedCost(p, DELETED), 0) });
 
 requirement('CP-DEL-005', async (t: Check) => {
-  const deleted = (budgeted(t.profile) ? deletedRecord(t).value : undefined) ?? (await deleteOne(t));
+  const { id, deletion } = await deleted(t);
   // The DELETE is a step: its exact 204 is CP-DEL-001's rule, its going away CP-DEL-002's.
-  t.needSuccess(deleted.deletion, { requirement: 'CP-DEL-001' });
-  const gone = await untilGone(t, deleted.id);
+  t.needSuccess(deletion, { requirement: 'CP-DEL-001' });
+  const gone = await untilGone(t, id);
   // Still AWAITING_DELETE at the bound: when it would go is CP-DEL-002's question. Anything else the GET answered is this rule's.
   t.needOn(gone.read, gone.gone || field(gone.read.response?.json, 'status') !== AWAITING_DELETE, { requirement: 'CP-DEL-002', message: gone.gone ? '' : gone.why });
   t.expectOn(gone.read, statusOf(gone.read) === 404, { message: 'GET of a deleted deployment did not answer 404.', expected: 'HTTP 404' });
-}, { cost: (p) => refusedWaits(sharedCost(p, DELETED), 0), inOrder: true });
+}, { cost: (p) => refusedWaits(sharedCost(p, DELETED), 0) });
 
 async function deleteOne(t: Check): Promise<Deleted> {
-  const { id } = await someDeployment(t);
-  return { id, deletion: await t.cp.delete(deploymentPath(id)) };
+  const { id, name } = await someDeployment(t);
+  return { id, name, deletion: await t.cp.delete(deploymentPath(id)) };
 }
 
 requirement('CP-DEL-003', async (t: Check) => {

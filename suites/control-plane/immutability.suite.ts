@@ -17,7 +17,7 @@ const RULES = ['CP-IMM-001', 'CP-IMM-002', 'CP-IMM-003', 'CP-IMM-004', 'CP-IMM-0
 for (const id of RULES) {
   const rule = IMMUTABLE_FIELDS.find((f) => f.requirement === id)!;
   requirement(id, async (t: Check) => {
-    // A pooled deployment (support/shared.ts) as it is now: the field must keep the value read here.
+    // The deployment the test is handed (support/shared.ts) as it is now: the field must keep the value read here.
     const source: Source = pickSource(t, rule.sources, `it has ${rule.field}`);
     const created = await sharedSimple(t, [source]);
     const original = valueAt(created, rule.path) ?? null;

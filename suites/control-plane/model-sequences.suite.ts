@@ -3,18 +3,18 @@
 // model of generators/control-plane/model.ts.
 import fc from 'fast-check';
 import { controlPlaneSequences, CP_SEQUENCES, newSequence } from '../../generators/control-plane/commands.ts';
-import { requirement, type Check, type TargetProfile, budgeted } from '../../harness/conformance/index.ts';
+import { requirement, type Check, type TargetProfile, byLimit } from '../../harness/conformance/index.ts';
 import { creates, deleteWithProject, generatorContext, refusedWaits } from './support/steps.ts';
 import { httpControlPlane } from './support/http-api.ts';
 
 /**
- * Sequences and their length: within a budget fewer and shorter, and none creates a second
+ * Sequences and their length: where the run's creates are limited fewer and shorter, and none creates a second
  * deployment. Where each PATCH to a deployment with a revision in progress waits for it, a
  * sequence makes at most a few such waits, and twice as many sequences run (CP_SEQUENCES.refused).
  */
 function sequenceSize(p: TargetProfile): { runs: number; maxCommands: number } {
-  if (budgeted(p)) return CP_SEQUENCES.budgeted;
-  return { runs: p.busyPatch === 'refused' ? CP_SEQUENCES.refused.runs(p.runs) : CP_SEQUENCES.runs(p.runs), maxCommands: CP_SEQUENCES.maxCommands };
+  const runs = p.busyPatch === 'refused' ? CP_SEQUENCES.refused.runs(p.runs) : CP_SEQUENCES.runs(p.runs);
+  return byLimit(p, { unlimited: { runs, maxCommands: CP_SEQUENCES.maxCommands }, limited: CP_SEQUENCES.limited });
 }
 const waitsAllowed = (p: TargetProfile) => (p.busyPatch === 'refused' ? CP_SEQUENCES.refused.waits : undefined);
 
@@ -24,7 +24,7 @@ requirement(
     const ctx = generatorContext(t, 'seq');
     const size = sequenceSize(t.profile);
     await t.property(
-      controlPlaneSequences(ctx, size.maxCommands, !budgeted(t.profile), waitsAllowed(t.profile)),
+      controlPlaneSequences(ctx, size.maxCommands, byLimit(t.profile, { unlimited: true, limited: false }), waitsAllowed(t.profile)),
       async (sequence) => {
         const api = httpControlPlane(t);
         // A mismatch fails the rule it breaks, which blocks CP-SEQ-001: the sequence is how it was found.
@@ -44,13 +44,13 @@ requirement(
   {
     title: 'Sequences of create, PATCH, read, revisions listing and delete agree with the model of sections 2 and 3',
     // Each step of a sequence (its first create and up to maxCommands more) makes at most one deployment or one revision.
-    // Within a budget one sequence on one deployment: its create, then at most one revision a step.
+    // Where the run's creates are limited one sequence on one deployment: its create, then at most one revision a step.
     // The sequences run side by side. Where PATCHes are accepted while a revision is in progress none
     // waits for a revision; where they are refused, a sequence makes at most refusedWaits waits.
     cost: (p) => {
       const { runs, maxCommands } = sequenceSize(p);
       const steps = runs * (1 + maxCommands);
-      return refusedWaits(creates(budgeted(p) ? runs : steps, steps), CP_SEQUENCES.refused.waits);
+      return refusedWaits(creates(byLimit(p, { unlimited: steps, limited: runs }), steps), CP_SEQUENCES.refused.waits);
     },
   },
 );

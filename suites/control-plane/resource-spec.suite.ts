@@ -6,10 +6,10 @@ import { cpuEither, cpuVerdict, isRoundedFrom, BOUNDED_CPU_FIELDS, type BoundedC
 import { invalidCreate, type CreateBody } from '../../generators/control-plane/create-payloads.ts';
 import { invalidPatch } from '../../generators/control-plane/patches.ts';
 import { DEFAULTS_PROBE, defaultHolds, defaultsExercised, RESOURCE_DEFAULTS, validResourceSpec } from '../../generators/control-plane/resource-spec.ts';
-import { requirement, type Check, type TargetProfile, budgeted } from '../../harness/conformance/index.ts';
+import { requirement, type Check, type TargetProfile, byLimit } from '../../harness/conformance/index.ts';
 import type { Deployment, ResourceSpec } from '../../schemas/index.ts';
 import { resourceSpecMismatches, sameJson } from './support/compare.ts';
-import { firstOffered, sharedCost, sharedCreated, sharedSimple } from './support/shared.ts';
+import { firstOffered, runsSimple, sharedCost, sharedCreated, sharedSimple } from './support/shared.ts';
 import {
   createDeployment,
   createRuns,
@@ -48,6 +48,9 @@ for (const rule of ['CP-RES-001', 'CP-RES-002', 'CP-RES-003']) {
   });
 }
 
+/** Generated valid specs CP-RES-004 creates besides its bounds (each a deployment): none where the run's creates are limited. */
+const generatedSpecs = (p: TargetProfile): number => byLimit(p, { unlimited: createRuns({ profile: p }), limited: 0 });
+
 requirement('CP-RES-004', async (t: Check) => {
   // Every bounded value on its bounds, limits never below their requests.
   const onBounds: ResourceSpec[] = [
@@ -55,26 +58,27 @@ requirement('CP-RES-004', async (t: Check) => {
     { cpu: 0.1, cpu_limit: 0.1, queue_cpu: 8, queue_cpu_limit: 16, cache_cpu: 8, cache_cpu_limit: 8 },
   ];
   for (const spec of onBounds) expectAccepted(t, await tryCreate(t, withSpec(t, spec)), 'CP-RES-004', `a resource_spec on its bounds ${JSON.stringify(spec)}`);
-  // Under a budget the bounds alone (checked above): each generated case is a deployment.
-  if (!budgeted(t.profile)) {
+  // Where the run's creates are limited the bounds alone (checked above): each generated case is a deployment.
+  const runs = generatedSpecs(t.profile);
+  if (runs > 0) {
     await t.property(validResourceSpec, async (spec) => {
       expectAccepted(t, await tryCreate(t, withSpec(t, spec)), 'CP-RES-004', `a valid resource_spec ${JSON.stringify(spec)}`);
-    }, { numRuns: createRuns(t) });
+    }, { numRuns: runs });
   }
-}, { cost: (p) => creates(2 + (budgeted(p) ? 0 : createRuns({ profile: p }))) });
+}, { cost: (p) => creates(2 + generatedSpecs(p)) });
 
 const SPECIFIED = ['external_container'] as const;
 
-/** CPU values on and around the rounding edges: each accepted one is a deployment (a revision under a budget), so under a budget one. */
-const edgeRuns = (p: TargetProfile) => (budgeted(p) ? 1 : Math.max(3, Math.min(p.runs, 8)));
+/** CPU values on and around the rounding edges: each accepted one is a deployment (a revision of the run's where its creates are limited, and then one). */
+const edgeRuns = (p: TargetProfile) => byLimit(p, { unlimited: Math.max(3, Math.min(p.runs, 8)), limited: 1 });
 
 requirement('CP-RES-005', async (t: Check) => {
   const sent: ResourceSpec = { cpu: 1.26, cpu_limit: 2.04, queue_cpu: 0.15, queue_cpu_limit: 7.96, cache_cpu: 3.14159, cache_cpu_limit: 12.349, db_cpu: 0.77, db_cpu_limit: 1.55 };
-  // Under a budget the values go in PATCHes of a pooled deployment (revisions, not deployments):
-  // spec 2.4 rounds a resource_spec however it is sent, and a PATCH answers the deployment with it.
-  const pooled = budgeted(t.profile) ? (await sharedSimple(t, SPECIFIED)).id : undefined;
+  // Where the run hands one deployment to many tests, the values go in PATCHes of it (revisions, not
+  // deployments): spec 2.4 rounds a resource_spec however it is sent, and a PATCH answers the deployment with it.
+  const shared = (await runsSimple(t, SPECIFIED))?.id;
   const withValues = (spec: ResourceSpec) => ({ source_config: { resource_spec: spec } });
-  const returned = pooled ? await patchOk(t, pooled, withValues(sent)) : await createDeployment(t, withSpec(t, sent));
+  const returned = shared ? await patchOk(t, shared, withValues(sent)) : await createDeployment(t, withSpec(t, sent));
   const wrong = resourceSpecMismatches(sent, specOf(returned));
   t.expect(wrong.length === 0, {
     message: `CPU values were not reported rounded to one decimal place: ${wrong.join(', ')}.`,
@@ -87,18 +91,18 @@ requirement('CP-RES-005', async (t: Check) => {
     edges,
     async ([field, value]) => {
       const spec = { [field]: value };
-      const exchange = pooled ? await patch(t, pooled, withValues(spec)) : await tryCreate(t, withSpec(t, spec, 'edge'));
-      if (statusOf(exchange) !== (pooled ? 200 : 201)) return expectRefused(t, exchange, 'CP-RES-005', `${field} ${value}`);
+      const exchange = shared ? await patch(t, shared, withValues(spec)) : await tryCreate(t, withSpec(t, spec, 'edge'));
+      if (statusOf(exchange) !== (shared ? 200 : 201)) return expectRefused(t, exchange, 'CP-RES-005', `${field} ${value}`);
       const reported = specOf(exchange.response!.json as Deployment)[field];
       t.expectOn(exchange, isRoundedFrom(value, reported) && cpuVerdict(field, reported as number) === 'in', {
         message: `${field} ${value} was accepted but is reported as ${String(reported)}, not rounded to one decimal place within its bounds.`,
         expected: `${value} rounded to one decimal, within bounds`,
       });
-      if (!pooled) await t.cp.delete(deploymentPath((exchange.response!.json as Deployment).id), { query: { delete_tracing_project: true } });
+      if (!shared) await t.cp.delete(deploymentPath((exchange.response!.json as Deployment).id), { query: { delete_tracing_project: true } });
     },
     { numRuns: edgeRuns(t.profile) },
   );
-}, { cost: (p) => (budgeted(p) ? sharedCost(p, firstOffered(p, SPECIFIED), 1 + edgeRuns(p)) : creates(1 + edgeRuns(p))) });
+}, { cost: (p) => byLimit(p, { unlimited: creates(1 + edgeRuns(p)), limited: sharedCost(p, firstOffered(p, SPECIFIED), 1 + edgeRuns(p)) }) });
 
 
 requirement('CP-RES-006', async (t: Check) => {
@@ -115,10 +119,9 @@ requirement('CP-RES-006', async (t: Check) => {
 
 requirement('CP-RES-007', async (t: Check) => {
   const old: ResourceSpec = { cpu: 1, memory_mb: 1234, db_storage_gi: 37, labels: { 'apc-old': 'kept' } };
-  // Under a budget the old spec is PATCHed onto a pooled deployment (a revision, not a deployment).
-  const created = budgeted(t.profile)
-    ? await patchOk(t, (await sharedSimple(t, SPECIFIED)).id, { source_config: { resource_spec: old } })
-    : await createDeployment(t, withSpec(t, old));
+  // Where the run hands one deployment to many tests the old spec is PATCHed onto it (a revision, not a deployment).
+  const shared = await runsSimple(t, SPECIFIED);
+  const created = shared ? await patchOk(t, shared.id, { source_config: { resource_spec: old } }) : await createDeployment(t, withSpec(t, old));
   const patched = await patchOk(t, created.id, { source_config: { resource_spec: { cpu: 2 } } });
   for (const deployment of [patched, await getDeployment(t, created.id)]) {
     const spec = specOf(deployment);
@@ -129,7 +132,7 @@ requirement('CP-RES-007', async (t: Check) => {
       seen: spec,
     });
   }
-}, { cost: (p) => sharedCost(p, firstOffered(p, SPECIFIED), budgeted(p) ? 2 : 1) });
+}, { cost: (p) => sharedCost(p, firstOffered(p, SPECIFIED), byLimit(p, { unlimited: 1, limited: 2 })) });
 
 const UNSPECIFIED = ['internal_container', 'gitforge', 'internal_source'] as const;
 
@@ -152,7 +155,7 @@ const DEFAULT_RULES = [
 for (const id of DEFAULT_RULES) {
   const rule = RESOURCE_DEFAULTS.find((d) => d.requirement === id)!;
   requirement(id, async (t: Check) => {
-    // The rules a probe exercises share its deployment (under a budget: one per probe for the run).
+    // The rules a probe exercises share its deployment (where the run's creates are limited: one per probe for the run).
     const probe = probeOf(rule);
     const returned = specOf(await sharedCreated(t, `defaults-${probe}`, () => withSpec(t, DEFAULTS_PROBE[probe]!, 'def')));
     const { ok, expected, seen } = defaultHolds(returned, rule);

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { triggerPatch } from '../../generators/control-plane/patches.ts';
 import { CONTAINER } from '../../generators/control-plane/source-rules.ts';
-import { budgeted, requirement, type Check, type TargetProfile } from '../../harness/conformance/index.ts';
+import { byLimit, requirement, type Check, type TargetProfile } from '../../harness/conformance/index.ts';
 import type { Deployment, Source } from '../../schemas/index.ts';
 import { expectFailedNotActive } from './support/failed-not-active.ts';
 import { firstOffered, sharedCost, sharedDeployment } from './support/shared.ts';
@@ -28,8 +28,8 @@ import {
 const DEPLOYABLE: Source[] = ['gitforge', 'external_container', 'internal_container'];
 
 /**
- * A deployment whose newest revision deploys from the fixtures: under a budget one for the run,
- * apart from the pool other tests PATCH with generated values (which need not build). Read as
+ * A deployment whose newest revision deploys from the fixtures: where the run's creates are limited
+ * one for the run, apart from the deployments other tests PATCH with generated values (which need not build). Read as
  * it is now: its newest revision is the one to wait for.
  */
 const deployableKey = (p: TargetProfile): string | undefined => {
@@ -83,10 +83,10 @@ requirement(
 
 /**
  * Whether CP-LIFE-004 sends its PATCH while the first revision is still in progress, so the two
- * builds overlap: on a target that accepts such a PATCH (spec 3), and without a budget (under one,
- * the deployment is pooled and its first revision has usually ended already).
+ * builds overlap: on a target that accepts such a PATCH (spec 3), and where the run's creates are
+ * not limited (where they are, the deployment is the run's and its first revision has usually ended already).
  */
-const overlapping = (p: TargetProfile): boolean => !budgeted(p) && p.busyPatch === 'accepted';
+const overlapping = (p: TargetProfile): boolean => byLimit(p, { unlimited: true, limited: false }) && p.busyPatch === 'accepted';
 
 /**
  * The newer revision of CP-LIFE-004, made while the first is in progress: PATCHed once the first
@@ -132,8 +132,8 @@ requirement(
     // Overlapped: the first and the newer revision side by side, and when the first could not be
     // seen active, a third after the newer one: up to three waits in a row, typically one and a bit.
     // Without the overlap: the first revision, then the newer one. Each answer's figure is what the
-    // test does on a target answering so, with this profile's budget.
-    cost: (p) => (overlapping(p) ? creates(1, 3, { accepted: 3, refused: 2 }) : { ...sharedCost(p, deployableKey(p), 1), waits: { accepted: budgeted(p) ? 2 : 3, refused: 2 } }),
+    // test does on a target answering so, with this profile's limits.
+    cost: (p) => (overlapping(p) ? creates(1, 3, { accepted: 3, refused: 2 }) : { ...sharedCost(p, deployableKey(p), 1), waits: { accepted: byLimit(p, { unlimited: 3, limited: 2 }), refused: 2 } }),
     timeout: deployTimeout(3),
   },
 );
@@ -151,7 +151,7 @@ const failedMessage = (status: string) => `A revision of the failing image ended
 
 // One failing deployment judges both rules: its revision's status first (CP-LIFE-003), then that
 // the failed revision is not the active one (CP-LIFE-005). A test of its own for CP-LIFE-005 cost a
-// deployment more, which the default budget of a URL then took from a MUST (CP-SEQ-001). The second
+// deployment more, which the default limits of a URL then took from a MUST (CP-SEQ-001). The second
 // check is held back to the end (observe): CP-LIFE-003 was judged whole by then, so a failure of
 // CP-LIFE-005 fails that rule alone and leaves CP-LIFE-003 passed, not blocked.
 requirement(

@@ -6,9 +6,9 @@
 import fc from 'fast-check';
 import { changedValuePatch, combinedTriggerPatch, nonTriggerPatch, triggerPatch, triggersFor, type GeneratedTrigger, type PatchBody } from '../../generators/control-plane/patches.ts';
 import { BUILDABLE, CONTAINER } from '../../generators/control-plane/source-rules.ts';
-import { requirement, type Check, type TargetProfile, budgeted } from '../../harness/conformance/index.ts';
+import { requirement, type Check, type TargetProfile, byLimit } from '../../harness/conformance/index.ts';
 import type { Deployment, Source } from '../../schemas/index.ts';
-import { firstOffered, sharedCost, sharedFirstListing, sharedSimple, simplePool } from './support/shared.ts';
+import { firstOffered, sharedCost, sharedFirstListing, sharedSimple, simpleKind } from './support/shared.ts';
 import {
   ANY_SOURCE,
   createDeployment,
@@ -62,8 +62,8 @@ const one = <T>(t: Check, arbitrary: fc.Arbitrary<T>): T => fc.sample(arbitrary,
 const FIRST_REVISION: readonly Source[] = ['internal_container', 'gitforge', 'external_container', 'internal_source'];
 
 requirement('CP-REV-001', async (t: Check) => {
-  // Under a budget a pooled deployment's create, with the listing read right after it (shared.ts).
-  const { created, listing } = await sharedFirstListing(t, ...simplePool(t, FIRST_REVISION));
+  // The run's deployment's create where it hands one to many tests, with the listing read right after it (shared.ts).
+  const { created, listing } = await sharedFirstListing(t, ...simpleKind(t, FIRST_REVISION));
   const revisions = listedRevisions(t, listing);
   t.expectOn(listing, revisions.length === 1 && field(revisions[0], 'id') === created.latest_revision_id, {
     message: `A new deployment has ${revisions.length} revision(s); expected exactly one, the one latest_revision_id names.`,
@@ -78,7 +78,7 @@ function triggerRow(rule: string, trigger: GeneratedTrigger, sources: readonly S
     const created = await sharedSimple(t, sources, `${trigger} applies to it`);
     const body = one(t, triggerPatch(generatorContext(t), trigger));
     const patched = await patchCounting(t, created, body, 1, rule);
-    // The PATCH's secret names are new to the deployment (a pooled one's included), so they show only if it took them.
+    // The PATCH's secret names are new to the deployment (the run's included), so they show only if it took them.
     if (trigger === 'secrets') {
       const listed = Array.isArray(patched.secrets) ? patched.secrets.map((s) => s.name) : [];
       const missing = (body.secrets ?? []).map((s) => s.name).filter((n) => !listed.includes(n));
@@ -94,8 +94,8 @@ triggerRow('CP-REV-006', 'secrets', ['internal_container', 'gitforge', 'external
 triggerRow('CP-REV-007', 'resource_spec', ['external_container']);
 
 const COMBINED = ['external_container', 'gitforge', 'internal_container', 'internal_source'] as const;
-/** Combined-trigger PATCHes: under a budget two, each a build. */
-const combinedRuns = (p: TargetProfile) => (budgeted(p) ? 2 : Math.max(2, Math.min(p.runs, 4)));
+/** Combined-trigger PATCHes, each a build: two where the run's creates are limited. */
+const combinedRuns = (p: TargetProfile) => byLimit(p, { unlimited: Math.max(2, Math.min(p.runs, 4)), limited: 2 });
 
 requirement('CP-REV-008', async (t: Check) => {
   const ctx = generatorContext(t);
@@ -113,11 +113,11 @@ requirement('CP-REV-008', async (t: Check) => {
   );
 }, {
   // Spread: each case waits for its own deployment's first revision, all at once. Where PATCHes
-  // wait for a revision in progress, the cases spread unless a budget holds, else wait in a row.
+  // wait for a revision in progress, the cases spread unless the run's creates are limited, else wait in a row.
   cost: (p) =>
     deploymentPerPatch({ profile: p })
       ? refusedWaits(creates(combinedRuns(p), 2 * combinedRuns(p)), 1)
-      : refusedWaits(sharedCost(p, firstOffered(p, COMBINED), combinedRuns(p)), budgeted(p) ? combinedRuns(p) : 1),
+      : refusedWaits(sharedCost(p, firstOffered(p, COMBINED), combinedRuns(p)), byLimit(p, { unlimited: 1, limited: combinedRuns(p) })),
 });
 
 const UNTRIGGERED = ['gitforge', 'external_container', 'internal_container', 'internal_source'] as const;
@@ -192,7 +192,7 @@ requirement('CP-REV-014', async (t: Check) => {
   const noChange = `no revision-relevant value can change on this target: add fixtures.otherImageUri (a second image that deploys, for ${CONTAINER.join(' or ')}) or fixtures.gitforge.otherRepoRef (a second branch, for gitforge), or offer internal_source`;
   if (!changeable) t.notApplicable('fixture:other-revision-value', noChange);
   const created = await sharedSimple(t, [changeable]);
-  // A pooled deployment may hold the second value already (another test PATCHed it): the change is then back to the first.
+  // The run's deployment may hold the second value already (another test PATCHed it): the change is then back to the first.
   const body = fixed ? changedValuePatch(fixtures, fixed, created.source_revision_config as Record<string, unknown> | null) : await uploadedTarballPatch(t, created.id);
   if (!body) t.notApplicable('fixture:other-revision-value', `the upload flow handed out no tarball path this test could use, and ${noChange.replace(/^no/, 'no other')}`);
   const { patched, added: newest } = await patchAddingRevision(t, created.id, body);

@@ -3,9 +3,9 @@
 import fc from 'fast-check';
 import { changedValuePatch, triggerPatch, triggersFor } from '../../generators/control-plane/patches.ts';
 import { REVISION_MEMBERS, isSet } from '../../generators/control-plane/source-rules.ts';
-import { requirement, type Check, type TargetProfile, type TestCost, budgeted } from '../../harness/conformance/index.ts';
+import { requirement, type Check, type Owner, type TargetProfile, type TestCost } from '../../harness/conformance/index.ts';
 import type { Deployment, Source } from '../../schemas/index.ts';
-import { firstOffered, sharedCost, sharedSimple } from './support/shared.ts';
+import { firstOffered, sharedCost, sharedDeploymentOf, sharedSimple, simpleKind } from './support/shared.ts';
 import {
   expectRefused,
   field,
@@ -33,15 +33,13 @@ const onPooled = (revisions: number) => (p: TargetProfile) => sharedCost(p, firs
 const historySource = (p: TargetProfile): Source | undefined => offered({ profile: p }, ANY_SOURCE).find((s) => changedValuePatch(p.fixtures, s) !== undefined) ?? firstOffered(p, ANY_SOURCE);
 
 const HISTORY = 'revisions-listing-history';
-/** The cost of a test on threeRevisions: under a budget the file's tests share one history, whose two PATCHes count once. */
+/** The cost of a test on threeRevisions: where the run's creates are limited the file's tests share one history, whose two PATCHes count once. */
 function onHistory(p: TargetProfile): TestCost {
   // Where PATCHes wait for a revision in progress, each of the two waits for the one before it.
   const cost = refusedWaits(sharedCost(p, historySource(p), 2), 2);
   return cost.shared ? { ...cost, creates: {}, shared: { ...cost.shared, [HISTORY]: { revisions: 2 } } } : cost;
 }
 
-/** Under a budget: the history made last, which the next test reuses (also when another test has since added newer revisions). */
-let kept: History | undefined;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 
@@ -61,25 +59,30 @@ const membersSet = (config: unknown): Json =>
  * PATCH. Where the fixtures hold a second value (another image or branch), the value PATCH changes
  * it, so the first and the last revision carry different values: a target that showed every
  * revision with the first's values, or with the latest's, would otherwise look right
- * (CP-REVL-005). Of a new deployment the latest is its first, made with the create's values; a
- * pooled one's (support/shared.ts) is another test's, whose values this test does not know: those
- * are judged on the two it made, the value PATCH first. Under a budget the next test reuses them,
+ * (CP-REVL-005). Of the test's own deployment the latest is its first, made with the create's values;
+ * the run's (support/shared.ts) is another test's, whose values this test does not know: those
+ * are judged on the two it made, the value PATCH first. The run's history is handed to the next test,
  * even when a test of another file has PATCHed the deployment since (its revisions are then newer
  * than the history's): the plan counts the history's two PATCHes once, and making them again
- * could take the run past its budget. The tests judge the history's revisions among whatever else
+ * could take the run past its limit. The tests judge the history's revisions among whatever else
  * the listing holds.
  */
 async function threeRevisions(t: Check): Promise<History> {
-  const ctx = generatorContext(t);
   const source = historySource(t.profile) ?? pickSource(t, ANY_SOURCE);
-  const deployment = await sharedSimple(t, [source]);
-  if (budgeted(t.profile) && kept?.deployment.id === deployment.id) return kept;
-  const first = budgeted(t.profile) ? {} : membersSet(deployment.source_revision_config);
+  const { deployment, owner } = await sharedDeploymentOf(t, ...simpleKind(t, [source]));
+  // The history made last on this deployment, also when another test has since added newer revisions.
+  const handed = await t.needs.one(HISTORY, () => makeHistory(t, source, deployment, owner), { keepWhenFailed: true, usable: (h) => h.deployment.id === deployment.id });
+  return handed.value;
+}
+
+async function makeHistory(t: Check, source: Source, deployment: Deployment, owner: Owner): Promise<History> {
+  const ctx = generatorContext(t);
+  const first = owner === 'run' ? {} : membersSet(deployment.source_revision_config);
   const history: History = { deployment, ids: [deployment.latest_revision_id!], set: [first] };
   const valueTrigger = triggersFor(source).find((tr) => tr !== 'secrets' && tr !== 'resource_spec') ?? 'secrets';
-  // A pooled deployment's latest values are unknown here: the value PATCH comes first, so an older
+  // The run's deployment's latest values are unknown here: the value PATCH comes first, so an older
   // revision than the newest carries values this test knows (CP-REVL-005 judges the older ones too).
-  const order = budgeted(t.profile) ? ([valueTrigger, 'secrets'] as const) : (['secrets', valueTrigger] as const);
+  const order = owner === 'run' ? ([valueTrigger, 'secrets'] as const) : (['secrets', valueTrigger] as const);
   for (const trigger of order) {
     const changed = trigger === 'secrets' ? undefined : changedValuePatch(ctx.fixtures, source, deployment.source_revision_config as Record<string, unknown> | null);
     const body = changed ?? fc.sample(triggerPatch(ctx, trigger), { numRuns: 1, seed: t.testSeed })[0]!;
@@ -87,7 +90,6 @@ async function threeRevisions(t: Check): Promise<History> {
     history.ids.push(added.id as string);
     history.set.push(membersSet(body.source_revision_config));
   }
-  if (budgeted(t.profile)) kept = history;
   return history;
 }
 
@@ -178,8 +180,8 @@ requirement('CP-REVL-008', async (t: Check) => {
   const whole = await t.cp.get(revisionsPath(history.deployment.id));
   t.expectSchema(whole, 'RevisionList');
   t.expectOn(whole, typeof field(whole.response?.json, 'offset') === 'number', { message: 'The revisions listing has no offset.' });
-  // The page holding the history's second newest revision alone: offset 1, unless (under a budget,
-  // on a pooled deployment) other tests have since added revisions, created after the history's
+  // The page holding the history's second newest revision alone: offset 1, unless (on the run's
+  // deployment) other tests have since added revisions, created after the history's
   // newest. Counted by created_at, not by place in the listing: the order is CP-REVL-002's rule.
   const listed = (field(whole.response?.json, 'resources') as Json[] | undefined) ?? [];
   const createdAt = (r: Json | undefined) => (typeof r?.created_at === 'string' ? Date.parse(r.created_at) : NaN);

@@ -6,7 +6,7 @@ import { classifyCreate, classifyPatch } from '../../generators/control-plane/cl
 import { invalidCreate, type CreateBody } from '../../generators/control-plane/create-payloads.ts';
 import { invalidPatch } from '../../generators/control-plane/patches.ts';
 import { tagRef } from '../../generators/control-plane/values.ts';
-import { budgeted, requirement, type Check } from '../../harness/conformance/index.ts';
+import { byLimit, requirement, type Check } from '../../harness/conformance/index.ts';
 import type { Deployment, Source } from '../../schemas/index.ts';
 import { sharedCost, sharedCreate, sharedDeployment, sharedSimple } from './support/shared.ts';
 import {
@@ -26,13 +26,13 @@ import {
 } from './support/steps.ts';
 
 /**
- * A create of the simplest valid body of `source` is accepted. Under a budget it is the create of
- * the run's pooled deployment of that source (support/shared.ts), made by whichever test needed
- * it first: the same body, sent once.
+ * A create of the simplest valid body of `source` is accepted. Where the run hands one deployment
+ * of that source to many tests it is that deployment's create (support/shared.ts), made by
+ * whichever test needed it first: the same body, sent once.
  */
 function accepts(id: string, source: Source): void {
   requirement(id, async (t: Check) => {
-    expectAccepted(t, await sharedCreate(t, source, () => simpleBody(t, source, 'pool')), id, `the simplest valid ${source} body`);
+    expectAccepted(t, await sharedCreate(t, source, () => simpleBody(t, source, 'shared')), id, `the simplest valid ${source} body`);
   }, { cost: (p) => sharedCost(p, source) });
 }
 
@@ -88,7 +88,7 @@ function taggedBody(t: Check, buildOnPush: boolean): CreateBody {
   };
 }
 
-/** CP-TAG-002's create serves CP-TAG-004 too (pooled under a budget). */
+/** CP-TAG-002's create serves CP-TAG-004 too (the run's one where its creates are limited). */
 const TAGGED = 'gitforge-tagged';
 
 requirement('CP-TAG-002', async (t: Check) => {
@@ -100,13 +100,13 @@ requirement('CP-TAG-003', async (t: Check) => {
   const created = await createDeployment(t, { ...body, source_config: { ...body.source_config, build_on_push: true } });
   const before = await revisionCount(t, created.id);
   const ref = tag(t);
-  expectPatchRefused(t, await patch(t, created.id, { source_revision_config: { repo_ref: ref } }), 'CP-TAG-003', `sets repo_ref to the tag ${ref} while build_on_push is true`);
+  expectPatchRefused(t, await patch(t, created.id, { source_revision_config: { repo_ref: ref } }), 'CP-TAG-003', 'sets repo_ref to a tag while build_on_push is true');
   t.expect((await revisionCount(t, created.id)) === before, { message: 'The refused PATCH created a revision.', requirement: 'CP-TAG-003' });
 }, { cost: creates(1) });
 
 requirement('CP-TAG-004', async (t: Check) => {
   const created = await sharedDeployment(t, TAGGED, () => taggedBody(t, false));
-  expectPatchRefused(t, await patch(t, created.id, { source_config: { build_on_push: true } }), 'CP-TAG-004', `enables build_on_push while repo_ref is the tag ${String(created.source_revision_config.repo_ref)}`);
+  expectPatchRefused(t, await patch(t, created.id, { source_config: { build_on_push: true } }), 'CP-TAG-004', 'enables build_on_push while repo_ref is a tag');
 }, { cost: (p) => sharedCost(p, TAGGED) });
 
 const APPLYING = ['gitforge', 'external_container', 'internal_container', 'internal_source'] as const;
@@ -129,9 +129,9 @@ requirement('CP-APPL-007', async (t: Check) => {
     );
   }
 }, {
-  // Where PATCHes wait for a revision in progress: new deployments' builds together; pooled ones' (under a budget) one after another.
+  // Where PATCHes wait for a revision in progress: new deployments' builds together; the run's (where its creates are limited) one after another.
   cost: (p) => {
     const sources = offered({ profile: p }, APPLYING);
-    return refusedWaits(sharedCost(p, sources), budgeted(p) ? sources.length : 1);
+    return refusedWaits(sharedCost(p, sources), byLimit(p, { unlimited: 1, limited: sources.length }));
   },
 });

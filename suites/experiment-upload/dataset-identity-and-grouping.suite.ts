@@ -17,7 +17,7 @@ requirement('EU-DS-001', async (t: Check) => {
       delete body.dataset_name;
       await uploadRefused(t, body, 'EU-DS-001', 'An upload with neither dataset_id nor dataset_name');
     },
-    { numRuns: Math.min(t.profile.runs, 5) },
+    { numRuns: Math.min(t.profile.runs, 5), sideBySide: true },
   );
 });
 

@@ -12,7 +12,7 @@ const PLACEHOLDER_IDS = { experimentName: 'x', datasetName: 'x', datasetId: '000
 requirement('EU-REQ-001', async (t: Check) => {
   await t.property(fc.oneof(validUpload(), edgeUpload()), async (c) => {
     await uploadOk(t, bodyOf(t, c), 'EU-REQ-001', 'A well-formed upload');
-  });
+  }, { sideBySide: true });
 }, { cost: (p) => ({ creates: { uploads: p.runs } }) });
 
 function refusesWithout(id: string, fields: RequiredField[]): void {
@@ -24,6 +24,7 @@ function refusesWithout(id: string, fields: RequiredField[]): void {
       },
       {
         numRuns: Math.max(fields.length * 2, Math.min(t.profile.runs, 12)),
+        sideBySide: true,
         stillClassified: ([c, field, pick]: [UploadCase, RequiredField, number]) => missingRequired(withoutField(uploadBody(c, PLACEHOLDER_IDS), field, pick)).includes(field),
       },
     );

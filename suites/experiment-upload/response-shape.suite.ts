@@ -14,7 +14,7 @@ requirement('EU-RESP-001', async (t: Check) => {
       const { exchange } = await uploadOk(t, bodyOf(t, c));
       t.expectSchema(exchange, 'ExperimentUploadResponse');
     },
-    { numRuns: Math.min(t.profile.runs, 5) },
+    { numRuns: Math.min(t.profile.runs, 5), sideBySide: true },
   );
 }, { cost: (p) => ({ creates: { uploads: Math.min(p.runs, 5) } }) });
 

@@ -30,7 +30,7 @@ requirement('EU-STAT-001', async (t: Check) => {
       const filled = nonNull(experiment, STATISTICS);
       t.expect(filled.length === 0, { message: `Right after upload, ${filled.join(', ')} are not null.`, expected: `${STATISTICS.join(', ')}: null`, seen: Object.fromEntries(STATISTICS.map((f) => [f, experiment[f]])) });
     },
-    { numRuns: Math.min(t.profile.runs, 5) },
+    { numRuns: Math.min(t.profile.runs, 5), sideBySide: true },
   );
 }, { cost: (p) => ({ creates: { uploads: Math.min(p.runs, 5) } }) });
 

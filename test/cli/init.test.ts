@@ -35,6 +35,8 @@ describe('apc init', () => {
       // The next step runs as printed in a clone, where apc is not on PATH (harness/apc-command.ts).
       expect(init.stdout).toContain(`Next: npx apc certify --profile ${out}`);
       const text = readFileSync(out, 'utf8');
+      // So does the profile's own line on how to use it.
+      expect(text).toContain('# Each setting says how it was found. Certify with: npx apc certify --profile <this file>');
       expect(text).not.toContain(keys[0]!.key);
       expect(text).toMatch(/agentServerHosting: platform {3}# POST \/assistants\/search without a key answered 401/);
       const written = parse(text) as { controlPlaneMode: string; sources: string[]; otherTenant?: unknown; fixtures: { failingGraphId?: string } };

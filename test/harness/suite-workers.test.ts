@@ -7,11 +7,12 @@ import { defaultProfile } from '../../harness/profile/profile.ts';
 import type { RunPlan } from '../../harness/run/plan.ts';
 import { suiteWorkers } from '../../harness/run/workers.ts';
 
-function plan(options: { concurrency?: number; reference?: boolean; slowBuilds?: boolean; interfaces?: RunPlan['suiteInterfaces'] }) {
+function plan(options: { concurrency?: number; reference?: boolean; slowBuilds?: boolean; slowPosts?: boolean; interfaces?: RunPlan['suiteInterfaces'] }) {
+  const behaviours = [...(options.slowBuilds ? (['slow-builds'] as const) : []), ...(options.slowPosts ? (['slow-posts'] as const) : [])];
   return {
     profile: { ...defaultProfile(), concurrency: options.concurrency ?? 16 },
     ...(options.reference ? { referenceChoice: { kind: 'process' as const, database: 'memory' as const } } : {}),
-    request: options.slowBuilds ? { referencePlatformLike: { behaviours: ['slow-builds' as const] } } : {},
+    request: behaviours.length > 0 ? { referencePlatformLike: { behaviours } } : {},
     suiteInterfaces: options.interfaces ?? ['control-plane'],
   } as Pick<RunPlan, 'profile' | 'referenceChoice' | 'request' | 'suiteInterfaces'>;
 }
@@ -20,6 +21,19 @@ test('a target whose revisions may take time: as many workers as --concurrency a
   expect(suiteWorkers(plan({ concurrency: 16 }))).toBe(16);
   expect(suiteWorkers(plan({ concurrency: 4 }))).toBe(4);
   expect(suiteWorkers(plan({ reference: true, slowBuilds: true }))).toBe(16);
+});
+
+test('the reference answering every POST late (slow-posts): those waits overlap across workers too, on every interface', () => {
+  expect(suiteWorkers(plan({ reference: true, slowPosts: true, concurrency: 4 }))).toBe(4);
+  expect(suiteWorkers(plan({ reference: true, slowPosts: true, concurrency: 4, interfaces: ['agent-server', 'experiment-upload'] }))).toBe(4);
+});
+
+test('a target measured slow as the run starts (a POST of 2 s) gets a worker per file within --concurrency, whatever its interfaces', () => {
+  const interfaces = ['agent-server', 'experiment-upload'] as RunPlan['suiteInterfaces'];
+  const slow = { ...plan({ concurrency: 4, interfaces }), latency: { 'agent-server': { readMs: 5, postMs: 2000 } } };
+  expect(suiteWorkers(slow)).toBe(4);
+  const quick = { ...plan({ concurrency: 4, interfaces }), latency: { 'agent-server': { readMs: 5, postMs: 20 } } };
+  expect(suiteWorkers(quick)).toBe(Math.min(2, availableParallelism()));
 });
 
 test('the reference with quick builds, or no control plane: the work is CPU, two workers at most', () => {

@@ -31,6 +31,11 @@ describe('messages compared without run-unique ids', () => {
       'GET /v2/deployments/13e4880f-5e63-45c3-82a8-e60f14d54b19 answered 200.',
       'GET /v2/deployments/199798EA-202B-4A4E-B7DF-FD4A7CA61DB9 answered 200.',
     ],
+    [
+      'a UUID cut short in a quoted body',
+      'An updates event maps "messages" to [{"content":"apc-bf4343-sse-dc120","id":"a98d5776-88a9-4df3-a4a6-6c6, which is not an object.',
+      'An updates event maps "messages" to [{"content":"apc-ce839b-sse-dsh5k","id":"3e299788-944a-460c-9d6a-246, which is not an object.',
+    ],
     ['a run-suffixed name', 'Deployment apc-1a2b3c-dep-7k2 kept its name.', 'Deployment apc-4d5e6f-dep-9zz1 kept its name.'],
     ['a run id alone', 'Leftover of apc-1a2b3c.', 'Leftover of apc-4d5e6f.'],
     ['a long generated id', 'Assistant asst_01HZX8K4M2Q7 is not version 1.', 'Assistant asst_01J0A9B3C5D1 is not version 1.'],

@@ -1,7 +1,7 @@
 // Steps the control-plane suites share: create a deployment with its deletion registered, read
 // it and its revisions, PATCH it, wait for a revision, and pick what the target offers. Only HTTP
 // through the check's client; only resources named with `t.name()`.
-import { budgeted, runOfCollectedFile, type Check, type Exchange, type TestCost, type TargetProfile } from '../../../harness/conformance/index.ts';
+import { byLimit, runOfCollectedFile, type Check, type Exchange, type Owner, type TestCost, type TargetProfile } from '../../../harness/conformance/index.ts';
 import type { Deployment, Source } from '../../../schemas/index.ts';
 import { sourceAllowed, type GeneratorContext } from '../../../generators/control-plane/context.ts';
 import { baseCreate, type CreateBody } from '../../../generators/control-plane/create-payloads.ts';
@@ -63,8 +63,6 @@ async function createdNamed(t: Check, name: string, owner: Owner): Promise<boole
   return found !== undefined || !is2xx(listing);
 }
 
-/** Who deletes a created deployment: the test when it ends, or the run when it ends (a pooled one, shared.ts). */
-type Owner = 'test' | 'run';
 
 /** POST /v2/deployments; whatever is created gets its deletion registered (by the test, unless the run owns it). */
 export async function tryCreate(t: Check, body: unknown, owner: Owner = 'test'): Promise<Exchange> {
@@ -81,8 +79,12 @@ export async function tryCreate(t: Check, body: unknown, owner: Owner = 'test'):
  * answer is exactly 201 with a whole Deployment is CP-CREATE-001/002's to judge.
  */
 export async function createDeployment(t: Check, body: CreateBody): Promise<Deployment> {
-  const exchange = await tryCreate(t, body);
-  t.needSuccess(exchange, { requirement: 'CP-CREATE-001', message: `Creating a ${body.source} deployment (a valid body) answered ${statusOf(exchange) ?? 'nothing'}; this test needs it accepted.` });
+  return acceptedCreate(t, await tryCreate(t, body), `a ${body.source} deployment`);
+}
+
+/** A create of `what` (a valid body) the test goes on with: a step, as createDeployment's. */
+export function acceptedCreate(t: Check, exchange: Exchange, what: string): Deployment {
+  t.needSuccess(exchange, { requirement: 'CP-CREATE-001', message: `Creating ${what} (a valid body) answered ${statusOf(exchange) ?? 'nothing'}; this test needs it accepted.` });
   const json = exchange.response?.json;
   t.needOn(exchange, typeof field(json, 'id') === 'string' && typeof field(json, 'latest_revision_id') === 'string', {
     requirement: 'CP-CREATE-003',
@@ -241,16 +243,16 @@ export function deployTimeout(waits: number): number | 'deploy' {
 
 /**
  * Runs for a property whose every case creates a deployment (each costs the target a build):
- * under a budget one case, so the budget buys more rules (harness/run/cost.ts).
+ * where the profile limits what the run creates one case, so the limit buys more rules (harness/run/cost.ts).
  */
-export const createRuns = (t: { profile: TargetProfile }): number => (budgeted(t.profile) ? 1 : Math.max(2, Math.min(t.profile.runs, 5)));
+export const createRuns = (t: { profile: TargetProfile }): number => byLimit(t.profile, { unlimited: Math.max(2, Math.min(t.profile.runs, 5)), limited: 1 });
 /**
  * Whether a test that PATCHes one deployment several times gives each PATCH a deployment of its
  * own instead, the PATCHes side by side: where the target refuses a PATCH while a revision is in
  * progress each PATCH to one deployment waits for the revision before it (a build in a row each),
- * and no budget holds the deployments down.
+ * and no limit holds the deployments down.
  */
-export const deploymentPerPatch = (t: { profile: TargetProfile }): boolean => t.profile.busyPatch === 'refused' && !budgeted(t.profile);
+export const deploymentPerPatch = (t: { profile: TargetProfile }): boolean => t.profile.busyPatch === 'refused' && byLimit(t.profile, { unlimited: true, limited: false });
 /** Runs for a property whose cases are refused requests. */
 export const refusalRuns = (t: { profile: TargetProfile }): number => Math.max(3, Math.min(t.profile.runs, 15));
 

@@ -20,10 +20,10 @@ const run = (ctx: (typeof contexts)[number], fault?: FakeFault) =>
 /** The one short sequence of a run within a budget (model-sequences.suite.ts), under seed `seed`. */
 const budgeted = (ctx: (typeof contexts)[number], seed: number, fault?: FakeFault) =>
   fc.check(
-    fc.asyncProperty(controlPlaneSequences(ctx, CP_SEQUENCES.budgeted.maxCommands, false), async ({ commands }) => {
+    fc.asyncProperty(controlPlaneSequences(ctx, CP_SEQUENCES.limited.maxCommands, false), async ({ commands }) => {
       await fc.asyncModelRun(() => newSequence(new FakeControlPlane(ctx.mode, fault)), commands);
     }),
-    { numRuns: CP_SEQUENCES.budgeted.runs, seed },
+    { numRuns: CP_SEQUENCES.limited.runs, seed },
   );
 
 const SEEDS = Array.from({ length: 20 }, (_, i) => i + 1);

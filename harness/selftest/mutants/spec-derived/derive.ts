@@ -143,22 +143,23 @@ const slug = (text: string) =>
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '');
 
-/** Every generated mutant, in a stable order. */
+/** Adds one generated mutant to `out`. */
+type Add = (iface: Mutant['interface'], id: string, operator: Operator, what: string, anchor: string, rules: () => ProxyRules, mode?: Mutant['mode']) => void;
+
+/** Every generated mutant, in a stable order: those of the answers' fields, then those of the endpoints. */
 export function generatedMutants(): Mutant[] {
   const out: Mutant[] = [];
   // Read once: parsing traceability.yaml for each of hundreds of mutants took seconds.
-  const { traces } = readTraceability();
+  const add = adder(out, readTraceability().traces);
+  fieldMutants(add);
+  endpointMutants(add);
+  return out;
+}
+
+function adder(out: Mutant[], traces: ReturnType<typeof readTraceability>['traces']): Add {
   // A record like every other mutant's (mutant-record.ts); what it breaks is the spec's statement at its traceability anchor.
-  const add = (
-    iface: Mutant['interface'],
-    id: string,
-    operator: Operator,
-    what: string,
-    anchor: string,
-    rules: () => ProxyRules,
-    mode: Mutant['mode'] = 'hosted',
-  ) =>
-    out.push(
+  return (iface: Mutant['interface'], id: string, operator: Operator, what: string, anchor: string, rules: () => ProxyRules, mode: Mutant['mode'] = 'hosted') =>
+    void out.push(
       mutantOf(iface, {
         id: `gen.${id}`,
         what: `[${operator}] ${what}`,
@@ -168,6 +169,10 @@ export function generatedMutants(): Mutant[] {
         rules,
       }),
     );
+}
+
+/** The mutants of each field of each type an answer carries: stale, swapped, dropped, of another type, null, outside its enum. */
+function fieldMutants(add: Add): void {
   const responseTypes = [...new Set(ENDPOINTS.flatMap((e) => (e.carries ?? []).map((c) => c.type)))];
   for (const type of responseTypes) {
     const { schema, interface: iface, section } = TYPES[type]!;
@@ -212,6 +217,10 @@ export function generatedMutants(): Mutant[] {
       if (field.enum) edit('outside-enum', 'holds a value outside its enum', (o) => void (o[field.name] = 'NOT_IN_ENUM'));
     }
   }
+}
+
+/** The mutants of each endpoint: its listing reordered or with a foreign item, a request member ignored, a wrong status. */
+function endpointMutants(add: Add): void {
   for (const endpoint of ENDPOINTS) {
     const where = `${endpoint.method} ${endpoint.path}`;
     const id = slug(`${endpoint.method} ${endpoint.path}`);
@@ -260,7 +269,6 @@ export function generatedMutants(): Mutant[] {
       }
     }
   }
-  return out;
 }
 
 /** The operator a generated mutant applies, from its description. */

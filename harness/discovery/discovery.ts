@@ -10,34 +10,12 @@ import { baseCreate } from '../../generators/control-plane/create-payloads.ts';
 import { isObject } from '../../schemas/is-object.ts';
 import { InterfaceClient, Recorder } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
-import type { ProfileSettings } from './sources.ts';
+import type { ProfileSettings } from '../profile/sources.ts';
+import type { Discovery } from '../profile/discovered.ts';
 import { Limiter } from '../http/limiter.ts';
 import { proveFixtureGraphs } from './fixture-graphs.ts';
 import { isTerminal } from '../../schemas/revision-status.ts';
-import { SOURCE_KINDS, type AgentServerHosting, type BusyPatch, type ControlPlaneMode, type OptionalEndpoint, type SourceKind, type TargetProfile } from './profile.ts';
-
-/** One discovered setting and how it was found. */
-export interface Finding {
-  /** Profile key path, e.g. `sources`, `endpoints`, `fixtures.failingGraphId`. */
-  key: string;
-  how: string;
-}
-
-export interface Discovery {
-  controlPlaneMode?: ControlPlaneMode;
-  agentServerHosting?: AgentServerHosting;
-  sources?: SourceKind[];
-  /** Per source kind: why it is in or out. */
-  sourceNotes: Partial<Record<SourceKind, string>>;
-  endpoints: OptionalEndpoint[];
-  endpointNotes: Partial<Record<OptionalEndpoint, string>>;
-  fixtures: Partial<Omit<TargetProfile['fixtures'], 'gitforge'>> & { gitforge?: { integrationId?: string } };
-  /** The second key was accepted (undefined: none given). */
-  otherTenant?: boolean;
-  /** How a revision-creating PATCH while a revision is in progress was answered (undefined: could not tell). */
-  busyPatch?: BusyPatch;
-  notes: Finding[];
-}
+import { SOURCE_KINDS, type AgentServerHosting, type BusyPatch, type OptionalEndpoint, type SourceKind, type TargetProfile } from '../profile/profile.ts';
 
 const status = (e: Exchange) => e.response?.status;
 const ok = (e: Exchange) => (status(e) ?? 0) >= 200 && (status(e) ?? 0) < 300;
@@ -67,7 +45,9 @@ export async function discover({ profile, runId, modeGiven }: DiscoverOptions): 
     if (clearNo(exchange)) found.endpointNotes[name] = `${what} answered ${seen(exchange)}: not offered`;
     else {
       found.endpoints.push(name);
-      found.endpointNotes[name] = ok(exchange) ? `${what} answered ${seen(exchange)}` : `${what} answered ${seen(exchange)}; kept, as only 404/405 says it is absent`;
+      found.endpointNotes[name] = ok(exchange)
+        ? `${what} answered ${seen(exchange)}`
+        : `${what} answered ${seen(exchange)}; kept, as only 404/405 says it is absent`;
     }
   };
 
@@ -88,7 +68,14 @@ export async function discover({ profile, runId, modeGiven }: DiscoverOptions): 
 
 type Endpoint = (name: OptionalEndpoint, exchange: Exchange, what: string) => void;
 
-async function discoverControlPlane(cp: InterfaceClient, profile: TargetProfile, runId: string, modeGiven: boolean, found: Discovery, endpoint: Endpoint): Promise<void> {
+async function discoverControlPlane(
+  cp: InterfaceClient,
+  profile: TargetProfile,
+  runId: string,
+  modeGiven: boolean,
+  found: Discovery,
+  endpoint: Endpoint,
+): Promise<void> {
   // The integrations endpoint is the spec's own (always judged): asked only for its first id.
   const integrations = await cp.get('/v1/integrations/gitforge/install');
   const integrationId = firstOf(integrations.response?.json)?.id;
@@ -108,14 +95,20 @@ async function discoverControlPlane(cp: InterfaceClient, profile: TargetProfile,
   const created: string[] = [];
   const accepted: SourceKind[] = [];
   for (const source of SOURCE_KINDS) {
-    const body = baseCreate({ mode: profile.controlPlaneMode, sources: SOURCE_KINDS, fixtures, namePrefix: runId }, source, `${runId}-init-${source.replace(/_/g, '-')}`);
+    const body = baseCreate(
+      { mode: profile.controlPlaneMode, sources: SOURCE_KINDS, fixtures, namePrefix: runId },
+      source,
+      `${runId}-init-${source.replace(/_/g, '-')}`,
+    );
     const answer = await cp.post('/v2/deployments', body);
     const id = isObject(answer.response?.json) ? answer.response.json.id : undefined;
     if (ok(answer) && typeof id === 'string') created.push(id);
     const refused = (status(answer) ?? 0) >= 400 && (status(answer) ?? 0) < 500;
     if (!refused) {
       accepted.push(source);
-      found.sourceNotes[source] = ok(answer) ? `POST /v2/deployments of a deployment with source ${source} answered ${seen(answer)}` : `POST /v2/deployments answered ${seen(answer)}; kept, as only a 4xx says it is refused`;
+      found.sourceNotes[source] = ok(answer)
+        ? `POST /v2/deployments of a deployment with source ${source} answered ${seen(answer)}`
+        : `POST /v2/deployments answered ${seen(answer)}; kept, as only a 4xx says it is refused`;
     } else found.sourceNotes[source] = `POST /v2/deployments of a deployment with source ${source} answered ${seen(answer)}: refused`;
   }
   found.sources = accepted;
@@ -135,7 +128,9 @@ async function discoverControlPlane(cp: InterfaceClient, profile: TargetProfile,
     found.controlPlaneMode = selfHosted ? 'self-hosted' : 'hosted';
     found.notes.push({
       key: 'controlPlaneMode',
-      how: selfHosted ? 'external_container accepted and gitforge refused (spec 2.1: these are self-hosted and hosted only)' : 'external_container not accepted alone (spec 2.1: gitforge is hosted only, external_container self-hosted only)',
+      how: selfHosted
+        ? 'external_container accepted and gitforge refused (spec 2.1: these are self-hosted and hosted only)'
+        : 'external_container not accepted alone (spec 2.1: gitforge is hosted only, external_container self-hosted only)',
     });
   }
   if (profile.otherTenant) {
@@ -190,7 +185,11 @@ async function hostingOf(as: InterfaceClient): Promise<{ hosting: AgentServerHos
  * A keyless agent server is self-run and the run goes on; one that demands a key stays
  * platform-hosted, and the missing key is the user's setup. Undefined: nothing to ask.
  */
-export async function hostingBeforeSetup(profile: TargetProfile, given: ProfileSettings, env: NodeJS.ProcessEnv): Promise<{ hosting: AgentServerHosting; how: string } | undefined> {
+export async function hostingBeforeSetup(
+  profile: TargetProfile,
+  given: ProfileSettings,
+  env: NodeJS.ProcessEnv,
+): Promise<{ hosting: AgentServerHosting; how: string } | undefined> {
   const url = profile.urls['agent-server'];
   const named = given.profileFile || env.APC_PROFILE || given.agentServerHosting || env.APC_AGENT_SERVER_HOSTING;
   if (!url || profile.apiKey || named) return undefined;

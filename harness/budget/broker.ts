@@ -1,5 +1,5 @@
 // The run's pool, held by the certifying process and shared by all its suite workers: a small
-// HTTP service on the loopback interface over one lease table (harness/conformance/lease-table.ts).
+// HTTP service on the loopback interface over one lease table (harness/budget/lease-table.ts).
 // Its address reaches the workers through the run context (`poolUrl`); a path no one can guess
 // keeps other local processes out, as the pooled exchanges carry what the target answered.
 //
@@ -12,7 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { LeaseTable, type Release } from '../conformance/lease-table.ts';
+import { LeaseTable, type Release } from '../budget/lease-table.ts';
 import { BUDGET_KINDS, BudgetLedger, type Spend } from '../budget/ledger.ts';
 import type { Budget } from '../profile/profile.ts';
 

@@ -3,7 +3,7 @@
 // workers at once; a test on a pooled deployment counts the revisions before and after its own
 // PATCHes, so no other test may change it meanwhile: a key is leased to one holder, the others
 // wait in the order they asked. The certifying process keeps one table for all its workers
-// (harness/run/pool-broker.ts); a test run without it keeps one per worker.
+// (broker.ts); a test run without it keeps one per worker.
 //
 // A busy key makes the asker wait; the pool never opens a second entry of the same kind, even
 // where the budget has room: the plan and the budget (harness/run/cost.ts) count each pooled

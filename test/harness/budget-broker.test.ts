@@ -1,11 +1,11 @@
-// The run's pool of shared deployments, held by the certifying process (harness/run/pool-broker.ts
-// over harness/conformance/lease-table.ts): one holder per key at a time, the others served in
+// The run's pool of shared deployments, held by the certifying process (harness/budget/broker.ts
+// over harness/budget/lease-table.ts): one holder per key at a time, the others served in
 // the order they asked (those of the holder's suite file first); a dropped value is made again by the next holder; different keys are
 // held side by side. Asked over HTTP by many clients at once, as the suite workers ask it.
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { LeaseTable } from '../../harness/conformance/lease-table.ts';
-import { startPoolBroker, type PoolBroker } from '../../harness/run/pool-broker.ts';
+import { LeaseTable } from '../../harness/budget/lease-table.ts';
+import { startPoolBroker, type PoolBroker } from '../../harness/budget/broker.ts';
 
 describe('LeaseTable', () => {
   test('a key is held by one at a time; the next in line gets it with the value the holder left', async () => {

@@ -9,8 +9,8 @@ import { isObject } from '../../schemas/is-object.ts';
 import type { InterfaceClient } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { readSse, type SseResult } from '../sse/reader.ts';
-import type { Finding } from './discovery.ts';
-import type { TargetProfile } from './profile.ts';
+import type { Finding } from '../profile/discovered.ts';
+import type { TargetProfile } from '../profile/profile.ts';
 
 type Auth = 'none' | 'default';
 

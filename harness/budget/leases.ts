@@ -1,21 +1,21 @@
-// A test's leases on the run's pool (harness/conformance/lease-table.ts). Under a budget a test
-// declares in its cost what it shares (`shared`, by key); before it starts, it leases every one of
-// those keys from the certifying process (run context `poolUrl`, harness/run/pool-broker.ts), in
-// one order for all tests, so two tests never wait for each other's keys. The wait comes before
-// the test's own deadline starts (a `beforeEach`: hooks have none), since another test on the same
-// deployment may wait minutes for its revisions. When the test ends its leases go back, with the
-// values it made; a test that failed drops the values it used (it may have left them changed).
+// A test's leases on what the run shares (lease-table.ts). Under a budget a test declares in its
+// cost what it shares (`shared`, by key); before it starts, it leases every one of those keys from
+// the certifying process (run context `poolUrl`, broker.ts), in one order for all
+// tests, so two tests never wait for each other's keys. The wait comes before the test's own
+// deadline starts (a `beforeEach`: hooks have none), since another test on the same deployment may
+// wait minutes for its revisions. When the test ends its leases go back, with the values it made;
+// a test that failed drops the values it used (it may have left them changed). Suites never see a
+// lease: they ask their Check's needs (needs.ts), which hold the test's leases.
 import { request } from 'node:http';
 import { beforeEach, type TestContext } from 'vitest';
 import { getCurrentSuite } from 'vitest/suite';
 import { budgeted } from '../profile/profile.ts';
-import type { Check } from './check.ts';
-import { NotJudged } from './failure.ts';
+import { NotJudged } from '../conformance/failure.ts';
+import type { RunContext } from '../conformance/run-context.ts';
 import { LeaseTable, type Granted, type Release } from './lease-table.ts';
-import type { RunContext } from './run-context.ts';
 
-/** One key of the pool as a test holds it. */
-export interface PoolLease<T = unknown> {
+/** One key as a test holds it. */
+export interface Lease<T = unknown> {
   readonly key: string;
   /** What the key's first holder made (absent: nothing yet, this test makes it and sets it). */
   value: T | undefined;
@@ -23,18 +23,19 @@ export interface PoolLease<T = unknown> {
   dropWhenFailed: boolean;
 }
 
-interface Held extends PoolLease {
+interface Held extends Lease {
   token: string;
   used: boolean;
 }
 
+/** A test's leases, taken before it started. */
 export interface Leases {
   held: Map<string, Held>;
-  /** Why leasing failed (the pool did not answer): the test says so instead of judging. */
+  /** Why leasing failed (the run's service did not answer): the test says so instead of judging. */
   problem?: string;
 }
 
-/** Where leases come from: the certifying process's pool, or (a run without one) this worker's. */
+/** Where leases come from: the certifying process's table, or (a run without one) this worker's. */
 interface Lender {
   /** `group`: the test's suite file, whose other tests waiting for the key come first (lease-table.ts). */
   lease(key: string, group?: string): Promise<Granted>;
@@ -64,23 +65,29 @@ const remote = (url: string): Lender => ({
   release: async (token, release) => void (await post(`${url}/release`, { token, ...release })),
 });
 
-/** This worker's pools, by run id (a worker may run several runs' files: run-of-file.ts). */
-const local = new Map<string, Lender>();
-function lender(run: RunContext): Lender {
-  if (run.poolUrl) return remote(run.poolUrl);
-  let own = local.get(run.runId);
-  if (!own) {
-    const table = new LeaseTable();
-    own = { lease: (key, group) => table.lease(key, undefined, group), release: async (token, release) => void table.release(token, release) };
-    local.set(run.runId, own);
-  }
+function local(): Lender {
+  const table = new LeaseTable();
+  return { lease: (key, group) => table.lease(key, undefined, group), release: async (token, release) => void table.release(token, release) };
+}
+
+/** One run's leases in this worker: its own table (a run without the certifying process's), those taken for tests not yet started, the files hooked. */
+class RunLeases {
+  readonly local = local();
+  /** Leases taken before a test started, by test id, until the test picks them up. */
+  readonly waiting = new Map<string, Leases>();
+  /** Suite files whose tests lease before they start (the hook is registered once a file). */
+  readonly hooked = new WeakSet<object>();
+}
+
+/** Each run's leases in this worker, by run id (a worker may run several runs' files: run-of-file.ts). */
+const runs = new Map<string, RunLeases>();
+function leasesOfRun(run: RunContext): RunLeases {
+  let own = runs.get(run.runId);
+  if (!own) runs.set(run.runId, (own = new RunLeases()));
   return own;
 }
 
-/** Leases taken before a test started, by test id, until the test picks them up. */
-const waiting = new Map<string, Leases>();
-const ofCheck = new WeakMap<Check, Leases>();
-const hooked = new WeakSet<object>();
+const lenderOf = (run: RunContext): Lender => (run.poolUrl ? remote(run.poolUrl) : leasesOfRun(run).local);
 
 /** The keys `context`'s test shares, when it runs under a budget and the budget left it in. */
 function keysOf(run: RunContext, context: TestContext): string[] {
@@ -93,8 +100,9 @@ function keysOf(run: RunContext, context: TestContext): string[] {
 export function leaseBeforeEach(run: (file: string) => RunContext): void {
   // The collector of a file's top level is one object reused for every file a worker collects; its file is the file's own.
   const file = getCurrentSuite().file;
-  if (hooked.has(file)) return;
-  hooked.add(file);
+  const own = leasesOfRun(run(file.filepath));
+  if (own.hooked.has(file)) return;
+  own.hooked.add(file);
   beforeEach(async (context) => {
     const ctx = run(context.task.file.filepath);
     const keys = keysOf(ctx, context);
@@ -108,10 +116,11 @@ export function leaseBeforeEach(run: (file: string) => RunContext): void {
 /** Leases `keys` (sorted: one order for all tests) for test `testId`, which picks them up as it starts (takeLeases). */
 export async function leaseKeys(run: RunContext, testId: string, keys: readonly string[], group?: string): Promise<Leases> {
   const leases: Leases = { held: new Map() };
-  waiting.set(testId, leases);
+  const own = leasesOfRun(run);
+  own.waiting.set(testId, leases);
   try {
     for (const key of [...keys].sort()) {
-      const granted = await lender(run).lease(key, group);
+      const granted = await lenderOf(run).lease(key, group);
       leases.held.set(key, { key, token: granted.token, value: granted.value, dropWhenFailed: true, used: false });
     }
   } catch (error) {
@@ -120,40 +129,34 @@ export async function leaseKeys(run: RunContext, testId: string, keys: readonly 
   return leases;
 }
 
-/** The test's leases go to its Check; a test whose leases could not be taken is not judged. */
-export function takeLeases(check: Check, testId: string): void {
-  const leases = waiting.get(testId);
-  waiting.delete(testId);
-  if (!leases) return;
-  ofCheck.set(check, leases);
-  if (leases.problem) throw new NotJudged('skipped', leases.problem);
+/** The leases taken for test `testId` (none: it shares nothing); a test whose leases could not be taken is not judged. */
+export function takeLeases(run: RunContext, testId: string): Leases {
+  const own = leasesOfRun(run);
+  const leases = own.waiting.get(testId);
+  own.waiting.delete(testId);
+  if (leases?.problem) throw new NotJudged('skipped', leases.problem);
+  return leases ?? { held: new Map() };
 }
 
-/** Gives back every lease of `leases` (once: a second call finds none). */
-async function releaseLeases(run: RunContext, leases: Leases, failed: boolean): Promise<void> {
+/** Gives back every lease of `leases` (once: a second call finds none); `failed` drops what the test used. */
+export async function releaseLeases(run: RunContext, leases: Leases, failed: boolean): Promise<void> {
   const held = [...leases.held.values()];
   leases.held.clear();
   await Promise.all(
     held.map((lease) => {
       const drop = failed && lease.used && lease.dropWhenFailed;
-      return lender(run).release(lease.token, drop ? { drop } : lease.value !== undefined ? { value: lease.value } : {});
+      return lenderOf(run).release(lease.token, drop ? { drop } : lease.value !== undefined ? { value: lease.value } : {});
     }),
   );
 }
 
-/** At the test's end: its leases go back; `failed` drops what it used. */
-export async function endLeases(check: Check, failed: boolean): Promise<void> {
-  const leases = ofCheck.get(check);
-  if (leases) await releaseLeases(check.run, leases, failed);
-}
-
 /**
- * The test's lease on pool `key`. The test declared the key in its cost (`shared`), so it holds
- * it: a key it did not declare is a suite's mistake, which the plan would not count either.
+ * The test's lease on `key`. The test declared the key in its cost (`shared`), so it holds it: a
+ * key it did not declare is a suite's mistake, which the plan would not count either.
  */
-export function poolLease<T>(t: Check, key: string): PoolLease<T> {
-  const lease = ofCheck.get(t)?.held.get(key);
-  if (!lease) throw new Error(`Pool key ${key} is not in this test's declared cost (shared): declare it, so the test holds it and the plan counts it.`);
+export function leaseOf<T>(leases: Leases, key: string): Lease<T> {
+  const lease = leases.held.get(key);
+  if (!lease) throw new Error(`Shared key ${key} is not in this test's declared cost (shared): declare it, so the test holds it and the plan counts it.`);
   lease.used = true;
-  return lease as PoolLease<T>;
+  return lease as Lease<T>;
 }
