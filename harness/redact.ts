@@ -9,9 +9,8 @@ const MIN_SECRET_LENGTH = 4;
 
 /**
  * Secrets per regular expression. V8 runs one alternation of more than about 1,200 literals some
- * twenty times slower than two of half the size, and a suite worker that apc selftest keeps for many
- * certifications (harness/suite-runner/kept-workers.ts) collects more than that: their keys and every secret
- * their requests send.
+ * twenty times slower than two of half the size, and a run of many property cases collects more
+ * than that: its keys and every secret its requests send.
  */
 const SECRETS_PER_PATTERN = 500;
 
@@ -74,5 +73,11 @@ export class Redactor {
   }
 }
 
-/** The process's redactor: every printer and writer of the harness goes through it. */
+/**
+ * The redactor of a one-shot command's process (apc init, cleanup, contracts, serve, report): what
+ * it prints and writes goes through it. A certification keeps its own, on its run (RunDraft in the
+ * certifying process, SuiteRun in a suite worker), so runs that share a process (apc selftest's)
+ * neither mask nor hold each other's secrets; test/harness/run-state.test.ts holds harness/run/,
+ * suite-runner/ and conformance/ to that.
+ */
 export const redactor = new Redactor();

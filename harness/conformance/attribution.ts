@@ -6,10 +6,9 @@ import { refusalOf, valuesOutside, type Attribution } from '../attribution.ts';
 import type { Exchange } from '../http/exchange.ts';
 import type { FailureSpec } from './failure.ts';
 
-let attribution: Attribution | undefined;
+/** The catalogue's mapping (loadCatalogue keeps the catalogue it read, per folder). */
 function mapping(): Attribution {
-  attribution ??= loadCatalogue().attribution ?? { refusals: [], values: [] };
-  return attribution;
+  return loadCatalogue().attribution ?? { refusals: [], values: [] };
 }
 
 /**

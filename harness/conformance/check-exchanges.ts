@@ -5,24 +5,12 @@ import { InterfaceClient, Recorder, type RequestGuard, type RequestOptions, type
 import { budgetGuard } from '../budget/guard.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { shareBreakersThrough } from '../http/circuit-breaker.ts';
-import { Limiter } from '../http/limiter.ts';
 import type { InterfaceName, TargetProfile } from '../profile/profile.ts';
 import { readSse, type SseEvent, type SseResult } from '../sse/reader.ts';
 import { ConformanceFailure } from './failure.ts';
-import { slotShareReader } from './slot-share.ts';
+import type { Redactor } from '../redact.ts';
 import type { RunContext } from './run-context.ts';
-
-/** Each run's limiter in this worker (a worker may run several runs' files: run-of-file.ts). */
-const limiters = new Map<string, Limiter>();
-function limiterOf(run: RunContext): Limiter {
-  let limiter = limiters.get(run.runId);
-  if (!limiter) {
-    limiter = new Limiter(run.workerConcurrency, run.workerMaxRps, run.adaptiveRps, slotShareReader(run));
-    limiters.set(run.runId, limiter);
-  }
-  return limiter;
-}
-let nameCounter = 0;
+import { SuiteRun } from './suite-run.ts';
 
 export class CheckExchanges {
   readonly profile: TargetProfile;
@@ -37,6 +25,8 @@ export class CheckExchanges {
     readonly ids: readonly string[] = [],
     /** When the test's deadline passes (epoch ms): waits (a throttling target, a busy deployment) stop before it. */
     readonly deadlineAt?: number,
+    /** What the run's tests share in this worker (run-of-file.ts); a Check made alone (a unit test) has its own. */
+    readonly suiteRun: SuiteRun = new SuiteRun(run),
   ) {
     this.profile = run.profile;
     shareBreakersThrough(run.stateDir);
@@ -48,8 +38,9 @@ export class CheckExchanges {
       const base = this.profile.urls[name];
       if (!base) throw new ConformanceFailure({ message: `The profile has no ${name} URL.` });
       const budget = name === 'control-plane' ? budgetGuard(this.run, this.recorder, this.deadlineAt) : undefined;
-      client = new InterfaceClient(name, base, this.profile, this.recorder, limiterOf(this.run), {
+      client = new InterfaceClient(name, base, this.profile, this.recorder, this.suiteRun.limiter, {
         throwWhenRefused: true,
+        redactor: this.redactor,
         ...(this.deadlineAt !== undefined ? { giveUpAt: this.deadlineAt } : {}),
         // Under a budget, a create or PATCH first reserves what it may create (harness/budget/).
         ...(name === 'control-plane' && budget ? { guard: budget as RequestGuard } : {}),
@@ -57,6 +48,11 @@ export class CheckExchanges {
       this.clients.set(name, client);
     }
     return client;
+  }
+
+  /** The run's redactor: a secret a test learns of (an upload URL) is added to it, and every record of the test goes through it. */
+  get redactor(): Redactor {
+    return this.suiteRun.redactor;
   }
 
   /** Control plane client. */
@@ -74,8 +70,7 @@ export class CheckExchanges {
 
   /** A unique name carrying the run's prefix: only such resources are created and cleaned up. */
   name(hint = 'r'): string {
-    nameCounter += 1;
-    const suffix = `${process.pid.toString(36)}${nameCounter.toString(36)}`;
+    const suffix = `${process.pid.toString(36)}${this.suiteRun.nextName().toString(36)}`;
     return `${this.run.runId}-${hint}-${suffix}`
       .toLowerCase()
       .replace(/[^a-z0-9-]/g, '-')

@@ -7,7 +7,6 @@
 // is recorded under that rule (report/blocked-roots.ts) without touching the test's verdict.
 import { toCurl, describeResponse } from '../http/curl.ts';
 import type { Exchange } from '../http/exchange.ts';
-import { redactor } from '../redact.ts';
 import { valuesOutsideIn } from './attribution.ts';
 import type { Check } from './check.ts';
 import { reproCommand } from './repro-command.ts';
@@ -19,7 +18,7 @@ const named = (spec: FailureSpec, ids: readonly string[]) => (spec.requirement ?
 /** A finding as the report keeps it: redacted, with the exchange it was seen in and a command to see it again. */
 function recordOf(check: Check, spec: FailureSpec, ids: readonly string[], exchanges: readonly Exchange[]): FailureRecord {
   const requirements = named(spec, ids);
-  return redactor.value({
+  return check.redactor.value({
     requirements,
     message: spec.message,
     repro: reproCommand(check, requirements),
@@ -63,7 +62,7 @@ export function sideFindings(check: Check, stoppedAt: FailureRecord | undefined)
   const ownStop = stoppedAt.requirements.some((id) => ids.includes(id));
   if (ownStop) return { ...found, failures: held.map((spec) => recordOf(check, spec, ids, [])) };
   const alsoSeen = held.map((spec): SeenRecord =>
-    redactor.value({ requirements: named(spec, ids), message: spec.message, ...(spec.seen !== undefined ? { seen: describeValue(spec.seen)! } : {}) }),
+    check.redactor.value({ requirements: named(spec, ids), message: spec.message, ...(spec.seen !== undefined ? { seen: describeValue(spec.seen)! } : {}) }),
   );
   return { ...found, alsoSeen };
 }

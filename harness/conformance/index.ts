@@ -10,7 +10,6 @@ export { runOfCollectedFile } from './run-of-file.ts';
 export type { Exchange } from '../http/exchange.ts';
 export type { Auth } from '../http/client.ts';
 export { describeResponse } from '../http/curl.ts';
-export { redactor } from '../redact.ts';
 export type { SseResult, SseEvent } from '../sse/reader.ts';
 export * from '../sse/checker.ts';
 export { foreignTenant, type TargetProfile } from '../profile/profile.ts';

@@ -5,18 +5,20 @@ import { test } from 'vitest';
 import { capabilitiesOf, loadCatalogue, missingCapabilities, type Requirement } from '../catalogue.ts';
 import type { Check } from './check.ts';
 import type { RunContext } from './run-context.ts';
-import { runOfCollectedFile, runOfFile } from './run-of-file.ts';
+import { runOfCollectedFile, runOfFile, suiteRunOfCollectedFile } from './run-of-file.ts';
 import type { RequirementOptions, TestCost } from './test-meta.ts';
 import { runTest, timeoutFor } from './test-run.ts';
 import { leaseBeforeEach } from '../budget/leases.ts';
 
 export type { RequirementOptions, RequirementTestMeta, TestCost } from './test-meta.ts';
 
-let byId: Map<string, Requirement> | undefined;
-/** The requirements by id: as the certifying process read them (the run context), else read here. */
-function requirementsById(run: RunContext | undefined): Map<string, Requirement> {
-  byId ??= run?.requirements ? new Map(run.requirements.map((r) => [r.id, r])) : loadCatalogue().byId;
-  return byId;
+/** The requirements by id: as the run of the file being collected has them, else read here (suites loaded outside a run). */
+function requirementsById(): Map<string, Requirement> {
+  try {
+    return suiteRunOfCollectedFile().requirementsById;
+  } catch {
+    return loadCatalogue().byId;
+  }
 }
 
 /** The run of the file being collected; none when the suites are loaded outside a run. */
@@ -46,7 +48,7 @@ function costOf(run: RunContext | undefined, entries: Requirement[], declared: R
 export function requirement(ids: string | string[], body: (t: Check) => Promise<void>, options: RequirementOptions = {}): void {
   const list = Array.isArray(ids) ? ids : [ids];
   const run = collectedRun();
-  const entries = entriesOf(list, requirementsById(run));
+  const entries = entriesOf(list, requirementsById());
   const title = `${list.join(' ')} ${options.title ?? entries[0]!.statement}`;
   const cost = costOf(run, entries, options.cost);
   // Tests that create deployments or share pooled ones run side by side within their file: each

@@ -7,13 +7,12 @@ import type { TestContext } from 'vitest';
 import { capabilitiesOf, missingCapabilities, notApplicableReason, type Requirement } from '../catalogue.ts';
 import { toCurl, describeResponse } from '../http/curl.ts';
 import type { Exchange } from '../http/exchange.ts';
-import { redactor } from '../redact.ts';
 import { TargetKeptRefusing } from '../http/throttling.ts';
 import { Check } from './check.ts';
 import { budgetText, createdBy, createdText } from './created.ts';
 import { ConformanceFailure, describeInput, describeValue, NotJudged, safeString, type FailureRecord } from './failure.ts';
 import type { RunContext } from './run-context.ts';
-import { runOfFile } from './run-of-file.ts';
+import { runOfFile, suiteRunOf } from './run-of-file.ts';
 import type { RequirementOptions, TestCost } from './test-meta.ts';
 import { waitsOf } from './waits.ts';
 import { runCleanups } from './cleanups.ts';
@@ -61,7 +60,7 @@ function toRecord(check: Check, ids: string[], error: unknown): FailureRecord {
   const message = spec?.message ?? (error instanceof Error ? `${error.name}: ${error.message}` : safeString(error));
   // A generated input holds secrets the target never received (a PATCH for another source, a step
   // after the failing one): they are known to the redactor only from the input itself.
-  if (property) redactor.addFromBody(property.input);
+  if (property) check.redactor.addFromBody(property.input);
   const record: FailureRecord = {
     requirements,
     message,
@@ -72,7 +71,7 @@ function toRecord(check: Check, ids: string[], error: unknown): FailureRecord {
     ...(property ? { input: describeInput(property.input)!, seed: property.seed, ...(property.path ? { path: property.path } : {}) } : {}),
     ...(spec?.reliesOn?.length ? { reliesOn: spec.reliesOn } : {}),
   };
-  return redactor.value(record);
+  return check.redactor.value(record);
 }
 
 export async function runTest(ctx: TestContext, test: DeclaredTest): Promise<void> {
@@ -83,7 +82,8 @@ export async function runTest(ctx: TestContext, test: DeclaredTest): Promise<voi
   if (leftOut(ctx, run, test)) return;
   const timeoutMs = timeoutFor(run, test.timeout, test.cost);
   // Waiting out a throttling target stops a little before the test's deadline, so the test ends skipped, not timed out.
-  const check = new Check(run, seedFor(run, test.title), test.ids, Date.now() + timeoutMs - Math.min(10_000, timeoutMs / 10));
+  const deadlineAt = Date.now() + timeoutMs - Math.min(10_000, timeoutMs / 10);
+  const check = new Check(run, seedFor(run, test.title), test.ids, deadlineAt, suiteRunOf(ctx.task.file.filepath));
   try {
     check.needs.start(ctx.task.id);
     await test.body(check);
@@ -118,15 +118,16 @@ function leftOut(ctx: TestContext, run: RunContext, test: DeclaredTest): boolean
 function endedBy(ctx: TestContext, check: Check, ids: string[], error: unknown): void {
   const refused = error instanceof TargetKeptRefusing ? error : check.gaveUp;
   if (refused) {
-    ctx.task.meta.notJudged = redactor.text(`not judged: ${refused.why}`);
+    ctx.task.meta.notJudged = check.redactor.text(`not judged: ${refused.why}`);
     ctx.task.meta.keptRefusing = true;
     ctx.skip(`skipped: ${ctx.task.meta.notJudged}`);
     return;
   }
   if (error instanceof NotJudged) {
-    ctx.task.meta.notJudged = error.why;
+    // Its why may quote an answer (a deletion that was not seen to end).
+    ctx.task.meta.notJudged = check.redactor.text(error.why);
     if (error.capability) ctx.task.meta.notApplicable = [error.capability];
-    ctx.skip(`${error.kind === 'not-applicable' ? 'not applicable' : 'skipped'}: ${error.why}`);
+    ctx.skip(`${error.kind === 'not-applicable' ? 'not applicable' : 'skipped'}: ${ctx.task.meta.notJudged}`);
     return;
   }
   check.failed = true;
@@ -151,7 +152,7 @@ async function end(ctx: TestContext, check: Check, run: RunContext): Promise<voi
   ctx.task.meta.created = createdBy(check.recorder.exchanges, run.profile);
   if (!run.profile.keep) {
     const errors = await runCleanups(check.cleanups, run.profile.concurrency);
-    if (errors.length > 0) ctx.task.meta.cleanupErrors = redactor.value(errors);
+    if (errors.length > 0) ctx.task.meta.cleanupErrors = check.redactor.value(errors);
   }
   await check.needs.end(check.failed || check.gaveUp !== undefined);
   ctx.task.meta.requests = requestsBy(check.recorder.exchanges);

@@ -5,7 +5,7 @@
 // recorded and judged.
 import type { Dispatcher } from 'undici';
 import type { Credentials, InterfaceName, TargetProfile } from '../profile/profile.ts';
-import { redactor } from '../redact.ts';
+import type { Redactor } from '../redact.ts';
 import { translator, type Translator } from '../profile/vocabulary.ts';
 import type { Exchange, RecordedRequest } from './exchange.ts';
 import { requestBreaker, streamBreaker } from './circuit-breaker.ts';
@@ -56,6 +56,8 @@ export interface ClientOptions {
   throwWhenRefused?: boolean;
   /** Stop waiting out refusals past this time (epoch ms): the test's own deadline. */
   giveUpAt?: number;
+  /** Learns the `secrets[].value` of every body sent: the run's (or command's) redactor. */
+  redactor?: Redactor;
 }
 
 /** Keeps every exchange of a test, in order, and counts the refusals that were waited out. */
@@ -181,7 +183,7 @@ export class InterfaceClient {
       shown = typeof payload === 'string' ? payload : `<${payload.byteLength} bytes of binary data>`;
       headers['Content-Type'] = 'application/json';
     } else if (options.body !== undefined) {
-      redactor.addFromBody(options.body);
+      this.options.redactor?.addFromBody(options.body);
       payload = shown = JSON.stringify(this.words.outgoingBody(options.body));
       headers['Content-Type'] = 'application/json';
     }

@@ -1,6 +1,6 @@
 // Renders an exchange as a ready-to-run curl line. The API key becomes a shell variable
 // reference, so a pasted line works once `APC_API_KEY` is exported and never shows the key.
-import { redactor } from '../redact.ts';
+import type { Redactor } from '../redact.ts';
 import type { Exchange } from './exchange.ts';
 
 const KEY_HEADERS = new Set(['x-api-key', 'authorization']);
@@ -10,7 +10,10 @@ function quote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-export function toCurl(exchange: Exchange): string {
+/** No redaction: where the text goes, its run's redactor replaces the secrets (a failure record, a printed line). */
+const AS_IS = { text: (text: string) => text };
+
+export function toCurl(exchange: Exchange, redactor: Pick<Redactor, 'text'> = AS_IS): string {
   const { request } = exchange;
   const parts = ['curl', '-sS', '-X', request.method, quote(redactor.text(request.url))];
   for (const [name, value] of Object.entries(request.headers)) {
@@ -29,8 +32,8 @@ export function toCurl(exchange: Exchange): string {
 
 const MAX_BODY_SHOWN = 2_000;
 
-/** What came back, for a failure message: status line and (shortened) body, redacted. */
-export function describeResponse(exchange: Exchange): string {
+/** What came back, for a failure message: status line and (shortened) body, redacted when a redactor is given. */
+export function describeResponse(exchange: Exchange, redactor: Pick<Redactor, 'text'> = AS_IS): string {
   if (!exchange.response) return `no response: ${exchange.error ?? 'unknown error'}`;
   const { status, text } = exchange.response;
   const body = text.length > MAX_BODY_SHOWN ? `${text.slice(0, MAX_BODY_SHOWN)}… (${text.length} bytes)` : text;

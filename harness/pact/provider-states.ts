@@ -6,6 +6,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { InterfaceClient, Recorder } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { Limiter } from '../http/limiter.ts';
+import { redactor } from '../redact.ts';
 import type { InterfaceName, TargetProfile } from '../profile/profile.ts';
 
 export type StateParams = Record<string, string>;
@@ -29,7 +30,7 @@ function answer(what: string, exchange: Exchange): Record<string, unknown> {
 }
 
 function client(name: InterfaceName, profile: TargetProfile): InterfaceClient {
-  return new InterfaceClient(name, profile.urls[name]!, profile, new Recorder(), new Limiter(profile.concurrency));
+  return new InterfaceClient(name, profile.urls[name]!, profile, new Recorder(), new Limiter(profile.concurrency), { redactor });
 }
 
 export function runTag(): string {
@@ -73,7 +74,10 @@ function agentServerStates(profile: TargetProfile, tag: string): ProviderStates 
     String(answer(`provider state "${state}"`, await as.post('/assistants', { graph_id: profile.fixtures.graphId, metadata: { tag } })).assistant_id);
   /** An assistant created with {tone: brief} and updated to {tone: detailed}: two versions, the newer active. */
   const twoVersions = async (state: string) => {
-    const id = String(answer(`provider state "${state}"`, await as.post('/assistants', { graph_id: profile.fixtures.graphId, context: { tone: 'brief' }, metadata: { tag } })).assistant_id);
+    const id = String(
+      answer(`provider state "${state}"`, await as.post('/assistants', { graph_id: profile.fixtures.graphId, context: { tone: 'brief' }, metadata: { tag } }))
+        .assistant_id,
+    );
     answer(`provider state "${state}"`, await as.patch(`/assistants/${id}`, { context: { tone: 'detailed' } }));
     return id;
   };

@@ -4,7 +4,7 @@
 // (the public image's first-start server listens on its socket only).
 import { randomBytes } from 'node:crypto';
 import { GenericContainer, Network, Wait, type StartedNetwork } from 'testcontainers';
-import { redactor } from '../redact.ts';
+import { redactor as processRedactor, type Redactor } from '../redact.ts';
 import { ContainerError, dockerClient, firstLine } from './docker.ts';
 
 export const DEFAULT_POSTGRES_IMAGE = 'postgres:15';
@@ -21,7 +21,12 @@ export interface PostgresContainer {
   stop(): Promise<void>;
 }
 
-export async function startPostgresContainer(env: NodeJS.ProcessEnv, onNetwork: boolean, log: (line: string) => void): Promise<PostgresContainer> {
+export async function startPostgresContainer(
+  env: NodeJS.ProcessEnv,
+  onNetwork: boolean,
+  log: (line: string) => void,
+  redactor: Redactor = processRedactor,
+): Promise<PostgresContainer> {
   await dockerClient();
   const image = env.APC_POSTGRES_IMAGE ?? DEFAULT_POSTGRES_IMAGE;
   const password = randomBytes(12).toString('hex');
@@ -50,6 +55,8 @@ export async function startPostgresContainer(env: NodeJS.ProcessEnv, onNetwork: 
     };
   } catch (error) {
     await network?.stop();
-    throw new ContainerError(`PostgreSQL did not start from image ${image}: ${firstLine(error)}. Set APC_POSTGRES_IMAGE to a PostgreSQL image Docker has or can pull.`);
+    throw new ContainerError(
+      `PostgreSQL did not start from image ${image}: ${firstLine(error)}. Set APC_POSTGRES_IMAGE to a PostgreSQL image Docker has or can pull.`,
+    );
   }
 }

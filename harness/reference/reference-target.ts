@@ -8,6 +8,7 @@ import type { PlatformLikeOptions } from '../../reference-impl/platform-like/beh
 import type { BusyPatch, ControlPlaneMode, InterfaceName, TargetProfile } from '../profile/profile.ts';
 import { defaultProfile, defaultSources, OPTIONAL_ENDPOINTS } from '../profile/profile.ts';
 import type { PostgresContainer } from './postgres-container.ts';
+import type { Redactor } from '../redact.ts';
 import { databaseOf, type ReferenceLaunch, type StartedReference } from './reference-launch.ts';
 
 export type ReferenceKind = 'process' | 'container';
@@ -24,6 +25,8 @@ export interface ReferenceStartOptions {
   env?: NodeJS.ProcessEnv;
   /** Progress lines (building an image takes a while). */
   log?: (line: string) => void;
+  /** Learns the started database's password: the run's redactor (default: the process's, a one-shot command's). */
+  redactor?: Redactor;
   /** Length of each revision phase (default 10 ms). */
   phaseMs?: number;
   /** Behave as the real hosted platform does (reference-impl/platform-like/README.md). */
@@ -78,7 +81,9 @@ export async function startReferenceTarget(options: ReferenceStartOptions): Prom
   const kind = options.kind ?? 'process';
   // Containers are loaded on demand too: testcontainers is only needed when Docker is used.
   const database =
-    options.database === 'postgres' ? await (await import('./postgres-container.ts')).startPostgresContainer(launch.env, kind === 'container', launch.log) : undefined;
+    options.database === 'postgres'
+      ? await (await import('./postgres-container.ts')).startPostgresContainer(launch.env, kind === 'container', launch.log, options.redactor)
+      : undefined;
   let started: StartedReference;
   try {
     if (kind === 'container') {
@@ -101,7 +106,12 @@ export async function startReferenceTarget(options: ReferenceStartOptions): Prom
       await database?.stop();
     },
     apply: (profile) =>
-      applyReference(profile, { urls: started.urls, grants, mode, busyPatch: options.platformLike?.behaviours.includes('busy-deployments') ? 'refused' : 'accepted' }),
+      applyReference(profile, {
+        urls: started.urls,
+        grants,
+        mode,
+        busyPatch: options.platformLike?.behaviours.includes('busy-deployments') ? 'refused' : 'accepted',
+      }),
   };
 }
 

@@ -3,7 +3,7 @@
 // a run that could not judge its target and a merge of shard reports all assemble theirs here.
 import type { Catalogue } from '../catalogue.ts';
 import { harnessVersion } from '../version.ts';
-import { redactor } from '../redact.ts';
+import type { Redactor } from '../redact.ts';
 import { countsOf, type ComplianceReport } from './compliance.ts';
 
 export const HARNESS_NAME = 'agent-platform-conformance';
@@ -22,9 +22,13 @@ export interface ReportSubject {
 }
 
 /** What the run found. */
-export type ReportResults = Pick<ComplianceReport, 'startedAt' | 'endedAt' | 'verdict' | 'verdictReason' | 'mustScore' | 'requirements' | 'errors' | 'transient' | 'learned' | 'cost'>;
+export type ReportResults = Pick<
+  ComplianceReport,
+  'startedAt' | 'endedAt' | 'verdict' | 'verdictReason' | 'mustScore' | 'requirements' | 'errors' | 'transient' | 'learned' | 'cost'
+>;
 
-export function assembleReport(subject: ReportSubject, results: ReportResults): ComplianceReport {
+/** The report of `subject` with `results`, every string of it through `redactor` (the run's). */
+export function assembleReport(subject: ReportSubject, results: ReportResults, redactor: Pick<Redactor, 'value'>): ComplianceReport {
   const { catalogue } = subject;
   return redactor.value({
     schemaVersion: 1,

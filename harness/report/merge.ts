@@ -4,6 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { INTERFACES } from '../profile/profile.ts';
 import { assembleReport } from './assemble.ts';
+import { redactor } from '../redact.ts';
 import { verdictOf, type ComplianceReport, type RequirementResult, type RequirementStatus, type Universe } from './compliance.ts';
 import { addTally, type TransientTally } from '../http/throttling.ts';
 import { ReportError } from './read.ts';
@@ -15,7 +16,16 @@ export interface ReportFolder {
 }
 
 /** Worst first: the status a requirement keeps when reports disagree. */
-const PRECEDENCE: RequirementStatus[] = ['failed', 'blocked', 'expected-failure', 'blocked-by-expected-failure', 'passed', 'not-applicable', 'skipped', 'untested'];
+const PRECEDENCE: RequirementStatus[] = [
+  'failed',
+  'blocked',
+  'expected-failure',
+  'blocked-by-expected-failure',
+  'passed',
+  'not-applicable',
+  'skipped',
+  'untested',
+];
 
 function checkCompatible(folders: ReportFolder[]): void {
   const [first, ...rest] = folders;
@@ -29,20 +39,27 @@ function checkCompatible(folders: ReportFolder[]): void {
       );
     }
     if (b.seed !== a.seed) {
-      throw new ReportError(`${dir} ran with seed ${b.seed}, ${first.dir} with seed ${a.seed}: shards must share one seed. Run every shard with the same --seed.`);
+      throw new ReportError(
+        `${dir} ran with seed ${b.seed}, ${first.dir} with seed ${a.seed}: shards must share one seed. Run every shard with the same --seed.`,
+      );
     }
     if (b.target.reference !== a.target.reference) {
-      throw new ReportError(`${dir} and ${first.dir} certified different kinds of target (one is the in-repo reference implementation): they cannot be merged.`);
+      throw new ReportError(
+        `${dir} and ${first.dir} certified different kinds of target (one is the in-repo reference implementation): they cannot be merged.`,
+      );
     }
   }
   const counts = new Set(folders.map((f) => f.report.shard?.count).filter((c) => c !== undefined));
-  if (counts.size > 1) throw new ReportError(`The reports come from different shard counts (${[...counts].join(' and ')}): merge the shards of one --shard I/N split.`);
+  if (counts.size > 1)
+    throw new ReportError(`The reports come from different shard counts (${[...counts].join(' and ')}): merge the shards of one --shard I/N split.`);
   const [count] = [...counts];
   if (count !== undefined && folders.every((f) => f.report.shard)) {
     const present = new Set(folders.map((f) => f.report.shard!.index));
     const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !present.has(i));
     if (missing.length > 0) {
-      throw new ReportError(`Shard(s) ${missing.map((i) => `${i}/${count}`).join(', ')} missing: a merged report must cover every shard, or its verdict would cover only part of the catalogue.`);
+      throw new ReportError(
+        `Shard(s) ${missing.map((i) => `${i}/${count}`).join(', ')} missing: a merged report must cover every shard, or its verdict would cover only part of the catalogue.`,
+      );
     }
   }
 }
@@ -95,7 +112,10 @@ export function mergeReports(folders: ReportFolder[], { runId, order, universe }
     { harness: first.harness, catalogue: first.catalogue, runId, seed: first.seed, mergedFrom: folders.map((f) => f.report.runId), target: first.target },
     {
       startedAt: times.map((r) => r.startedAt).sort()[0]!,
-      endedAt: times.map((r) => r.endedAt).sort().at(-1)!,
+      endedAt: times
+        .map((r) => r.endedAt)
+        .sort()
+        .at(-1)!,
       verdict,
       verdictReason: reason,
       mustScore,
@@ -104,6 +124,8 @@ export function mergeReports(folders: ReportFolder[], { runId, order, universe }
       ...(transient ? { transient } : {}),
       ...(learned ? { learned } : {}),
     },
+    // A merge is a command of its own (apc report merge): its process's redactor.
+    redactor,
   );
 }
 

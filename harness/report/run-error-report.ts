@@ -4,6 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Catalogue } from '../catalogue.ts';
 import { redactedProfile, type TargetProfile } from '../profile/profile.ts';
+import type { Redactor } from '../redact.ts';
 import { assembleReport } from './assemble.ts';
 import type { ComplianceReport } from './compliance.ts';
 import { writeReports } from './write.ts';
@@ -18,6 +19,8 @@ export interface RunErrorInput {
   reason: string;
   /** Further problems, one per line of the report's errors. */
   details?: string[];
+  /** The run's redactor. */
+  redactor: Redactor;
 }
 
 export function runErrorReport(input: RunErrorInput): ComplianceReport {
@@ -38,6 +41,7 @@ export function runErrorReport(input: RunErrorInput): ComplianceReport {
       requirements: [],
       errors: [input.reason, ...(input.details ?? [])],
     },
+    input.redactor,
   );
 }
 

@@ -5,7 +5,6 @@
 import { isAbsolute, relative } from 'node:path';
 import { loadCatalogue } from '../catalogue.ts';
 import { defaultProfile } from '../profile/profile.ts';
-import { redactor } from '../redact.ts';
 import { exitCodeOf, type ComplianceReport } from '../report/compliance.ts';
 import { writeRunErrorReport } from '../report/run-error-report.ts';
 import { writeReports } from '../report/write.ts';
@@ -70,7 +69,7 @@ export async function certifyRun(request: CertifyRequest): Promise<CertifyOutcom
 
 async function planned(request: CertifyRequest, draft: RunDraft): Promise<CertifyOutcome> {
   const { run, out } = request;
-  const progress = new Progress(out, request.quiet ?? false);
+  const progress = new Progress(out, request.quiet ?? false, draft.redactor);
   if (run.shard === 'auto') {
     const found = ciShard(request.env);
     progress.line(found.said);
@@ -95,9 +94,7 @@ async function planned(request: CertifyRequest, draft: RunDraft): Promise<Certif
     ...(request.suites ? { suites: request.suites } : {}),
     ...(request.ownSeedJudged ? { ownSeedJudged: true } : {}),
     stopping: (reason) =>
-      request.err.write(
-        `\napc: ${reason}: stopping the suites${plan.profile.keep ? '' : ' and deleting what the run created'}; ${exitAtOnceHint(reason)}.\n`,
-      ),
+      request.err.write(`\napc: ${reason}: stopping the suites${plan.profile.keep ? '' : ' and deleting what the run created'}; ${exitAtOnceHint(reason)}.\n`),
   });
   const report = reportOf(plan, results);
   writeReports(plan.reportDir, report, { allure: request.allure !== false });
@@ -155,24 +152,26 @@ function failed(request: CertifyRequest, draft: RunDraft, error: unknown): Certi
   if (error instanceof SetupError) {
     const report = errorReport(draft, err, error.message, error.problems.length === 1 ? [] : error.problems);
     err.write(
-      redactor.text(`apc certify: cannot certify; nothing was judged.\n${error.problems.map((s) => `  - ${s}\n`).join('')}Report (verdict error): ${shown}\n`),
+      draft.redactor.text(
+        `apc certify: cannot certify; nothing was judged.\n${error.problems.map((s) => `  - ${s}\n`).join('')}Report (verdict error): ${shown}\n`,
+      ),
     );
     return outcome(report);
   }
   if (error instanceof UsageError) {
-    err.write(`apc certify: ${redactor.text(error.message)}\n`);
+    err.write(`apc certify: ${draft.redactor.text(error.message)}\n`);
     // A setup mistake gets a report only where one was asked for (CI names the folder).
-    const report = run.reports !== undefined ? errorReport(draft, err, redactor.text(error.message)) : undefined;
+    const report = run.reports !== undefined ? errorReport(draft, err, draft.redactor.text(error.message)) : undefined;
     if (report) err.write(`report:  ${draft.reportDir}\n`);
     return outcome(report);
   }
   // A crash of the harness itself still leaves a report saying so.
-  const text = redactor.text(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  const text = draft.redactor.text(error instanceof Error ? (error.stack ?? error.message) : String(error));
   err.write(`apc certify: the harness failed: ${text}\n`);
   const report = errorReport(
     draft,
     err,
-    `The harness failed: ${redactor.text(error instanceof Error ? error.message : String(error))}. Please report this with the command you ran.`,
+    `The harness failed: ${draft.redactor.text(error instanceof Error ? error.message : String(error))}. Please report this with the command you ran.`,
   );
   if (report) err.write(`report:  ${draft.reportDir}\n`);
   return outcome(report);
@@ -189,9 +188,10 @@ function errorReport(draft: RunDraft, err: Output, reason: string, details: stri
       startedAt: draft.startedAt,
       reason,
       details,
+      redactor: draft.redactor,
     });
   } catch (error) {
-    err.write(`apc certify: no report could be written to ${draft.reportDir}: ${redactor.text(String(error))}\n`);
+    err.write(`apc certify: no report could be written to ${draft.reportDir}: ${draft.redactor.text(String(error))}\n`);
     return undefined;
   }
 }

@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import type { TargetProfile } from '../profile/profile.ts';
+import { Redactor } from '../redact.ts';
 import type { ReferenceTarget } from '../reference/reference-target.ts';
 
 /**
@@ -17,9 +18,14 @@ export interface RunDraft {
   profile?: TargetProfile;
   /** Started by the plan; whoever started the plan closes it, also when planning failed. */
   reference?: ReferenceTarget;
+  /**
+   * The run's redactor: the profile's keys once planned (and a started database's password).
+   * What the run prints and writes goes through it; another run in this process has its own.
+   */
+  redactor: Redactor;
 }
 
 export function draftRun(reports: string | undefined): RunDraft {
   const runId = `apc-${randomBytes(4).toString('hex').slice(0, 6)}`;
-  return { runId, reportDir: resolve(reports ?? join('reports', runId)), startedAt: new Date().toISOString() };
+  return { runId, reportDir: resolve(reports ?? join('reports', runId)), startedAt: new Date().toISOString(), redactor: new Redactor() };
 }

@@ -103,13 +103,10 @@ export async function executeRun(plan: RunPlan, hooks: RunHooks = {}): Promise<R
   return plan.resumed ? resumedResults(plan.resumed, results, universeOf(plan.catalogue)) : results;
 }
 
-async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResults> {
+/** The context the suite workers get: the profile, each worker's share of the limits, and under a budget the tests it leaves out. */
+async function runContextOf(plan: RunPlan, hooks: RunHooks, workers: number, stateDir: string): Promise<RunContext> {
   const { profile, runId, catalogue } = plan;
   const ids = plan.selected.map((r) => r.id);
-  // No more workers than files to run: each worker's share of the requests in flight is then as large as it can be.
-  const files = runFiles(plan.suiteInterfaces, ids);
-  const workers = Math.max(1, Math.min(suiteWorkers(plan, hooks.workers), files.length));
-  const stateDir = mkdtempSync(join(tmpdir(), `${runId}-state-`));
   const context: RunContext = {
     profile,
     runId,
@@ -125,6 +122,17 @@ async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResult
     const tests = await plannedTests(context, plan.suiteInterfaces, ids);
     context.overBudget = overBudget(tests, plannable(profile.budget), (id) => catalogue.byId.get(id)?.level);
   }
+  return context;
+}
+
+async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResults> {
+  const { profile, runId, catalogue } = plan;
+  const ids = plan.selected.map((r) => r.id);
+  // No more workers than files to run: each worker's share of the requests in flight is then as large as it can be.
+  const files = runFiles(plan.suiteInterfaces, ids);
+  const workers = Math.max(1, Math.min(suiteWorkers(plan, hooks.workers), files.length));
+  const stateDir = mkdtempSync(join(tmpdir(), `${runId}-state-`));
+  const context = await runContextOf(plan, hooks, workers, stateDir);
   const startedAt = new Date().toISOString();
   const deadline = withDeadline(hooks.stop, plan.maxTime?.ms, plan.maxTime?.label ?? '');
   let stopReason: string | undefined;
@@ -136,21 +144,34 @@ async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResult
   const pool = budgeted(profile) && plan.suiteInterfaces.includes('control-plane') ? await startPoolBroker(profile.budget) : undefined;
   if (pool) context.poolUrl = pool.url;
   let learned: LearnedFacts | undefined;
-  const { outcomes, errors } = await (hooks.suites ?? oneOffRunner).run({
-    ...(stopped ? { stop: stopped } : {}),
-    context,
-    interfaces: plan.suiteInterfaces,
-    ids,
-    workers,
-    listener: sharingSlots(hooks.listener, slotSharePublisher(stateDir, profile.concurrency, workers, files.map((f) => relative(ROOT, f)))),
-  }).finally(async () => {
-    deadline.cancel();
-    learned = learnedIn(stateDir);
-    rmSync(stateDir, { recursive: true, force: true });
-    await pool?.close();
-  });
+  const { outcomes, errors } = await (hooks.suites ?? oneOffRunner)
+    .run({
+      ...(stopped ? { stop: stopped } : {}),
+      context,
+      redactor: plan.redactor,
+      interfaces: plan.suiteInterfaces,
+      ids,
+      workers,
+      listener: sharingSlots(
+        hooks.listener,
+        slotSharePublisher(
+          stateDir,
+          profile.concurrency,
+          workers,
+          files.map((f) => relative(ROOT, f)),
+        ),
+      ),
+    })
+    .finally(async () => {
+      deadline.cancel();
+      learned = learnedIn(stateDir);
+      rmSync(stateDir, { recursive: true, force: true });
+      await pool?.close();
+    });
   // A source kind the spec gives the mode that the profile leaves out: its deployments' rules went unjudged, so no certificate.
-  const omittedRequired = defaultSources(profile.controlPlaneMode).filter((s) => !profile.sources.includes(s)).map((s) => `source:${s}`);
+  const omittedRequired = defaultSources(profile.controlPlaneMode)
+    .filter((s) => !profile.sources.includes(s))
+    .map((s) => `source:${s}`);
   const built = buildResults({ catalogue, selected: plan.selected, outcomes, errors, omittedRequired, ...(plan.baseline ? { baseline: plan.baseline } : {}) });
   const requirements = stopReason ? markNotRun(built.requirements, stopReason) : built.requirements;
   const runErrors = built.errors;
@@ -162,7 +183,9 @@ async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResult
   const pooled = outcomes.some((o) => o.cost?.shared && (o.created?.deployments ?? 0) > 0);
   if (!stopReason && pooled && !profile.keep) runErrors.push(...(await deleteRunLeftovers(profile, runId, 'of the pooled deployments')));
   const resumable = `Resume it (the same run, seed and target; keys given again as flags or APC_* variables): ${resumeCommand(plan.reportDir)}`;
-  const { verdict, reason } = stopReason ? { verdict: 'interrupted' as const, reason: `Interrupted: ${stopReason}; the report holds the tests that ended before. ${resumable}` } : judged;
+  const { verdict, reason } = stopReason
+    ? { verdict: 'interrupted' as const, reason: `Interrupted: ${stopReason}; the report holds the tests that ended before. ${resumable}` }
+    : judged;
   const transient = transientOf(outcomes);
   return {
     startedAt,
@@ -198,5 +221,6 @@ export function reportOf(plan: RunPlan, results: ReportResults): ComplianceRepor
       },
     },
     results,
+    plan.redactor,
   );
 }

@@ -8,7 +8,6 @@ import { INTERFACES, profileSecrets, REMOTE_BUDGET, type InterfaceName, type Tar
 import { buildProfile, type ProfileSettings } from '../profile/sources.ts';
 import { assumptionLines } from '../profile/writer.ts';
 import type { PlatformLikeOptions } from '../../reference-impl/platform-like/behaviours.ts';
-import { redactor } from '../redact.ts';
 import { referenceChoice, type ReferenceChoice } from '../reference/reference-choice.ts';
 import { referenceProfileBase, startReferenceTarget } from '../reference/reference-target.ts';
 import { loadBaseline } from '../report/baseline.ts';
@@ -217,7 +216,15 @@ async function startReference(
   if (typeof choice === 'string') throw new UsageError(choice);
   if (profile) {
     log(`No target URL given: starting the in-repo reference implementation${choice.kind === 'container' ? ' in a container' : ''}.`);
-    draft.reference = await startReferenceTarget({ mode: profile.controlPlaneMode, faults, ...(platformLike ? { platformLike } : {}), ...choice, env, log });
+    draft.reference = await startReferenceTarget({
+      mode: profile.controlPlaneMode,
+      faults,
+      ...(platformLike ? { platformLike } : {}),
+      ...choice,
+      env,
+      log,
+      redactor: draft.redactor,
+    });
     draft.reference.apply(profile);
   } else if (request.referenceFaults || request.reference || request.database || request.referencePlatformLike) {
     throw new UsageError(
@@ -256,7 +263,7 @@ export async function planRun(request: RunRequest, env: NodeJS.ProcessEnv, draft
   const baseline = request.expectedFailures ? loadBaseline(request.expectedFailures, catalogue) : undefined;
 
   const { faults, platformLike, choice } = await startReference(request, replay, usesReference ? profile : undefined, { draft, env, log });
-  redactor.add(...profileSecrets(profile));
+  draft.redactor.add(...profileSecrets(profile));
   const interfaces = parseInterfaces(replay ? replay.interfaces.join(',') : request.interfaces, profile);
   const wanted = selector(replay ? replay.ids : (request.requirements ?? []));
   const selected = shardOf(

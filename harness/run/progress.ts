@@ -4,7 +4,7 @@ import { tallyLines } from '../http/throttling.ts';
 import { costLines } from '../conformance/created.ts';
 import { learnedLines } from '../conformance/learned.ts';
 import type { Level } from '../catalogue.ts';
-import { redactor } from '../redact.ts';
+import { redactor as processRedactor, type Redactor } from '../redact.ts';
 import { failureLine } from '../conformance/failure.ts';
 import type { ComplianceReport, TestOutcome } from '../report/compliance.ts';
 import { countsLine, mustLine, VERDICT_LABELS } from '../report/scores.ts';
@@ -44,10 +44,11 @@ export class Progress {
   /** The requirement ids the run's baseline expects to fail (`expecting`). */
   private expected: ReadonlySet<string> = new Set();
 
-  /** `quiet` keeps only the summary. */
+  /** `quiet` keeps only the summary; `redactor` is the run's (by default the process's, for a one-shot command). */
   constructor(
     private readonly out: Output,
     private readonly quiet = false,
+    private readonly redactor: Pick<Redactor, 'text'> = processRedactor,
   ) {}
 
   line(text = ''): void {
@@ -55,7 +56,7 @@ export class Progress {
   }
 
   private print(text = ''): void {
-    this.out.write(`${redactor.text(text)}\n`);
+    this.out.write(`${this.redactor.text(text)}\n`);
   }
 
   /** The requirements the run's baseline lists: their failures print as expected, not as failed. */
@@ -105,7 +106,8 @@ export class Progress {
       return `${level} ${c.passed}/${applicable}`;
     };
     const label = VERDICT_LABELS[report.verdict].toUpperCase();
-    const verdict = report.verdict === 'certified' || report.verdict === 'passed' ? green(label) : report.verdict === 'no-regressions' ? yellow(label) : red(label);
+    const verdict =
+      report.verdict === 'certified' || report.verdict === 'passed' ? green(label) : report.verdict === 'no-regressions' ? yellow(label) : red(label);
     this.print();
     this.print(`verdict: ${verdict}  ${mustLine(report)}  (${['SHOULD', 'MAY'].map((l) => score(l as Level)).join(', ')})`);
     this.print(`         ${report.verdictReason}`);
@@ -123,7 +125,8 @@ export class Progress {
     const held = report.requirements.filter((r) => r.status === 'blocked-by-expected-failure');
     if (held.length > 0) this.print(`blocked by expected failures: ${held.map((r) => `${r.id} (by ${(r.blockedBy ?? []).join(', ')})`).join(', ')}`);
     // Their number is in the counts line above: one count, not two.
-    if (report.counts.total['not-applicable'] > 0) this.print(dim('not applicable: requirements that need capabilities the profile does not declare (the report lists them and what they need)'));
+    if (report.counts.total['not-applicable'] > 0)
+      this.print(dim('not applicable: requirements that need capabilities the profile does not declare (the report lists them and what they need)'));
     for (const line of tallyLines(report.transient)) this.print(yellow(`waited:  ${line}`));
     for (const line of costLines(report.cost)) this.print(dim(`created: ${line}`));
     for (const line of learnedLines(report.learned)) this.print(yellow(`learned: ${line}`));

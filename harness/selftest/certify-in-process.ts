@@ -4,9 +4,9 @@
 // checks cost.
 //
 // Runs stay independent side by side: each has its own reference and proxy (own ports), its own
-// run id (resource names), report folder, suite runner or a share of apc selftest's, and its own
-// stop. What they share is read-only (the catalogue, compiled schemas) or only ever grows (this
-// process's redactor's list of secrets, so one run's keys are masked in every run's output).
+// run id (resource names), report folder, redactor (RunDraft; a suite worker's SuiteRun), suite
+// runner or a share of apc selftest's, and its own stop. What they share is read-only (the
+// catalogue, compiled schemas).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -17,7 +17,6 @@ import type { Vitest } from 'vitest/node';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import type { SerializedError } from 'vitest';
 import { fileOfRun, splitRunKey } from '../conformance/run-key.ts';
-import { redactor } from '../redact.ts';
 import { KeptWorkers } from './kept-workers.ts';
 import { OutcomeCollector } from './outcome-collector.ts';
 import { runFiles, titlePattern } from './suite-files.ts';
@@ -76,7 +75,7 @@ export class SuiteBatches implements SuiteRunner {
     const files = runFiles(options.interfaces, options.ids);
     if (files.length === 0 || options.ids.length === 0) return Promise.resolve({ outcomes: [], errors: [], stopped: false });
     return new Promise((resolve) => {
-      const pending: Pending = { options, files, collector: new OutcomeCollector(options.listener), settled: false, resolve };
+      const pending: Pending = { options, files, collector: new OutcomeCollector(options.redactor, options.listener), settled: false, resolve };
       this.queue.push(pending);
       // A stop ends this certification alone, with the tests that ended before it; the others of its batch go on.
       void options.stop?.then(() => {
@@ -137,7 +136,7 @@ export class SuiteBatches implements SuiteRunner {
     // re-executes every test file it is given, with the contexts provided for this run.
     const byKey = new Map(batch.map((p, i) => [String(i), p]));
     const shared: string[] = [];
-    const failed = (error: unknown) => shared.push(redactor.text(`the shared suite run failed: ${error instanceof Error ? error.message : String(error)}`));
+    const failed = (error: unknown) => shared.push(`the shared suite run failed: ${error instanceof Error ? error.message : String(error)}`);
     let lane: Lane | undefined;
     try {
       lane = await this.lane();
@@ -158,7 +157,9 @@ export class SuiteBatches implements SuiteRunner {
       failed(error);
       await lane?.vitest.close().catch(() => undefined);
     }
-    for (const p of batch) settle(p, { outcomes: p.collector.outcomes, errors: [...p.collector.errors, ...shared], stopped: false });
+    // An error of the shared run goes to every certification of the batch: through each one's redactor, so none shows another's secret.
+    const sharedErrors = shared.map((text) => batch.reduce((redacted, p) => p.options.redactor.text(redacted), text));
+    for (const p of batch) settle(p, { outcomes: p.collector.outcomes, errors: [...p.collector.errors, ...sharedErrors], stopped: false });
   }
 }
 
@@ -194,6 +195,6 @@ class RoutingReporter implements Reporter {
 
   onTestRunEnd(_modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>): void {
     // An error outside any test cannot be told apart: every certification of the batch reports it.
-    for (const error of unhandled) this.shared.push(redactor.text(`unhandled error: ${error.message}`));
+    for (const error of unhandled) this.shared.push(`unhandled error: ${error.message}`);
   }
 }

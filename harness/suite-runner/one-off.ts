@@ -12,7 +12,7 @@ export const oneOffRunner: SuiteRunner = {
     if (files.length === 0 || options.ids.length === 0) return { outcomes: [], errors: [], stopped: false };
     // A worker beyond one per file would start for nothing.
     const workers = Math.max(1, Math.min(options.workers, files.length));
-    const collector = new OutcomeCollector(options.listener);
+    const collector = new OutcomeCollector(options.redactor, options.listener);
     const vitest = await withoutVitestSignals(() => suiteVitest(options, workers, [collector]));
     let endedBeforeStop: TestOutcome[] | undefined;
     const stop = options.stop?.then(() => {

@@ -2,7 +2,7 @@
 // progress printer as each test ends.
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import type { SerializedError } from 'vitest';
-import { redactor } from '../redact.ts';
+import type { Redactor } from '../redact.ts';
 import type { TestOutcome } from '../report/compliance.ts';
 import { splitRunKey } from '../conformance/run-key.ts';
 
@@ -16,7 +16,10 @@ export class OutcomeCollector implements Reporter {
   readonly outcomes: TestOutcome[] = [];
   readonly errors: string[] = [];
 
-  constructor(private readonly listener: RunListener = {}) {}
+  constructor(
+    private readonly redactor: Pick<Redactor, 'text'>,
+    private readonly listener: RunListener = {},
+  ) {}
 
   onTestCaseResult(testCase: TestCase): void {
     const result = testCase.result();
@@ -45,7 +48,7 @@ export class OutcomeCollector implements Reporter {
       ...(meta.alsoSeen ? { alsoSeen: meta.alsoSeen } : {}),
       ...(meta.bodyEnded ? { bodyEnded: true } : {}),
       ...(result.state === 'skipped' && result.note ? { note: result.note } : {}),
-      ...(errorText ? { note: redactor.text(errorText) } : {}),
+      ...(errorText ? { note: this.redactor.text(errorText) } : {}),
     };
     this.outcomes.push(outcome);
     this.listener.outcome?.(outcome);
@@ -53,11 +56,11 @@ export class OutcomeCollector implements Reporter {
 
   onTestModuleEnd(testModule: TestModule): void {
     const file = splitRunKey(testModule.relativeModuleId).file;
-    for (const error of testModule.errors()) this.errors.push(redactor.text(`${file}: ${error.message}`));
+    for (const error of testModule.errors()) this.errors.push(this.redactor.text(`${file}: ${error.message}`));
     this.listener.fileEnd?.(file);
   }
 
   onTestRunEnd(_modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>): void {
-    for (const error of unhandled) this.errors.push(redactor.text(`unhandled error: ${error.message}`));
+    for (const error of unhandled) this.errors.push(this.redactor.text(`unhandled error: ${error.message}`));
   }
 }

@@ -7,11 +7,14 @@
 // `apc selftest` does to avoid a worker's start per subject.
 import type { RunContext } from '../conformance/run-context.ts';
 import type { InterfaceName } from '../profile/profile.ts';
+import type { Redactor } from '../redact.ts';
 import type { TestOutcome } from '../report/compliance.ts';
 import type { RunListener } from './outcome-collector.ts';
 
 export interface SuiteRunOptions {
   context: RunContext;
+  /** The run's redactor: the errors and notes its tests end with pass it. */
+  redactor: Pick<Redactor, 'text'>;
   interfaces: InterfaceName[];
   /** Only tests naming one of these ids run. */
   ids: string[];

@@ -49,8 +49,8 @@ export function suiteVitest(
       fileParallelism: workers > 1,
       // Files share a worker's modules (schemas compiled once, fast-check and undici loaded
       // once): a third of the CPU time of a full run. Suites keep no state that one file could
-      // leave for another: each file reads its own run's context (run-of-file.ts), what a run
-      // keeps in a worker is keyed by its run id, and names are unique per worker.
+      // leave for another: each file reads its own run's context (run-of-file.ts), and what a run
+      // keeps in a worker (its redactor, limiter, names) is its own SuiteRun (suite-run.ts).
       isolate: false,
       include: ['suites/**/*.suite.ts'],
       provide: single ? { apcRun: options.context } : { apcRuns: options.contexts },

@@ -1,7 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { Redactor, REDACTED } from '../../harness/redact.ts';
 import { toCurl } from '../../harness/http/curl.ts';
-import { redactor } from '../../harness/redact.ts';
 import type { Exchange } from '../../harness/http/exchange.ts';
 
 describe('Redactor', () => {
@@ -35,7 +34,9 @@ describe('Redactor', () => {
     const many = Array.from({ length: 1_600 }, (_, i) => `secret-${String(i).padStart(5, '0')}`);
     // The longest holds a short one that sorts into another of the patterns.
     r.add(...many, `${many[1_599]}-and-more`);
-    expect(r.text(`a ${many[0]} b ${many[799]} c ${many[1_599]}-and-more d ${many[1_599]} e`)).toBe(`a ${REDACTED} b ${REDACTED} c ${REDACTED} d ${REDACTED} e`);
+    expect(r.text(`a ${many[0]} b ${many[799]} c ${many[1_599]}-and-more d ${many[1_599]} e`)).toBe(
+      `a ${REDACTED} b ${REDACTED} c ${REDACTED} d ${REDACTED} e`,
+    );
   });
 
   test('redacts deep values without touching the input', () => {
@@ -61,8 +62,9 @@ describe('curl rendering', () => {
   };
 
   test('renders a runnable line with the key as a shell variable and secrets redacted', () => {
+    const redactor = new Redactor();
     redactor.add('curl-secret-value');
-    const line = toCurl(exchange);
+    const line = toCurl(exchange, redactor);
     expect(line).toContain(`curl -sS -X POST 'http://127.0.0.1:8100/v2/deployments'`);
     expect(line).toContain('"X-Api-Key: $APC_API_KEY"');
     expect(line).not.toContain('key-that-must-not-show');

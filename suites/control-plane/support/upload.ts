@@ -3,7 +3,7 @@
 // PATCH. The location is a signed URL, possibly on another host: it gets no API key, and it is
 // redacted from reports like a credential.
 import { gzipSync } from 'node:zlib';
-import { type Check, type Exchange, redactor } from '../../../harness/conformance/index.ts';
+import { type Check, type Exchange } from '../../../harness/conformance/index.ts';
 import { isObject, statusOf } from './steps.ts';
 
 /** A ustar archive of the given files (512-byte headers, contents padded to 512 bytes). */
@@ -65,7 +65,7 @@ export async function requestUpload(t: Check, deploymentId: string): Promise<Upl
   let exchange = await t.cp.post(`/deployments/${deploymentId}/upload-url`);
   if (statusOf(exchange) === 404 || statusOf(exchange) === 405) exchange = await t.cp.post(`/v2/deployments/${deploymentId}/upload-url`);
   const grant = readGrant(exchange.response?.json);
-  redactor.add(grant.uploadUrl);
+  t.redactor.add(grant.uploadUrl);
   return { exchange, ...grant };
 }
 
