@@ -7,7 +7,7 @@
 import { request } from 'node:http';
 import type { RequestGuard, Recorder, RequestOptions } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
-import { budgetText, createdBy, type Created } from '../conformance/created.ts';
+import { budgetText, createdBy, createdText, type Created } from '../conformance/created.ts';
 import { NotJudged } from '../conformance/failure.ts';
 import type { RunContext } from '../conformance/run-context.ts';
 import type { Spend } from './ledger.ts';
@@ -64,7 +64,7 @@ export function budgetGuard(run: RunContext, recorder: Recorder, deadlineAt?: nu
         if (answer.reservation === 'spent' || (deadlineAt !== undefined && Date.now() + WAIT_MS > deadlineAt)) {
           throw new NotJudged(
             'skipped',
-            `budget: spent: the run has created ${created.deployments ?? 0} deployments and ${created.revisions ?? 0} revisions of its budget (${budgetText(run.profile.budget)}), and ${options.method} ${options.path} could create more`,
+            `budget: spent: the run has created ${createdText({ deployments: created.deployments ?? 0, revisions: created.revisions ?? 0 })} of its budget (${budgetText(run.profile.budget)}), and ${options.method} ${options.path} could create more`,
           );
         }
         // Requests in flight reserved the rest: what they do not create comes back when they are answered.

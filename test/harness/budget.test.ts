@@ -113,6 +113,9 @@ describe('--budget', () => {
     expect(created.revisions ?? 0, run.stdout).toBeLessThanOrEqual(8);
     const spent = report.requirements.filter((r) => r.status === 'skipped' && r.reason?.startsWith('budget: spent'));
     expect(spent.length, run.stdout).toBeGreaterThan(0);
+    // Counts in words: "3 deployments, 1 revision", never "1 revisions".
+    for (const r of spent) expect(r.reason).toMatch(/^budget: spent: the run has created (\d+ deployments?(, \d+ revisions?)?|\d+ revisions?|nothing) of its budget/);
+    for (const r of spent) expect(r.reason).not.toMatch(/\b1 (deployments|revisions)\b/);
     expect(report.verdict).not.toBe('certified');
   }, 120_000);
 

@@ -20,14 +20,33 @@ const REVISION = /^\/v2\/deployments\/[0-9a-f-]{36}\/revisions\/[0-9a-f-]{36}$/;
 
 /** The platform-like reference (`--reference-platform-like`), control plane only. */
 function platformLike(behaviours: string, requirements: string, extra: string[] = [], timeScale = '0.1'): Promise<CertifyRun> {
-  return certifyHere({
-    args: ['--interfaces', 'control-plane', '--reference-platform-like', behaviours, '--reference-time-scale', timeScale, '--requirements', requirements, '--seed', '1', ...extra],
-    timeoutMs: 400_000,
-  }, suites);
+  return certifyHere(
+    {
+      args: [
+        '--interfaces',
+        'control-plane',
+        '--reference-platform-like',
+        behaviours,
+        '--reference-time-scale',
+        timeScale,
+        '--requirements',
+        requirements,
+        '--seed',
+        '1',
+        ...extra,
+      ],
+      timeoutMs: 400_000,
+    },
+    suites,
+  );
 }
 
 /** The reference behind a proxy with `rules`, certified on `requirements`. */
-async function proxied(rules: (target: ControlPlaneTarget) => Parameters<typeof startProxy>[1], requirements: string[], profile: Record<string, unknown> = {}): Promise<CertifyRun> {
+async function proxied(
+  rules: (target: ControlPlaneTarget) => Parameters<typeof startProxy>[1],
+  requirements: string[],
+  profile: Record<string, unknown> = {},
+): Promise<CertifyRun> {
   const target = await startControlPlane('hosted');
   const proxy = await startProxy(target.server.urls.controlPlane, rules(target));
   try {
@@ -46,15 +65,10 @@ describe.concurrent('throttling (429 with Retry-After)', () => {
   test('a target that throttles is judged on its final answers: the rules it follows pass, and the report says how often it throttled', async () => {
     // Every fourth request is throttled, whatever the machine's speed (the platform-like reference throttles by rate).
     let count = 0;
-    const r = await proxied(() => ({ request: (request) => (++count % 4 === 0 ? json(429, { detail: 'Rate limit exceeded' }, { 'retry-after': '1' }) : request) }), [
-      'CP-CREATE-001',
-      'CP-TAG-002',
-      'CP-ERR-001',
-      'CP-ERR-008',
-      'CP-READ-001',
-      'CP-DEL-001',
-      'CP-DEL-002',
-    ]);
+    const r = await proxied(
+      () => ({ request: (request) => (++count % 4 === 0 ? json(429, { detail: 'Rate limit exceeded' }, { 'retry-after': '1' }) : request) }),
+      ['CP-CREATE-001', 'CP-TAG-002', 'CP-ERR-001', 'CP-ERR-008', 'CP-READ-001', 'CP-DEL-001', 'CP-DEL-002'],
+    );
     expect(failed(r), r.stdout).toEqual([]);
     expect(r.report!.verdict).toBe('passed');
     expect(r.report!.transient?.['control-plane']).toMatchObject({ gaveUp: 0 });
@@ -63,9 +77,18 @@ describe.concurrent('throttling (429 with Retry-After)', () => {
   }, 420_000);
 
   test('a target that keeps throttling leaves its rules skipped, never failed, and the run says it could not judge them (exit 2)', async () => {
-    const r = await proxied(() => ({ request: (request) => (request.method === 'GET' && request.path.startsWith('/v2/deployments/') ? json(429, { detail: 'Rate limit exceeded' }, { 'retry-after': '1' }) : request) }), ['CP-READ-001', 'CP-DEL-001'], {
-      timeouts: { throttleMs: 2_500 },
-    });
+    const r = await proxied(
+      () => ({
+        request: (request) =>
+          request.method === 'GET' && request.path.startsWith('/v2/deployments/')
+            ? json(429, { detail: 'Rate limit exceeded' }, { 'retry-after': '1' })
+            : request,
+      }),
+      ['CP-READ-001', 'CP-DEL-001'],
+      {
+        timeouts: { throttleMs: 2_500 },
+      },
+    );
     expect(failed(r), r.stdout).toEqual([]);
     expect(r.result('CP-READ-001')).toMatchObject({ status: 'skipped', keptRefusing: true });
     expect(r.result('CP-READ-001')!.reason).toMatch(/the target kept throttling \(429\)/);
@@ -82,11 +105,13 @@ describe.concurrent('throttling (429 with Retry-After)', () => {
 describe.concurrent('transient errors (503 with Retry-After)', () => {
   test('503s to GETs are waited out: the rules they hit pass', async () => {
     let count = 0;
-    const r = await proxied(() => ({ request: (request) => (request.method === 'GET' && ++count % 5 === 0 ? json(503, { detail: 'Service temporarily unavailable' }, { 'retry-after': '1' }) : request) }), [
-      'CP-READ-001',
-      'CP-REVL-001',
-      'CP-TEN-001',
-    ]);
+    const r = await proxied(
+      () => ({
+        request: (request) =>
+          request.method === 'GET' && ++count % 5 === 0 ? json(503, { detail: 'Service temporarily unavailable' }, { 'retry-after': '1' }) : request,
+      }),
+      ['CP-READ-001', 'CP-REVL-001', 'CP-TEN-001'],
+    );
     expect(failed(r), r.stdout).toEqual([]);
     expect(r.report!.verdict).toBe('passed');
     expect(r.report!.transient!['control-plane']!.unavailable).toBeGreaterThan(0);
@@ -97,7 +122,8 @@ describe.concurrent('transient errors (503 with Retry-After)', () => {
       let first = true;
       return {
         async request(request: ProxiedRequest) {
-          if (request.method !== 'POST' || request.path !== '/v2/deployments' || !first) return request;
+          // The first create of a deployment: not the run's latency probe, whose empty body creates nothing (run/latency.ts).
+          if (request.method !== 'POST' || request.path !== '/v2/deployments' || !first || request.body.toString().trim() === '{}') return request;
           first = false;
           if (tookEffect) await fetch(target.server.urls.controlPlane + request.path, { method: 'POST', headers: request.headers, body: request.body });
           return json(503, { detail: 'Service temporarily unavailable' }, { 'retry-after': '0' });
@@ -137,7 +163,8 @@ describe.concurrent('asynchronous deletion (AWAITING_DELETE)', () => {
             deleted.set(id, Buffer.from(JSON.stringify({ ...((await read.json()) as object), status: 'AWAITING_DELETE' })));
             return request;
           }
-          if (id && request.method === 'GET' && deleted.has(id)) return { status: 200, headers: { 'content-type': 'application/json' }, body: deleted.get(id)! };
+          if (id && request.method === 'GET' && deleted.has(id))
+            return { status: 200, headers: { 'content-type': 'application/json' }, body: deleted.get(id)! };
           return request;
         },
       }),
@@ -150,7 +177,8 @@ describe.concurrent('asynchronous deletion (AWAITING_DELETE)', () => {
 });
 
 describe.concurrent('busy deployments (a new revision refused while one is in progress)', () => {
-  const REVISION_RULES = 'CP-PATCH-001,CP-REV-002,CP-REV-003,CP-REV-004,CP-REV-006,CP-REV-008,CP-APPL-007,CP-TAG-003,CP-TAR-002,CP-UPL-002,CP-RES-008,CP-CONC-*';
+  const REVISION_RULES =
+    'CP-PATCH-001,CP-REV-002,CP-REV-003,CP-REV-004,CP-REV-006,CP-REV-008,CP-APPL-007,CP-TAG-003,CP-TAR-002,CP-UPL-002,CP-RES-008,CP-CONC-*';
 
   test('a target with slow builds that refuses PATCHes while busy passes the PATCH rules: the harness waits for the latest revision first', async () => {
     const r = await platformLike('busy-deployments,slow-builds', REVISION_RULES);
@@ -183,12 +211,33 @@ describe.concurrent('busy deployments (a new revision refused while one is in pr
 });
 
 describe.concurrent('stuck revisions and values outside an enum', () => {
-  const rewriteRevision = (status: string) => () => ({
-    answer: (request: ProxiedRequest, answer: ProxiedAnswer) => (request.method === 'GET' && REVISION.test(request.path.split('?')[0]!) ? editJson(answer, (j) => void (j.status = status)) : answer),
+  /** Revision reads answer `status` instead: every status read, or (`deployed`) only a DEPLOYED one, once the deployment names it active. */
+  const rewriteRevision = (status: string, only?: 'deployed') => () => ({
+    answer: (request: ProxiedRequest, answer: ProxiedAnswer) =>
+      request.method === 'GET' && REVISION.test(request.path.split('?')[0]!)
+        ? editJson(answer, (j) => void (only === undefined || j.status === 'DEPLOYED' ? (j.status = status) : undefined))
+        : answer,
   });
 
   test('a revision that never ends fails CP-LIFE-001 when the deploy timeout passes, and the run ends soon after', async () => {
-    const r = await certifyHere({ args: ['--interfaces', 'control-plane', '--reference-fault', 'cp.revision-stuck', '--deploy-timeout-ms', '4000', '--requirements', 'CP-LIFE-001', '--seed', '1'], timeoutMs: 400_000 }, suites);
+    const r = await certifyHere(
+      {
+        args: [
+          '--interfaces',
+          'control-plane',
+          '--reference-fault',
+          'cp.revision-stuck',
+          '--deploy-timeout-ms',
+          '4000',
+          '--requirements',
+          'CP-LIFE-001',
+          '--seed',
+          '1',
+        ],
+        timeoutMs: 400_000,
+      },
+      suites,
+    );
     expect(r.status('CP-LIFE-001'), r.stdout).toBe('failed');
     expect(r.result('CP-LIFE-001')!.failures[0]!.message).toMatch(/did not end within the deploy timeout \(4000 ms\); its last status was "[A-Z_]+"/);
     // Margin: the run's start on a busy machine, the create and cleanup; never another deploy timeout.
@@ -204,9 +253,11 @@ describe.concurrent('stuck revisions and values outside an enum', () => {
   }, 420_000);
 
   test('a revision that ends FAILED where it should deploy fails CP-LIFE-001 naming its status and id; its being the active revision fails CP-LIFE-005 beside it', async () => {
-    const r = await proxied(rewriteRevision('BUILD_FAILED'), ['CP-LIFE-001', 'CP-LIFE-005']);
+    const r = await proxied(rewriteRevision('BUILD_FAILED', 'deployed'), ['CP-LIFE-001', 'CP-LIFE-005']);
     expect(r.status('CP-LIFE-001'), r.stdout).toBe('failed');
-    expect(r.result('CP-LIFE-001')!.failures[0]!.message).toMatch(/^Revision [0-9a-f-]{36} of deployment [0-9a-f-]{36} ended with status BUILD_FAILED, not DEPLOYED\.$/);
+    expect(r.result('CP-LIFE-001')!.failures[0]!.message).toMatch(
+      /^Revision [0-9a-f-]{36} of deployment [0-9a-f-]{36} ended with status BUILD_FAILED, not DEPLOYED\.$/,
+    );
     // The wait saw the deployment name the "failed" revision as active: recorded under CP-LIFE-005,
     // found in CP-LIFE-001's test, which went on to judge its own rule (one fault, each rule it breaks).
     expect(r.status('CP-LIFE-005'), r.stdout).toBe('failed');
