@@ -1,6 +1,7 @@
 // What the certifying process hands to the suite workers (through vitest's provide/inject).
 import type { Requirement } from '../catalogue.ts';
 import type { TargetProfile } from '../profile/profile.ts';
+import type { Latency } from './request-count.ts';
 
 export interface RunContext {
   profile: TargetProfile;
@@ -14,6 +15,8 @@ export interface RunContext {
   workerMaxRps?: number;
   /** `--max-rps auto`: each worker slows down after a 429 and settles below the target's limit (harness/http/limiter.ts). */
   adaptiveRps?: boolean;
+  /** The target's latency, measured as the run started (harness/run/latency.ts): tests' deadlines grow with it (slow-deadline.ts). */
+  latency?: Latency;
   /** A folder the workers share for the run's circuit breakers (harness/http/circuit-breaker.ts). */
   stateDir?: string;
   /** The run's pool of shared deployments (harness/budget/broker.ts), under a budget: leased by one test at a time across workers. */

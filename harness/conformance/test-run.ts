@@ -18,6 +18,7 @@ import { waitsOf } from './waits.ts';
 import { runCleanups } from './cleanups.ts';
 import { applyLearned } from './learned.ts';
 import { requestsBy } from './request-count.ts';
+import { serialRequestMs, SLOW_DEADLINE_FACTOR } from './slow-deadline.ts';
 import { failureAtEnd, sideFindings } from './findings.ts';
 import { reproCommand } from './repro-command.ts';
 
@@ -36,7 +37,12 @@ function seedFor(run: RunContext, title: string): number {
 }
 
 export /** The test's deadline: its own time, and at least the deploy timeout for each revision wait in a row it declares for this target. */
-function timeoutFor(run: RunContext, option: RequirementOptions['timeout'], cost: TestCost): number {
+function timeoutFor(run: RunContext, option: RequirementOptions['timeout'], cost: TestCost, title = ''): number {
+  return Math.max(ownTimeout(run, option, cost), Math.max(60_000, run.profile.timeouts.requestMs * 4) + SLOW_DEADLINE_FACTOR * serialRequestMs(run, title));
+}
+
+/** The test's own deadline, for a target that answers at once. */
+function ownTimeout(run: RunContext, option: RequirementOptions['timeout'], cost: TestCost): number {
   const t = run.profile.timeouts;
   const base = Math.max(60_000, t.requestMs * 4);
   const waits = waitsOf(cost, run.profile.busyPatch) * t.deployMs + base;
@@ -80,7 +86,7 @@ export async function runTest(ctx: TestContext, test: DeclaredTest): Promise<voi
   applyLearned(run);
   ctx.task.meta.requirements = test.ids;
   if (leftOut(ctx, run, test)) return;
-  const timeoutMs = timeoutFor(run, test.timeout, test.cost);
+  const timeoutMs = timeoutFor(run, test.timeout, test.cost, test.title);
   // Waiting out a throttling target stops a little before the test's deadline, so the test ends skipped, not timed out.
   const deadlineAt = Date.now() + timeoutMs - Math.min(10_000, timeoutMs / 10);
   const check = new Check(run, seedFor(run, test.title), test.ids, deadlineAt, suiteRunOf(ctx.task.file.filepath));

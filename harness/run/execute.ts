@@ -116,6 +116,7 @@ async function runContextOf(plan: RunPlan, hooks: RunHooks, workers: number, sta
     ...(plan.maxRps ? { workerMaxRps: plan.maxRps / workers } : {}),
     ...(plan.adaptiveRps ? { adaptiveRps: true } : {}),
     stateDir,
+    ...(plan.latency ? { latency: plan.latency } : {}),
     ...(hooks.ownSeedJudged ? { ownSeedJudged: true } : {}),
   };
   if (profile.budget && budgeted(profile)) {

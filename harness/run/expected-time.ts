@@ -5,30 +5,10 @@
 // costs, and the rest of the reference run's wall time, whose answers take milliseconds, in
 // proportion to the tests selected). `apc certify --plan`
 // adds the revision waits (cost.ts); a run whose expected time passes --max-time says so.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { addRequests, type RequestCounts } from '../conformance/request-count.ts';
+import { addRequests, loadRequestTable, REQUEST_TABLE, type Latency, type RequestCounts, type RequestTable } from '../conformance/request-count.ts';
 import { INTERFACES, type InterfaceName } from '../profile/profile.ts';
-import { ROOT } from '../root.ts';
-import type { Latency } from './latency.ts';
 
-/** request-counts.json: each test of a certification of the reference and the requests it sent. */
-export interface RequestTable {
-  /** When and on which commit it was measured, with which `--runs`. */
-  measured: string;
-  runs: number;
-  /** The wall time of that certification, ms: the harness's own work, the reference answering at once. */
-  wallMs: number;
-  /** The wall time of a certification of a single quick test, ms: what any run costs before its tests. */
-  startMs: number;
-  tests: Record<string, { requirements: string[]; requests: RequestCounts }>;
-}
-
-export const REQUEST_TABLE = 'harness/run/request-counts.json';
-
-export function loadRequestTable(): RequestTable {
-  return JSON.parse(readFileSync(join(ROOT, REQUEST_TABLE), 'utf8')) as RequestTable;
-}
+export { loadRequestTable, REQUEST_TABLE, type RequestTable };
 
 export interface ExpectedTime {
   /** The selected tests' requests, per interface. */

@@ -6,15 +6,9 @@
 import { InterfaceClient, Recorder, type RequestOptions } from '../http/client.ts';
 import { Limiter } from '../http/limiter.ts';
 import type { InterfaceName, TargetProfile } from '../profile/profile.ts';
+import type { InterfaceLatency, Latency } from '../conformance/request-count.ts';
 
-export interface InterfaceLatency {
-  /** Median time to the whole answer of a read, ms. */
-  readMs: number;
-  /** Median time to the whole answer of a POST, ms. */
-  postMs: number;
-}
-
-export type Latency = Partial<Record<InterfaceName, InterfaceLatency>>;
+export type { InterfaceLatency, Latency };
 
 /** Samples of each kind; the median is kept, so one slow answer does not decide. */
 export const LATENCY_SAMPLES = 3;
