@@ -4,13 +4,13 @@
 // never failed; the verdict then says which MUSTs went unjudged. Once answered, the reservation
 // is settled to what the request created, counted as the report counts it
 // (harness/conformance/created.ts), so the report's "created" never passes the budget.
-import { request } from 'node:http';
 import type { RequestGuard, Recorder, RequestOptions } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { budgetText, createdBy, createdText, type Created } from '../conformance/created.ts';
 import { NotJudged } from '../conformance/failure.ts';
 import type { RunContext } from '../conformance/run-context.ts';
 import type { Spend } from './ledger.ts';
+import { postToBroker } from './loopback.ts';
 
 /** What a request may create at most, by its method and path; nothing for the rest. */
 export function mayCreate(options: Pick<RequestOptions, 'method' | 'path' | 'url'>): Spend {
@@ -21,22 +21,8 @@ export function mayCreate(options: Pick<RequestOptions, 'method' | 'path' | 'url
   return {};
 }
 
-function post(url: string, body: unknown): Promise<Record<string, unknown>> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('error', reject);
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        if (res.statusCode !== 200) reject(new Error(`the run's budget answered ${res.statusCode}: ${text}`));
-        else resolve(JSON.parse(text) as Record<string, unknown>);
-      });
-    });
-    req.on('error', reject);
-    req.end(JSON.stringify(body));
-  });
-}
+/** A request to the run's broker, whose errors name this service. */
+const post = (url: string, body: unknown) => postToBroker(url, body, "the run's budget");
 
 /** How long a reservation waits for requests in flight to settle before it asks again. */
 const WAIT_MS = 50;

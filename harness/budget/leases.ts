@@ -6,13 +6,13 @@
 // wait minutes for its revisions. When the test ends its leases go back, with the values it made;
 // a test that failed drops the values it used (it may have left them changed). Suites never see a
 // lease: they ask their Check's needs (needs.ts), which hold the test's leases.
-import { request } from 'node:http';
 import { beforeEach, type TestContext } from 'vitest';
 import { getCurrentSuite } from 'vitest/suite';
 import { budgeted } from '../profile/profile.ts';
 import { NotJudged } from '../conformance/failure.ts';
 import type { RunContext } from '../conformance/run-context.ts';
 import { LeaseTable, type Granted, type Release } from './lease-table.ts';
+import { postToBroker } from './loopback.ts';
 
 /** One key as a test holds it. */
 export interface Lease<T = unknown> {
@@ -42,23 +42,8 @@ interface Lender {
   release(token: string, release: Release): Promise<void>;
 }
 
-function post(url: string, body: unknown): Promise<Record<string, unknown>> {
-  return new Promise((resolve, reject) => {
-    // No deadline: a lease is answered when the test before has ended.
-    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('error', reject);
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        if (res.statusCode !== 200) reject(new Error(`the run's pool answered ${res.statusCode}: ${text}`));
-        else resolve(JSON.parse(text) as Record<string, unknown>);
-      });
-    });
-    req.on('error', reject);
-    req.end(JSON.stringify(body));
-  });
-}
+/** A request to the run's broker, whose errors name this service. */
+const post = (url: string, body: unknown) => postToBroker(url, body, "the run's pool");
 
 const remote = (url: string): Lender => ({
   lease: async (key, group) => (await post(`${url}/lease`, { key, group })) as unknown as Granted,

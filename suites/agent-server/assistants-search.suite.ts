@@ -1,7 +1,7 @@
 // Assistant search (spec 4.2): the metadata filter, limit and offset. Every search is scoped by a
 // metadata tag of its own, so assistants of other tests and other runs never interfere.
-import fc from 'fast-check';
 import { requirement, type Check } from '../../harness/conformance/index.ts';
+import { pageLimits } from '../../generators/agent-server/search-limits.ts';
 import { createAssistant, is2xx, is4xx, searchAssistants, searchIds } from './support/assistants.ts';
 
 async function createTagged(t: Check, count: number, metadata: (i: number) => Record<string, unknown>): Promise<string[]> {
@@ -54,11 +54,9 @@ requirement('AS-SRCH-002', async (t: Check) => {
   // Paging is judged on a search whose filter works (AS-SRCH-001): exactly these five, in one page.
   const all = await searchIds(t, { metadata: { apc_group: group }, limit: 10 }, ids);
   t.need(all.length === ids.length, { requirement: 'AS-SRCH-001', message: `A search by metadata listed ${all.length} of the ${ids.length} assistants holding it.`, expected: ids, seen: all });
-  // The edges the spec's types allow beside the middle: a limit of 1, of exactly the set, of more
-  // than the set, and 10 (the default the field notes show; the spec documents no largest limit).
-  const limits = fc.oneof(fc.constantFrom(1, ids.length, ids.length + 1, 10), fc.integer({ min: 1, max: 6 }));
+  // The edges the spec's types allow beside the middle (generators/agent-server/search-limits.ts).
   await t.property(
-    limits,
+    pageLimits(ids.length),
     async (limit) => {
       const listed: string[] = [];
       for (let offset = 0; offset <= ids.length; offset += limit) {

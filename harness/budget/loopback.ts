@@ -1,0 +1,22 @@
+// The one client of the run's broker (broker.ts), the loopback service of the certifying process
+// that a suite worker asks for leases and for the budget's reservations: a JSON POST, its JSON
+// answer. No deadline: a lease is answered when the test before it has ended.
+import { request } from 'node:http';
+
+/** POSTs `body` as JSON to `url` and resolves to the JSON answer; an answer other than 200 rejects, naming `service`. */
+export function postToBroker(url: string, body: unknown, service: string): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        if (res.statusCode !== 200) reject(new Error(`${service} answered ${res.statusCode}: ${text}`));
+        else resolve(JSON.parse(text) as Record<string, unknown>);
+      });
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
