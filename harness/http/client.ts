@@ -355,17 +355,21 @@ export class InterfaceClient {
       return exchange;
     }
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new Error(`no response headers within ${timeoutMs} ms`)), timeoutMs);
+    let timer: NodeJS.Timeout | undefined;
     try {
-      const response = await this.limiter.run(() =>
-        undiciRequest(prepared.url, {
+      // The deadline starts when the request is sent, not while it waits for a slot of the
+      // limiter: on a slow target many streams queue behind each other, and a queued one is no
+      // answer missing (counted so, they opened the circuit breaker on a conforming target).
+      const response = await this.limiter.run(() => {
+        timer = setTimeout(() => controller.abort(new Error(`no response headers within ${timeoutMs} ms`)), timeoutMs);
+        return undiciRequest(prepared.url, {
           method: prepared.method as Dispatcher.HttpMethod,
           headers: prepared.headers,
           body: payload,
           signal: controller.signal,
           dispatcher,
-        }),
-      );
+        });
+      });
       clearTimeout(timer);
       exchange.response = { status: response.statusCode, headers: flatHeaders(response.headers), text: '' };
       exchange.durationMs = Math.round(performance.now() - started);
