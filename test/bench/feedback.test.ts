@@ -65,6 +65,12 @@ test('the ratio is new ÷ old of the medians: one run slowed by load moves nothi
     wallRatio: 1.032,
     cpuRatio: 0.865,
   });
+  // A failed run says how far it got, not what a run costs: it is left out, and no ratio is made without a passing run on each side.
+  expect(compareRuns([run('old', 300, 500), run('new', 320, 450), { ...run('new', 10, 10), passed: false }])[0]?.new).toEqual({
+    wallSeconds: 320,
+    cpuSeconds: 450,
+  });
+  expect(compareRuns([run('old', 300, 500), { ...run('new', 320, 450), passed: false }])).toEqual([]);
   // Without two commits there is nothing to compare.
   expect(compareRuns([{ ...run('this checkout', 1, 1) }])).toEqual([]);
   const lines: string[] = [];
