@@ -109,12 +109,16 @@ export async function feedbackRounds(checkouts: Checkout[], commands: FeedbackCo
   return runs;
 }
 
-/** Per command, the median wall and CPU time of each commit's runs, and their ratios new ÷ old. */
+/**
+ * Per command, the median wall and CPU time of each commit's passing runs, and their ratios new ÷ old.
+ * A failed run is left out: a selftest whose certifications ran into their deadlines stopped early,
+ * and its time says how far it got, not what a whole run costs.
+ */
 export function compareRuns(runs: FeedbackFigures[]): FeedbackComparison[] {
   const commands = [...new Set(runs.map((r) => r.command))];
   return commands.flatMap((command) => {
     const of = (label: string) => {
-      const mine = runs.filter((r) => r.command === command && r.checkout === label);
+      const mine = runs.filter((r) => r.command === command && r.checkout === label && r.passed);
       return mine.length ? { wallSeconds: round(median(mine.map((r) => r.wallSeconds))), cpuSeconds: round(median(mine.map((r) => r.cpuSeconds))) } : undefined;
     };
     const [old, now] = [of('old'), of('new')];

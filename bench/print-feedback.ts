@@ -14,6 +14,10 @@ export function printFeedback(feedback: FeedbackResults, out: (line?: string) =>
     for (const line of f.measures ?? []) out(`    ${line}`);
     if (f.slowest?.length) out(`    slowest: ${f.slowest.join(', ')}`);
   }
+  const compared = new Set(feedback.comparisons.map((c) => c.command));
+  const failed = feedback.runs.filter((f) => !f.passed && !compared.has(f.command) && feedback.checkouts.length > 1);
+  for (const command of new Set(failed.map((f) => f.command)))
+    out(`  ${command}: no ratio, a commit has no passing run (a failed run's time is how far it got)`);
   for (const c of feedback.comparisons) {
     const mark = (ratio: number) => `${ratio.toFixed(3)}${ratio <= WITHIN ? '' : ' (more than 10% slower)'}`;
     out(

@@ -65,6 +65,12 @@ test('the ratio is new ÷ old of the medians: one run slowed by load moves nothi
     wallRatio: 1.032,
     cpuRatio: 0.865,
   });
+  // A failed run says how far it got, not what a run costs: it is left out, and no ratio is made without a passing run on each side.
+  expect(compareRuns([run('old', 300, 500), run('new', 320, 450), { ...run('new', 10, 10), passed: false }])[0]?.new).toEqual({
+    wallSeconds: 320,
+    cpuSeconds: 450,
+  });
+  expect(compareRuns([run('old', 300, 500), { ...run('new', 320, 450), passed: false }])).toEqual([]);
   // Without two commits there is nothing to compare.
   expect(compareRuns([{ ...run('this checkout', 1, 1) }])).toEqual([]);
   const lines: string[] = [];
@@ -102,7 +108,7 @@ test('a commit is checked out in a clone of its own, and this checkout is left a
   expect(git(ROOT, 'worktree', 'list')).toBe(worktrees);
 });
 
-test("npm test's files by duration come from the checkout's vitest cache, longest first", () => {
+test("npm test's files by duration come from the checkout's vitest cache, longest first, without apc selftest's suite runs", () => {
   const dir = mkdtempSync(join(clones.parent, 'cache-'));
   expect(fileDurations(dir)).toEqual([]);
   const cache = join(dir, 'node_modules', '.vite', 'vitest', 'da39a3ee');
@@ -110,6 +116,7 @@ test("npm test's files by duration come from the checkout's vitest cache, longes
   const results = [
     [':test/a.test.ts', { duration: 1234.5, failed: false }],
     [':test/selftest/selftest.test.ts', { duration: 572806.03, failed: false }],
+    [':suites/control-plane/errors.suite.ts?apc-run=1', { duration: 13400, failed: false }],
   ];
   writeFileSync(join(cache, 'results.json'), JSON.stringify({ version: '4.1.12', results }));
   expect(fileDurations(dir)).toEqual([
