@@ -80,4 +80,23 @@ describe('messages compared without run-unique ids', () => {
     expect(diff.changedMessages).toEqual([]);
     expect(diffMarkdown(diff)).not.toContain('changed message');
   });
+
+  test('failures whose cases are generated (a tag ref, an object path, a row outside a window) read the same under two seeds', { timeout: 300_000 }, async () => {
+    const dir = scratchDir('diff-generated-cases');
+    const rules = ['CP-TAG-003', 'CP-TAG-004', 'CP-TAR-002', 'EU-TW-003'];
+    const faults = ['cp.tag-build-on-push-accepted', 'cp.arbitrary-tarball-accepted', 'eu.no-window-check'];
+    const night = (seed: string) =>
+      certifyHere(
+        {
+          args: ['--interfaces', 'control-plane,experiment-upload', '--requirements', rules.join(','), ...faults.flatMap((f) => ['--reference-fault', f]), '--seed', seed],
+          reportDir: join(dir, seed),
+        },
+        suites,
+      );
+    const first = await night('1');
+    const second = await night('2');
+    for (const run of [first, second]) for (const id of rules) expect(run.status(id), `${id}\n${run.stdout}`).toBe('failed');
+    const diff = diffReports(first.report!, second.report!);
+    expect(diff.changedMessages).toEqual([]);
+  });
 });
