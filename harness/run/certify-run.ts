@@ -2,6 +2,7 @@
 // (harness/cli/certify.ts) and apc selftest (harness/selftest/certify-in-process.ts) both call.
 // It plans the run (plan.ts), executes it (execute.ts), writes its report and prints its progress
 // and verdict; a run that cannot judge its target still gets a report saying so (verdict error).
+import { addTally } from '../http/throttling.ts';
 import { isAbsolute, relative } from 'node:path';
 import { loadCatalogue } from '../catalogue.ts';
 import { defaultProfile } from '../profile/profile.ts';
@@ -81,7 +82,7 @@ async function planned(request: CertifyRequest, draft: RunDraft): Promise<Certif
     return { code: 0, reportDir: draft.reportDir };
   }
   if (plan.baseline) progress.expecting(plan.baseline.entries.keys());
-  plan.latency = await measureLatency(plan.profile, plan.suiteInterfaces);
+  plan.latency = await measureLatency(plan.profile, plan.suiteInterfaces, (tally) => (plan.probeWaited = addTally(plan.probeWaited ?? {}, tally)));
   if (run.sendNothing) {
     await printCost(request, plan);
     return { code: 0, reportDir: draft.reportDir };

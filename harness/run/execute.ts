@@ -1,6 +1,7 @@
 // The second stage of a certify run: runs the planned suites against the planned target, within
 // --max-time and until an interrupt, and judges what they found: a status per requirement and
 // the verdict. The third stage, reportOf, puts that into a compliance report.
+import { addTally } from '../http/throttling.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -187,7 +188,8 @@ async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResult
   const { verdict, reason } = stopReason
     ? { verdict: 'interrupted' as const, reason: `Interrupted: ${stopReason}; the report holds the tests that ended before. ${resumable}` }
     : judged;
-  const transient = transientOf(outcomes);
+  const tally = addTally(addTally({}, plan.probeWaited), transientOf(outcomes));
+  const transient = Object.keys(tally).length > 0 ? tally : undefined;
   return {
     startedAt,
     endedAt: new Date().toISOString(),

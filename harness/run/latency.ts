@@ -4,6 +4,7 @@
 // a database answers POSTs seconds late while its reads stay quick, so the two are measured apart;
 // the expected wall time (expected-time.ts) multiplies them by the run's requests.
 import { InterfaceClient, Recorder, type RequestOptions } from '../http/client.ts';
+import type { TransientTally } from '../http/throttling.ts';
 import { Limiter } from '../http/limiter.ts';
 import type { InterfaceName, TargetProfile } from '../profile/profile.ts';
 import type { InterfaceLatency, Latency } from '../conformance/request-count.ts';
@@ -35,13 +36,18 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
-/** Measures each interface's latency; the samples of one interface go one after another, the interfaces side by side. */
-export async function measureLatency(profile: TargetProfile, interfaces: InterfaceName[]): Promise<Latency> {
+/**
+ * Measures each interface's latency; the samples of one interface go one after another, the
+ * interfaces side by side. `waited` gets the 429s and 503s the samples waited out: they are the
+ * run's too (the report's "waited" line), and a platform's blips may fall on them.
+ */
+export async function measureLatency(profile: TargetProfile, interfaces: InterfaceName[], waited?: (tally: TransientTally) => void): Promise<Latency> {
   // A sample is cheap: bounded like the preflight's requests, whatever the profile's deadline.
   const quick: TargetProfile = { ...profile, timeouts: { ...profile.timeouts, requestMs: Math.min(profile.timeouts.requestMs, 10_000) } };
   const measured = await Promise.all(
     interfaces.map(async (name) => {
-      const client = new InterfaceClient(name, profile.urls[name]!, quick, new Recorder(), new Limiter(1));
+      const recorder = new Recorder();
+      const client = new InterfaceClient(name, profile.urls[name]!, quick, recorder, new Limiter(1));
       // A request that got no answer measures nothing: the interface is left out (the preflight says why).
       const timed = async (options: RequestOptions) => {
         const times: number[] = [];
@@ -54,6 +60,7 @@ export async function measureLatency(profile: TargetProfile, interfaces: Interfa
       };
       const readMs = await timed(SAMPLES[name].read);
       const postMs = readMs === undefined ? undefined : await timed(SAMPLES[name].post);
+      waited?.(recorder.transient);
       return readMs === undefined || postMs === undefined ? [] : [[name, { readMs, postMs }] as const];
     }),
   );

@@ -2,6 +2,7 @@
 // RunPlan that names everything the run needs: its id and report folder, the catalogue and the
 // requirements selected, and the target's profile, resolved here once (from its sources, the
 // started reference implementation and what probing the target found) and not changed after.
+import type { TransientTally } from '../http/throttling.ts';
 import { mkdirSync } from 'node:fs';
 import { checkSelection, loadCatalogue, selector, type Catalogue, type Requirement } from '../catalogue.ts';
 import { INTERFACES, profileSecrets, REMOTE_BUDGET, type InterfaceName, type TargetProfile } from '../profile/profile.ts';
@@ -75,6 +76,8 @@ export interface RunPlan extends RunDraft {
   referencePlatformLike?: PlatformLikeOptions;
   /** The target's request latency, measured as the run starts (latency.ts). */
   latency?: Latency;
+  /** The 429s and 503s the latency samples waited out, counted with the tests' own. */
+  probeWaited?: TransientTally;
 }
 
 /** Nothing to run, and why (a replay of a report without a failed requirement). */
