@@ -8,7 +8,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'contracts/**/*.test.ts'],
     env: { PACT_DO_NOT_TRACK: 'true' },
-    globalSetup: ['test/support/global-setup.ts'],
+    // The LangGraph JS server's is started only when a file asks for it (test/langgraph-js/shared-server.ts).
+    globalSetup: ['test/support/global-setup.ts', 'test/langgraph-js/global-setup.ts'],
     pool: 'forks',
     // Three workers on two cores: most files wait (on servers, deadlines, child processes), and with
     // two the selftest's worker left one for the rest (376 s against 313 s, load 3 to 6).
