@@ -104,7 +104,13 @@ export function leaseBeforeEach(run: (file: string) => RunContext): void {
  * as the copy of its pooled deployment the run assigned the test (`leasedAs`, spread.ts), in the
  * order of those names: one order for all tests, so no two wait for each other's.
  */
-export async function leaseKeys(run: RunContext, testId: string, keys: readonly string[], group?: string, leasedAs: (key: string) => string = (key) => key): Promise<Leases> {
+export async function leaseKeys(
+  run: RunContext,
+  testId: string,
+  keys: readonly string[],
+  group?: string,
+  leasedAs: (key: string) => string = (key) => key,
+): Promise<Leases> {
   const leases: Leases = { held: new Map() };
   const own = leasesOfRun(run);
   own.waiting.set(testId, leases);

@@ -55,7 +55,8 @@ const valuesOf = (cost: TestCost): string[] => Object.keys(cost.shared ?? {}).fi
 const valueWaits = (test: SpreadTest, key: string, waits: Waits): number => waits({ creates: test.cost.shared![key]! });
 
 /** A test's own part of a chain: its waits, less those of making the shared values it declares (the chain counts them once). */
-const ownWaits = (test: SpreadTest, waits: Waits): number => Math.max(0, waits(test.cost) - valuesOf(test.cost).reduce((sum, key) => sum + valueWaits(test, key, waits), 0));
+const ownWaits = (test: SpreadTest, waits: Waits): number =>
+  Math.max(0, waits(test.cost) - valuesOf(test.cost).reduce((sum, key) => sum + valueWaits(test, key, waits), 0));
 
 /** The chain of the tests leasing one deployment: their own waits, and each shared value's once. */
 function chainWaits(tests: readonly SpreadTest[], waits: Waits): number {
@@ -131,7 +132,8 @@ function grow(pools: Pool[], goal: number, fits: (adds: Created) => boolean): Cr
   }
 }
 
-const within = (room: Budget) => (adds: Created) => (adds.deployments ?? 0) <= (room.deployments ?? Infinity) && (adds.revisions ?? 0) <= (room.revisions ?? Infinity);
+const within = (room: Budget) => (adds: Created) =>
+  (adds.deployments ?? 0) <= (room.deployments ?? Infinity) && (adds.revisions ?? 0) <= (room.revisions ?? Infinity);
 
 /**
  * The copies of the pooled deployments: for `tests` (the run's, after the budget's selection),

@@ -108,8 +108,12 @@ export function planOf(
   const shared = filesInARow(tests, waits, workers);
   // Under a budget, tests that share a pooled deployment hold it one at a time, whichever worker
   // runs them (harness/budget/leases.ts): their waits add up. The longest such chain.
-  const leased = chainsOf(tests, (cost) => waitsOf(cost, busyPatch), spread?.copies).reduce<Plan['leased']>((longest, next) => (next.waits > (longest?.waits ?? 0) ? next : longest), undefined);
-  const spreadFacts = spread && (spread.adds.deployments || spread.short) ? { spread: { adds: spread.adds, ...(spread.short ? { short: spread.short } : {}) } } : {};
+  const leased = chainsOf(tests, (cost) => waitsOf(cost, busyPatch), spread?.copies).reduce<Plan['leased']>(
+    (longest, next) => (next.waits > (longest?.waits ?? 0) ? next : longest),
+    undefined,
+  );
+  const spreadFacts =
+    spread && (spread.adds.deployments || spread.short) ? { spread: { adds: spread.adds, ...(spread.short ? { short: spread.short } : {}) } } : {};
   return {
     interfaces,
     revisionTimeMs,
@@ -141,7 +145,13 @@ function filesInARow(tests: PlannedTest[], waits: (test: PlannedTest) => number,
  * pooled deployment's chain passes the files' own waits in a row. The run (execute.ts) asks the
  * same question of the same tests, so it leases what the plan counted.
  */
-export function spreadOf(tests: PlannedTest[], byId: ReadonlyMap<string, { interface: InterfaceName }>, budget: Budget, busyPatch: BusyPatch, workers: number): Spread {
+export function spreadOf(
+  tests: PlannedTest[],
+  byId: ReadonlyMap<string, { interface: InterfaceName }>,
+  budget: Budget,
+  busyPatch: BusyPatch,
+  workers: number,
+): Spread {
   const spent: Created = {};
   for (const plan of Object.values(planOf(tests, byId, 0, busyPatch, workers).interfaces)) addCreated(spent, plan.creates);
   const limit = plannable(budget);
@@ -158,7 +168,10 @@ export function spreadOf(tests: PlannedTest[], byId: ReadonlyMap<string, { inter
  */
 export function plannable(budget: Budget): Budget {
   const free = (n: number | undefined) => (n === undefined || n < 2 ? n : n - 1);
-  return { ...(budget.deployments !== undefined ? { deployments: free(budget.deployments) } : {}), ...(budget.revisions !== undefined ? { revisions: free(budget.revisions) } : {}) };
+  return {
+    ...(budget.deployments !== undefined ? { deployments: free(budget.deployments) } : {}),
+    ...(budget.revisions !== undefined ? { revisions: free(budget.revisions) } : {}),
+  };
 }
 
 /**
@@ -198,7 +211,12 @@ export function overBudget(tests: PlannedTest[], budget: Budget, levelOf: (id: s
 export type RunCost = NonNullable<ComplianceReport['cost']>;
 
 export function runCost(outcomes: TestOutcome[], byId: ReadonlyMap<string, { interface: InterfaceName }>, busyPatch: BusyPatch): RunCost {
-  const planned = planOf(outcomes.map((o) => ({ title: o.title, file: o.file, requirements: o.requirements, cost: o.cost ?? { creates: {} } })), byId, 0, busyPatch).interfaces;
+  const planned = planOf(
+    outcomes.map((o) => ({ title: o.title, file: o.file, requirements: o.requirements, cost: o.cost ?? { creates: {} } })),
+    byId,
+    0,
+    busyPatch,
+  ).interfaces;
   return { planned, created: createdPerInterface(outcomes) };
 }
 
@@ -259,13 +277,19 @@ export function planLines(plans: Plan[]): string[] {
     const kinds = CREATED_KINDS.filter((k) => KIND_INTERFACE[k] === name);
     lines.push(`  ${name.padEnd(18)} ${p.tests} test(s); at most ${kinds.map((k) => `${p.creates[k] ?? 0} ${k}`).join(', ')}`);
     if (plans.some((q) => (q.interfaces[name]?.waitsInARow ?? 0) > 0)) {
-      lines.push(`  ${''.padEnd(18)} revision waits: those of one suite file overlap; at most ${plans.map((q) => waitsText(q, name)).join(', ')} one after another in a test`);
+      lines.push(
+        `  ${''.padEnd(18)} revision waits: those of one suite file overlap; at most ${plans.map((q) => waitsText(q, name)).join(', ')} one after another in a test`,
+      );
     }
   }
-  const [first, ...others] = plans.map((p) => `about ${duration(p.waitsMs)} on ${BUSY_PATCH_TEXT[p.busyPatch]}${p === plan ? `, as the profile says (busyPatch: ${p.busyPatch})` : ''}`);
+  const [first, ...others] = plans.map(
+    (p) => `about ${duration(p.waitsMs)} on ${BUSY_PATCH_TEXT[p.busyPatch]}${p === plan ? `, as the profile says (busyPatch: ${p.busyPatch})` : ''}`,
+  );
   lines.push(`  wall time: at ${duration(plan!.revisionTimeMs)} per revision, the revision waits take ${first}${others.map((o) => `; ${o}`).join('')}.`);
   for (const p of plans) lines.push(...spreadLines(p));
-  lines.push(`             Plus the time of the requests themselves (below, from the latency measured). \`${apcCommand()} init\` finds out the busyPatch answer.`);
+  lines.push(
+    `             Plus the time of the requests themselves (below, from the latency measured). \`${apcCommand()} init\` finds out the busyPatch answer.`,
+  );
   return lines;
 }
 
@@ -305,9 +329,22 @@ function budgetToSpread(
   workers: number,
 ): Budget | undefined {
   for (let more = 1; more <= 20; more++) {
-    const larger = { ...budget, ...(budget.deployments !== undefined ? { deployments: budget.deployments + more } : {}), ...(budget.revisions !== undefined ? { revisions: budget.revisions + more } : {}) };
+    const larger = {
+      ...budget,
+      ...(budget.deployments !== undefined ? { deployments: budget.deployments + more } : {}),
+      ...(budget.revisions !== undefined ? { revisions: budget.revisions + more } : {}),
+    };
     const left = new Set(overBudget(all, plannable(larger), levelOf));
-    if (!spreadOf(all.filter((t) => !left.has(t.title)), byId, larger, busyPatch, workers).short) return larger;
+    if (
+      !spreadOf(
+        all.filter((t) => !left.has(t.title)),
+        byId,
+        larger,
+        busyPatch,
+        workers,
+      ).short
+    )
+      return larger;
   }
   return undefined;
 }
@@ -333,12 +370,20 @@ export async function printPlan(options: {
   const busyPatch = options.context.profile.busyPatch;
   const levelOf = (id: string) => options.byId.get(id)?.level;
   const plans = [busyPatch, ...BUSY_PATCH_ANSWERS.filter((b) => b !== busyPatch)].map((b) => {
-    const plan = planOf(tests, options.byId, options.revisionTimeMs, b, options.workers, budget ? spreadOf(tests, options.byId, budget, b, options.workers) : undefined);
+    const plan = planOf(
+      tests,
+      options.byId,
+      options.revisionTimeMs,
+      b,
+      options.workers,
+      budget ? spreadOf(tests, options.byId, budget, b, options.workers) : undefined,
+    );
     if (budget && plan.spread?.short) plan.spread.enough = budgetToSpread(all, options.byId, levelOf, budget, b, options.workers);
     return plan;
   });
   options.write(`apc certify --plan · ${options.ids.length} requirement(s) selected · nothing that creates was sent to the target\n`);
-  if (budget) options.write(`  budget ${budgetText(budget)}: ${left.size} of ${all.length} test(s) left out (skipped, saying "budget"); the plan below is of the rest\n`);
+  if (budget)
+    options.write(`  budget ${budgetText(budget)}: ${left.size} of ${all.length} test(s) left out (skipped, saying "budget"); the plan below is of the rest\n`);
   for (const line of planLines(plans)) options.write(`${line}\n`);
   return plans[0]!;
 }
