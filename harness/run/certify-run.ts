@@ -23,6 +23,7 @@ import { exitAtOnceHint, parseDuration, type StopRequest } from './run-stop.ts';
 import { suiteWorkers } from './workers.ts';
 import { expectedTime, expectedTimeLines, loadRequestTable } from './expected-time.ts';
 import { measureLatency } from './latency.ts';
+import { createdText } from '../conformance/created.ts';
 
 export interface CertifyRequest {
   /** What to certify, as the user asked it. */
@@ -82,7 +83,11 @@ async function planned(request: CertifyRequest, draft: RunDraft): Promise<Certif
     return { code: 0, reportDir: draft.reportDir };
   }
   if (plan.baseline) progress.expecting(plan.baseline.entries.keys());
-  plan.latency = await measureLatency(plan.profile, plan.suiteInterfaces, (tally) => (plan.probeWaited = addTally(plan.probeWaited ?? {}, tally)));
+  plan.latency = await measureLatency(plan.profile, plan.suiteInterfaces, {
+    waited: (tally) => (plan.probeWaited = addTally(plan.probeWaited ?? {}, tally)),
+    created: (created, problems) => (plan.probeCreated = { created, problems }),
+  });
+  if (plan.probeCreated) progress.line(probeCreatedLine(plan.probeCreated));
   if (run.sendNothing) {
     await printCost(request, plan);
     return { code: 0, reportDir: draft.reportDir };
@@ -101,6 +106,12 @@ async function planned(request: CertifyRequest, draft: RunDraft): Promise<Certif
   writeReports(plan.reportDir, report, { allure: request.allure !== false });
   progress.summary(report, shownDir(run.reports ?? run.resume, plan.reportDir));
   return { code: exitCodeOf(report.verdict), report, reportDir: plan.reportDir };
+}
+
+/** What the latency samples created on a target that accepted an empty create, and what became of it. */
+function probeCreatedLine({ created, problems }: NonNullable<RunPlan['probeCreated']>): string {
+  const deleted = (created.deployments ?? 0) === 0 ? '' : problems.length === 0 ? '; deleted' : `; not all deleted (${problems.join('; ')})`;
+  return `  The target accepted the latency probe's empty POST: it created ${createdText(created)}${deleted}. Counted in the run's "created" and its budget.`;
 }
 
 /** `--plan`: what the run would create and how long it would take, and nothing sent. */

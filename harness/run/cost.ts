@@ -240,13 +240,13 @@ export function addCost(a: RunCost | undefined, b: RunCost | undefined): RunCost
 
 /** What the run's tests created, per interface. */
 export function createdPerInterface(outcomes: TestOutcome[]): Partial<Record<InterfaceName, Created>> {
+  return byInterface(outcomes.reduce((sum: Created, o) => addCreated(sum, o.created), {}));
+}
+
+/** `created` split by the interface whose requests create each kind. */
+export function byInterface(created: Created): Partial<Record<InterfaceName, Created>> {
   const result: Partial<Record<InterfaceName, Created>> = {};
-  for (const outcome of outcomes) {
-    for (const kind of CREATED_KINDS) {
-      const n = outcome.created?.[kind];
-      if (n) addCreated((result[KIND_INTERFACE[kind]] ??= {}), { [kind]: n });
-    }
-  }
+  for (const kind of CREATED_KINDS) if (created[kind]) addCreated((result[KIND_INTERFACE[kind]] ??= {}), { [kind]: created[kind] });
   return result;
 }
 

@@ -16,10 +16,11 @@ import { choiceFlags } from '../reference/reference-choice.ts';
 import { assembleReport, type ReportResults } from '../report/assemble.ts';
 import { buildResults, transientOf, universeOf, verdictOf, type ComplianceReport } from '../report/compliance.ts';
 import { switchesOf } from '../report/switched-on.ts';
-import { overBudget, plannable, plannedTests, runCost, spreadOf } from './cost.ts';
+import { addCost, byInterface, overBudget, plannable, plannedTests, runCost, spreadOf } from './cost.ts';
+import { postToBroker } from '../budget/loopback.ts';
 import { resumeCommand, resumedResults } from './resume.ts';
 import { LeftoverSweep } from './leftovers.ts';
-import { startPoolBroker } from '../budget/broker.ts';
+import { startPoolBroker, type PoolBroker } from '../budget/broker.ts';
 import type { RunPlan } from './plan.ts';
 import { oneOffRunner } from '../suite-runner/one-off.ts';
 import { runFiles } from '../suite-runner/suite-files.ts';
@@ -131,6 +132,22 @@ async function runContextOf(plan: RunPlan, hooks: RunHooks, workers: number, sta
   return context;
 }
 
+/**
+ * Under a budget the suite workers share the run's pool of deployments, held here
+ * (harness/budget/broker.ts), whose ledger starts with what the latency samples created (a target
+ * that accepted an empty create, latency.ts): the tests get only the rest of the budget.
+ */
+async function startPool(plan: RunPlan, context: RunContext): Promise<PoolBroker | undefined> {
+  if (!budgeted(plan.profile) || !plan.suiteInterfaces.includes('control-plane')) return undefined;
+  const pool = await startPoolBroker(plan.profile.budget);
+  context.poolUrl = pool.url;
+  const probe = plan.probeCreated?.created;
+  if (probe?.deployments || probe?.revisions) {
+    await postToBroker(`${pool.url}/settle`, { reserved: {}, created: { deployments: probe.deployments ?? 0, revisions: probe.revisions ?? 0 } }, "the run's budget");
+  }
+  return pool;
+}
+
 async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResults> {
   const { profile, runId, catalogue } = plan;
   const ids = plan.selected.map((r) => r.id);
@@ -146,9 +163,7 @@ async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResult
     stopReason = reason;
     hooks.stopping?.(reason);
   });
-  // Under a budget the suite workers share the run's pool of deployments, held here (harness/budget/broker.ts).
-  const pool = budgeted(profile) && plan.suiteInterfaces.includes('control-plane') ? await startPoolBroker(profile.budget) : undefined;
-  if (pool) context.poolUrl = pool.url;
+  const pool = await startPool(plan, context);
   let learned: LearnedFacts | undefined;
   const { outcomes, errors } = await (hooks.suites ?? oneOffRunner)
     .run({
@@ -188,6 +203,7 @@ async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResult
   // What a failing target left of the pool is reported, but judges nothing: the tests did.
   const pooled = outcomes.some((o) => o.cost?.shared && (o.created?.deployments ?? 0) > 0);
   if (!stopReason && pooled && !profile.keep) runErrors.push(...(await deleteRunLeftovers(profile, runId, 'of the pooled deployments')));
+  runErrors.push(...(plan.probeCreated?.problems ?? []));
   const resumable = `Resume it (the same run, seed and target; keys given again as flags or APC_* variables): ${resumeCommand(plan.reportDir)}`;
   const { verdict, reason } = stopReason
     ? { verdict: 'interrupted' as const, reason: `Interrupted: ${stopReason}; the report holds the tests that ended before. ${resumable}` }
@@ -204,7 +220,7 @@ async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResult
     errors: runErrors,
     ...(transient ? { transient } : {}),
     ...(learned ? { learned } : {}),
-    cost: runCost(outcomes, catalogue.byId, learned?.busyPatch?.value ?? profile.busyPatch),
+    cost: addCost(runCost(outcomes, catalogue.byId, learned?.busyPatch?.value ?? profile.busyPatch), { planned: {}, created: byInterface(plan.probeCreated?.created ?? {}) }),
   };
 }
 

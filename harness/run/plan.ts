@@ -3,6 +3,7 @@
 // requirements selected, and the target's profile, resolved here once (from its sources, the
 // started reference implementation and what probing the target found) and not changed after.
 import type { TransientTally } from '../http/throttling.ts';
+import type { Created } from '../conformance/created.ts';
 import { mkdirSync } from 'node:fs';
 import { checkSelection, loadCatalogue, selector, type Catalogue, type Requirement } from '../catalogue.ts';
 import { INTERFACES, profileSecrets, REMOTE_BUDGET, type InterfaceName, type TargetProfile } from '../profile/profile.ts';
@@ -78,6 +79,8 @@ export interface RunPlan extends RunDraft {
   latency?: Latency;
   /** The 429s and 503s the latency samples waited out, counted with the tests' own. */
   probeWaited?: TransientTally;
+  /** What the latency samples created on a target that accepted an empty create (latency.ts), counted with the tests' own; what deleting it left. */
+  probeCreated?: { created: Created; problems: string[] };
 }
 
 /** Nothing to run, and why (a replay of a report without a failed requirement). */

@@ -4,13 +4,13 @@
 // emptied its set; a status outside its enum fails its rule wherever it is seen; and the live
 // progress prints blocked tests as blocked.
 import { expect, test } from 'vitest';
-import { editJson, startProxy } from '../../harness/proxy/proxy.ts';
-import { referenceProfileFile, startReferenceTarget } from '../../harness/reference/reference-target.ts';
+import { editJson } from '../../harness/proxy/proxy.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ComplianceReport } from '../../harness/report/compliance.ts';
 import { apcHere } from '../support/apc-here.ts';
-import { certifyHere, keptSuiteWorkers } from '../support/certify.ts';
+import { keptSuiteWorkers } from '../support/certify.ts';
+import { certifyThroughProxy } from '../support/proxied-certify.ts';
 import { scratchDir } from '../support/scratch.ts';
 
 const kept = keptSuiteWorkers();
@@ -49,73 +49,54 @@ test('wrong rule is blamed no more: refused stream_mode forms fail AS-SSE-006 an
 }, 240_000);
 
 test('echoes reported as failures no more: a search whose filter lists nothing fails AS-SRCH-001 alone; the default-limit and order rules are blocked by it', async () => {
-  const target = await startReferenceTarget({ mode: 'hosted' });
-  // A metadata search answers an empty list, as the third-party server's did.
-  const proxy = await startProxy(target.urls['agent-server'], {
-    answer: (request, answer) =>
-      request.method === 'POST' && request.path.split('?')[0] === '/assistants/search' && answer.status === 200
-        ? { ...answer, body: Buffer.from('[]') }
-        : answer,
+  const run = await certifyThroughProxy({
+    // A metadata search answers an empty list, as the third-party server's did.
+    through: 'agent-server',
+    rules: {
+      answer: (request, answer) =>
+        request.method === 'POST' && request.path.split('?')[0] === '/assistants/search' && answer.status === 200
+          ? { ...answer, body: Buffer.from('[]') }
+          : answer,
+    },
+    args: ['--interfaces', 'agent-server', '--requirements', 'AS-SRCH-*', '--runs', '3'],
+    run: kept,
   });
-  try {
-    const profile = referenceProfileFile({ apply: target.apply, urls: { ...target.urls, 'agent-server': proxy.url } });
-    const run = await certifyHere(
-      {
-        profile,
-        args: ['--interfaces', 'agent-server', '--requirements', 'AS-SRCH-*', '--runs', '3'],
-        env: { APC_API_KEY: target.grants[0]!.key, APC_OTHER_API_KEY: target.grants[1]!.key },
-        timeoutMs: 200_000,
-      },
-      kept,
-    );
-    const output = `${run.stdout}\n${run.stderr}`;
-    expect(run.status('AS-SRCH-001'), output).toBe('failed');
-    for (const id of ['AS-SRCH-003', 'AS-SRCH-004']) expect(run.result(id), output).toMatchObject({ status: 'blocked', blockedBy: ['AS-SRCH-001'] });
-    // Paging's own test needs the whole set (a step of AS-SRCH-001's rule), and the command sequences
-    // judge paging only on a listing with members: on the empty set it is neither failed nor passed.
-    expect(run.result('AS-SRCH-002'), output).toMatchObject({ status: 'blocked', blockedBy: ['AS-SRCH-001'] });
-    // The echo is shown under the rule that explains it.
-    expect(
-      run
-        .result('AS-SRCH-001')!
-        .failures.map((f) => f.message)
-        .join('\n'),
-      output,
-    ).toMatch(/Search without limit listed 0 of 11/);
-    expectRootsOnly(run.report!, output);
-  } finally {
-    await proxy.close();
-    await target.close();
-  }
+  const output = run.output;
+  expect(run.status('AS-SRCH-001'), output).toBe('failed');
+  for (const id of ['AS-SRCH-003', 'AS-SRCH-004']) expect(run.result(id), output).toMatchObject({ status: 'blocked', blockedBy: ['AS-SRCH-001'] });
+  // Paging's own test needs the whole set (a step of AS-SRCH-001's rule), and the command sequences
+  // judge paging only on a listing with members: on the empty set it is neither failed nor passed.
+  expect(run.result('AS-SRCH-002'), output).toMatchObject({ status: 'blocked', blockedBy: ['AS-SRCH-001'] });
+  // The echo is shown under the rule that explains it.
+  expect(
+    run
+      .result('AS-SRCH-001')!
+      .failures.map((f) => f.message)
+      .join('\n'),
+    output,
+  ).toMatch(/Search without limit listed 0 of 11/);
+  expectRootsOnly(run.report!, output);
 }, 240_000);
 
 test('verdict without a failure no more: failed revisions read BUILD_ERROR (outside the enum) fail CP-REVL-009, though its own test passed; CP-LIFE-003 is blocked by it', async () => {
-  const target = await startReferenceTarget({ mode: 'hosted' });
-  const proxy = await startProxy(target.urls['control-plane'], {
-    answer: (request, answer) =>
-      request.method === 'GET' && /\/revisions\/[^/?]+$/.test(request.path.split('?')[0]!) && answer.status === 200
-        ? editJson(answer, (revision) => void (typeof revision.status === 'string' && revision.status.includes('FAILED') && (revision.status = 'BUILD_ERROR')))
-        : answer,
+  const run = await certifyThroughProxy({
+    through: 'control-plane',
+    rules: {
+      answer: (request, answer) =>
+        request.method === 'GET' && /\/revisions\/[^/?]+$/.test(request.path.split('?')[0]!) && answer.status === 200
+          ? editJson(
+              answer,
+              (revision) => void (typeof revision.status === 'string' && revision.status.includes('FAILED') && (revision.status = 'BUILD_ERROR')),
+            )
+          : answer,
+    },
+    args: ['--interfaces', 'control-plane', '--requirements', 'CP-LIFE-003,CP-REVL-009', '--runs', '3'],
+    run: kept,
   });
-  try {
-    const profile = referenceProfileFile({ apply: target.apply, urls: { ...target.urls, 'control-plane': proxy.url } });
-    const run = await certifyHere(
-      {
-        profile,
-        args: ['--interfaces', 'control-plane', '--requirements', 'CP-LIFE-003,CP-REVL-009', '--runs', '3'],
-        env: { APC_API_KEY: target.grants[0]!.key, APC_OTHER_API_KEY: target.grants[1]!.key },
-        timeoutMs: 200_000,
-      },
-      kept,
-    );
-    const output = `${run.stdout}\n${run.stderr}`;
-    expect(run.report?.verdict, output).toBe('not-certified');
-    expect(run.status('CP-REVL-009'), output).toBe('failed');
-    expect(run.result('CP-REVL-009')!.failures[0]!.message, output).toMatch(/BUILD_ERROR/);
-    expect(run.result('CP-LIFE-003'), output).toMatchObject({ status: 'blocked', blockedBy: ['CP-REVL-009'] });
-    expect(run.report!.requirements.filter((r) => r.status === 'failed').length, output).toBeGreaterThanOrEqual(1);
-  } finally {
-    await proxy.close();
-    await target.close();
-  }
+  const output = run.output;
+  expect(run.report?.verdict, output).toBe('not-certified');
+  expect(run.status('CP-REVL-009'), output).toBe('failed');
+  expect(run.result('CP-REVL-009')!.failures[0]!.message, output).toMatch(/BUILD_ERROR/);
+  expect(run.result('CP-LIFE-003'), output).toMatchObject({ status: 'blocked', blockedBy: ['CP-REVL-009'] });
+  expect(run.report!.requirements.filter((r) => r.status === 'failed').length, output).toBeGreaterThanOrEqual(1);
 }, 240_000);

@@ -3,9 +3,9 @@
 // another rule's failure made; and what a blocked test saw against its own statement before it
 // stopped is shown beside it as "also seen", not judged.
 import { expect, test } from 'vitest';
-import { editRequestJson, startProxy } from '../../harness/proxy/proxy.ts';
-import { referenceProfileFile, startReferenceTarget } from '../../harness/reference/reference-target.ts';
+import { editRequestJson } from '../../harness/proxy/proxy.ts';
 import { certifyHere, keptSuiteWorkers } from '../support/certify.ts';
+import { certifyThroughProxy } from '../support/proxied-certify.ts';
 
 const kept = keptSuiteWorkers();
 
@@ -24,31 +24,20 @@ test('a failed revision named active fails CP-LIFE-005 alone: CP-LIFE-003, judge
 }, 240_000);
 
 test('a search that ignores its filter and its limit: AS-SRCH-002 is blocked by AS-SRCH-001, and the page over its limit is shown as also seen', async () => {
-  const target = await startReferenceTarget({ mode: 'hosted', faults: ['as.search-ignores-metadata'] });
-  // Each search lists one more than its limit, on top of a filter that lists every assistant.
-  const proxy = await startProxy(target.urls['agent-server'], {
-    request: (r) =>
-      r.method === 'POST' && r.path.split('?')[0] === '/assistants/search'
-        ? editRequestJson(r, (body) => void (typeof body.limit === 'number' && (body.limit += 1)))
-        : r,
+  const run = await certifyThroughProxy({
+    target: { faults: ['as.search-ignores-metadata'] },
+    // Each search lists one more than its limit, on top of a filter that lists every assistant.
+    through: 'agent-server',
+    rules: {
+      request: (r) =>
+        r.method === 'POST' && r.path.split('?')[0] === '/assistants/search'
+          ? editRequestJson(r, (body) => void (typeof body.limit === 'number' && (body.limit += 1)))
+          : r,
+    },
+    args: ['--interfaces', 'agent-server', '--requirements', 'AS-SRCH-001,AS-SRCH-002', '--runs', '3'],
+    run: kept,
   });
-  try {
-    const profile = referenceProfileFile({ apply: target.apply, urls: { ...target.urls, 'agent-server': proxy.url } });
-    const run = await certifyHere(
-      {
-        profile,
-        args: ['--interfaces', 'agent-server', '--requirements', 'AS-SRCH-001,AS-SRCH-002', '--runs', '3'],
-        env: { APC_API_KEY: target.grants[0]!.key, APC_OTHER_API_KEY: target.grants[1]!.key },
-        timeoutMs: 200_000,
-      },
-      kept,
-    );
-    const output = `${run.stdout}\n${run.stderr}`;
-    expect(run.status('AS-SRCH-001'), output).toBe('failed');
-    expect(run.result('AS-SRCH-002'), output).toMatchObject({ status: 'blocked', blockedBy: ['AS-SRCH-001'] });
-    expect(run.result('AS-SRCH-002')!.alsoSeen, output).toEqual([expect.objectContaining({ message: 'A search with limit 2 listed 3 assistants.' })]);
-  } finally {
-    await proxy.close();
-    await target.close();
-  }
+  expect(run.status('AS-SRCH-001'), run.output).toBe('failed');
+  expect(run.result('AS-SRCH-002'), run.output).toMatchObject({ status: 'blocked', blockedBy: ['AS-SRCH-001'] });
+  expect(run.result('AS-SRCH-002')!.alsoSeen, run.output).toEqual([expect.objectContaining({ message: 'A search with limit 2 listed 3 assistants.' })]);
 }, 240_000);

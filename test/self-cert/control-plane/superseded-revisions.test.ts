@@ -3,11 +3,10 @@
 // status the field notes list): that is no fault, and the test then judges the move from the newer
 // revision to a third one, as the documented flow does. Two duties: such a target passes.
 import { expect, test } from 'vitest';
-import { editJson, startProxy, type ProxyRules } from '../../../harness/proxy/proxy.ts';
-import { referenceProfileFile, startReferenceTarget } from '../../../harness/reference/reference-target.ts';
+import { editJson, type ProxyRules } from '../../../harness/proxy/proxy.ts';
 import { answerJson, routeOf, type Json } from '../../../harness/selftest/mutants/deployment-traffic.ts';
 import { isObject } from '../../../schemas/is-object.ts';
-import { certifyHere } from '../../support/certify.ts';
+import { certifyThroughProxy } from '../../support/proxied-certify.ts';
 
 /**
  * The reference, seen as a target that supersedes: a revision that was not yet seen DEPLOYED when a
@@ -45,23 +44,15 @@ function superseding(superseded: Set<string>): ProxyRules {
 
 test('a target that supersedes an overtaken revision passes the revision lifecycle rules: CP-LIFE-004 judges the move to a third revision instead', async () => {
   // Phases of 100 ms: the first revision is seen moving on before it ends, so CP-LIFE-004 PATCHes while it is in progress.
-  const target = await startReferenceTarget({ mode: 'hosted', phaseMs: 100 });
   const superseded = new Set<string>();
-  const proxy = await startProxy(target.urls['control-plane'], superseding(superseded));
-  try {
-    const profile = referenceProfileFile({ apply: target.apply, urls: { ...target.urls, 'control-plane': proxy.url } });
-    const run = await certifyHere({
-      profile,
-      args: ['--interfaces', 'control-plane', '--requirements', 'CP-LIFE-*', '--seed', '1'],
-      env: { APC_API_KEY: target.grants[0]!.key, APC_OTHER_API_KEY: target.grants[1]!.key },
-      timeoutMs: 240_000,
-    });
-    const output = `${run.stdout}\n${run.stderr}`;
-    for (const id of ['CP-LIFE-001', 'CP-LIFE-002', 'CP-LIFE-003', 'CP-LIFE-004']) expect(run.status(id), `${id}\n${output}`).toBe('passed');
-    // The PATCH went while the first revision was in progress, and the target superseded it.
-    expect(superseded.size, output).toBeGreaterThan(0);
-  } finally {
-    await proxy.close();
-    await target.close();
-  }
+  const run = await certifyThroughProxy({
+    target: { phaseMs: 100 },
+    through: 'control-plane',
+    rules: superseding(superseded),
+    args: ['--interfaces', 'control-plane', '--requirements', 'CP-LIFE-*', '--seed', '1'],
+    timeoutMs: 240_000,
+  });
+  for (const id of ['CP-LIFE-001', 'CP-LIFE-002', 'CP-LIFE-003', 'CP-LIFE-004']) expect(run.status(id), `${id}\n${run.output}`).toBe('passed');
+  // The PATCH went while the first revision was in progress, and the target superseded it.
+  expect(superseded.size, run.output).toBeGreaterThan(0);
 }, 300_000);
