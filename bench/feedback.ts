@@ -12,6 +12,7 @@ import { round } from './support/load.ts';
 import { runTimed, type ApcRun } from './support/apc-process.ts';
 import { cloneAt, clonesFolder, install, type Checkout } from './support/checkouts.ts';
 import { fileDurations } from './support/vitest-durations.ts';
+import { failedTests } from './support/vitest-failures.ts';
 
 export const FEEDBACK_COMMANDS = ['npm-test', 'selftest', 'unit'] as const;
 export type FeedbackCommand = (typeof FEEDBACK_COMMANDS)[number];
@@ -30,6 +31,8 @@ export interface FeedbackFigures {
   measures?: string[];
   /** apc selftest: the subjects that took longest; npm test: the test files (where the minutes go). */
   slowest?: string[];
+  /** npm test, when it failed: the failed tests (`file > describe > test`); apc selftest names what it missed among its measures. */
+  failed?: string[];
 }
 
 /** One command's medians on each commit, and new ÷ old (below 1 is faster). */
@@ -70,23 +73,25 @@ function selftestDetails(stdout: string): Pick<FeedbackFigures, 'measures' | 'sl
 interface CommandSpec {
   shown: string;
   run(dir: string, scratch: string): Promise<ApcRun>;
-  details?(stdout: string, dir: string): Partial<FeedbackFigures>;
+  /** What the run printed and left behind, read after it ended. */
+  details?(run: ApcRun, dir: string): Partial<FeedbackFigures>;
 }
 
 const COMMANDS: Record<FeedbackCommand, CommandSpec> = {
   'npm-test': {
     shown: 'npm test',
     run: (dir) => runTimed('npm', ['test', '--silent'], dir),
-    details: (_stdout, dir) => ({
+    details: (run, dir) => ({
       slowest: fileDurations(dir)
         .slice(0, 15)
         .map((f) => `${f.file} ${f.seconds} s`),
+      failed: failedTests(`${run.stdout}\n${run.stderr}`),
     }),
   },
   selftest: {
     shown: 'apc selftest',
     run: (dir, scratch) => runTimed(process.execPath, [join(dir, 'bin', 'apc.mjs'), 'selftest', '--reports', mkdtempSync(join(scratch, 'selftest-'))], dir),
-    details: selftestDetails,
+    details: (run) => selftestDetails(run.stdout),
   },
   unit: { shown: 'npm run test:unit', run: (dir) => runTimed('npm', ['run', '--silent', 'test:unit'], dir) },
 };
@@ -142,10 +147,12 @@ function measureIn(scratch: string): Measure {
       loadBefore,
       passed: run.code === 0,
     };
+    const measured = { ...figures, ...spec.details?.(run, checkout.dir) };
+    const failed = measured.failed?.length ? `: ${measured.failed.join(', ')}` : '';
     process.stderr.write(
-      `bench: round ${r}, ${checkout.label}: ${spec.shown} took ${figures.wallSeconds} s wall, ${figures.cpuSeconds} s CPU${figures.passed ? '' : ' (FAILED)'}\n`,
+      `bench: round ${r}, ${checkout.label}: ${spec.shown} took ${figures.wallSeconds} s wall, ${figures.cpuSeconds} s CPU${figures.passed ? '' : ` (FAILED${failed})`}\n`,
     );
-    return { ...figures, ...spec.details?.(run.stdout, checkout.dir) };
+    return measured;
   };
 }
 

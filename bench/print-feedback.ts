@@ -12,6 +12,7 @@ export function printFeedback(feedback: FeedbackResults, out: (line?: string) =>
       `  round ${f.round} ${f.checkout.padEnd(13)} ${f.command.padEnd(18)} ${f.wallSeconds.toFixed(1)} s / ${f.cpuSeconds.toFixed(1)} s, load ${f.loadBefore}${f.passed ? '' : ' (FAILED)'}`,
     );
     for (const line of f.measures ?? []) out(`    ${line}`);
+    if (f.failed?.length) out(`    failed: ${f.failed.join(', ')}`);
     if (f.slowest?.length) out(`    slowest: ${f.slowest.join(', ')}`);
   }
   const compared = new Set(feedback.comparisons.map((c) => c.command));

@@ -18,6 +18,8 @@ export interface ApcRun {
   wallSeconds: number;
   cpuSeconds: number;
   stdout: string;
+  /** What it wrote to stderr (vitest prints its failures there). */
+  stderr: string;
 }
 
 export async function runApc(args: string[]): Promise<ApcRun> {
@@ -36,5 +38,5 @@ export async function runTimed(command: string, args: string[], cwd = ROOT): Pro
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   const wallSeconds = (performance.now() - started) / 1000;
   if (code !== 0 && code !== 1) throw new Error(`${command} ${args.join(' ')} exited with ${code}:\n${stderr}`);
-  return { code, wallSeconds, cpuSeconds: childCpuSeconds() - cpuBefore, stdout };
+  return { code, wallSeconds, cpuSeconds: childCpuSeconds() - cpuBefore, stdout, stderr };
 }

@@ -127,6 +127,7 @@ Generation and timing:
   --seeds N                   run each property under N seeds (default 1); the report (APC_SEEDS)
                               records in which seeds each requirement's properties failed
   --concurrency N             requests in flight against the target (default 4)    (APC_CONCURRENCY)
+                              8 by default for a target whose answers take 1 s or more
   --poll-interval-ms N        revision polling interval (default 5000)             (APC_POLL_INTERVAL_MS)
   --request-timeout-ms N      one exchange, whole body included (default 10000)    (APC_REQUEST_TIMEOUT_MS)
   --stream-timeout-ms N       one event stream, request to close (default 15000)   (APC_STREAM_TIMEOUT_MS)

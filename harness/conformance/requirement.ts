@@ -56,6 +56,6 @@ export function requirement(ids: string | string[], body: (t: Check) => Promise<
   // up. Tests on one pooled deployment still run one at a time: each leases it (harness/budget/leases.ts).
   const concurrent = cost.shared !== undefined || (cost.creates.deployments ?? 0) > 0;
   if (run) leaseBeforeEach(runOfFile);
-  const timeout = run ? timeoutFor(run, options.timeout, cost, title) : 60_000;
+  const timeout = run ? timeoutFor(run, options.timeout, cost, suiteRunOfCollectedFile().serialRequestMs(title)) : 60_000;
   test(title, { timeout, meta: { cost }, concurrent }, (ctx) => runTest(ctx, { ids: list, entries, title, cost, timeout: options.timeout, body }));
 }

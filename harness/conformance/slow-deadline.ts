@@ -6,17 +6,18 @@
 // the time of its requests one after another (as many as it sent on the reference,
 // harness/run/request-counts.json): a worker may have a single request in flight, and the margin
 // covers a loaded machine and the requests a slower target makes a test send again.
-import { loadRequestTable, type RequestTable } from './request-count.ts';
+// The counts are read once per run, by its SuiteRun (suite-run.ts), and only when the latency was measured.
+import type { RequestTable } from './request-count.ts';
 import type { InterfaceName } from '../profile/profile.ts';
 import type { RunContext } from './run-context.ts';
 
-let table: RequestTable | undefined;
-
-/** Its requests one after another at the target's latency, ms; 0 when the latency was not measured or the test was not counted. */
-export function serialRequestMs(run: RunContext, title: string): number {
+/**
+ * Its requests one after another at the target's latency, ms; 0 when the latency was not measured
+ * or the test was not counted. `table` reads the counts, called only when the latency was measured.
+ */
+export function serialRequestMs(run: RunContext, title: string, table: () => RequestTable): number {
   if (!run.latency || Object.keys(run.latency).length === 0) return 0;
-  table ??= loadRequestTable();
-  const counted = table.tests[title];
+  const counted = table().tests[title];
   if (!counted) return 0;
   let ms = 0;
   for (const [name, count] of Object.entries(counted.requests) as [InterfaceName, { posts: number; others: number }][]) {

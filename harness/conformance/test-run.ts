@@ -18,7 +18,7 @@ import { waitsOf } from './waits.ts';
 import { runCleanups } from './cleanups.ts';
 import { applyLearned } from './learned.ts';
 import { requestsBy } from './request-count.ts';
-import { serialRequestMs, SLOW_DEADLINE_FACTOR } from './slow-deadline.ts';
+import { SLOW_DEADLINE_FACTOR } from './slow-deadline.ts';
 import { failureAtEnd, sideFindings } from './findings.ts';
 import { reproCommand } from './repro-command.ts';
 
@@ -36,9 +36,12 @@ function seedFor(run: RunContext, title: string): number {
   return createHash('sha256').update(`${run.profile.seed}:${title}`).digest().readInt32LE(0);
 }
 
-export /** The test's deadline: its own time, and at least the deploy timeout for each revision wait in a row it declares for this target. */
-function timeoutFor(run: RunContext, option: RequirementOptions['timeout'], cost: TestCost, title = ''): number {
-  return Math.max(ownTimeout(run, option, cost), Math.max(60_000, run.profile.timeouts.requestMs * 4) + SLOW_DEADLINE_FACTOR * serialRequestMs(run, title));
+/**
+ * The test's deadline: its own time, and at least the deploy timeout for each revision wait in a row it declares for this target.
+ * `serialMs`: its requests one after another at the target's latency (SuiteRun.serialRequestMs), 0 on a quick target.
+ */
+export function timeoutFor(run: RunContext, option: RequirementOptions['timeout'], cost: TestCost, serialMs = 0): number {
+  return Math.max(ownTimeout(run, option, cost), Math.max(60_000, run.profile.timeouts.requestMs * 4) + SLOW_DEADLINE_FACTOR * serialMs);
 }
 
 /** The test's own deadline, for a target that answers at once. */
@@ -86,10 +89,11 @@ export async function runTest(ctx: TestContext, test: DeclaredTest): Promise<voi
   applyLearned(run);
   ctx.task.meta.requirements = test.ids;
   if (leftOut(ctx, run, test)) return;
-  const timeoutMs = timeoutFor(run, test.timeout, test.cost, test.title);
+  const suiteRun = suiteRunOf(ctx.task.file.filepath);
+  const timeoutMs = timeoutFor(run, test.timeout, test.cost, suiteRun.serialRequestMs(test.title));
   // Waiting out a throttling target stops a little before the test's deadline, so the test ends skipped, not timed out.
   const deadlineAt = Date.now() + timeoutMs - Math.min(10_000, timeoutMs / 10);
-  const check = new Check(run, seedFor(run, test.title), test.ids, deadlineAt, suiteRunOf(ctx.task.file.filepath));
+  const check = new Check(run, seedFor(run, test.title), test.ids, deadlineAt, suiteRun);
   try {
     check.needs.start(ctx.task.id);
     await test.body(check);

@@ -10,6 +10,7 @@ import { feedbackPlan } from '../../bench/feedback-plan.ts';
 import { printFeedback } from '../../bench/print-feedback.ts';
 import { cloneAt, clonesFolder, resolveCommit, type Checkout } from '../../bench/support/checkouts.ts';
 import { fileDurations } from '../../bench/support/vitest-durations.ts';
+import { failedTests, MAX_NAMED } from '../../bench/support/vitest-failures.ts';
 import { ROOT } from '../../harness/root.ts';
 
 const git = (dir: string, ...args: string[]) => execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8' }).trim();
@@ -123,4 +124,23 @@ test("npm test's files by duration come from the checkout's vitest cache, longes
     { file: 'test/selftest/selftest.test.ts', seconds: 572.8 },
     { file: 'test/a.test.ts', seconds: 1.2 },
   ]);
+});
+
+test("a failed npm test names its failed tests, from vitest's FAIL lines, coloured or not, each once", () => {
+  const output = [
+    ' \u001b[32m✓\u001b[39m test/a.test.ts (3 tests) 20ms',
+    '   ✓ a revision that ends FAILED where it should deploy fails CP-LIFE-001',
+    '\u001b[41m\u001b[1m FAIL \u001b[22m\u001b[49m test/b.test.ts\u001b[2m > \u001b[22mon postgres',
+    ' FAIL  test/selftest/selftest.test.ts > apc selftest meets every target',
+    '\u001b[41m\u001b[1m FAIL \u001b[22m\u001b[49m test/b.test.ts\u001b[2m > \u001b[22mon postgres',
+  ].join('\n');
+  expect(failedTests(output)).toEqual(['test/b.test.ts > on postgres', 'test/selftest/selftest.test.ts > apc selftest meets every target']);
+  expect(failedTests(' ✓ test/a.test.ts (3 tests)\n')).toEqual([]);
+  const many = Array.from({ length: MAX_NAMED + 5 }, (_, i) => ` FAIL  test/f${i}.test.ts > t`).join('\n');
+  expect(failedTests(many)).toHaveLength(MAX_NAMED);
+  const lines: string[] = [];
+  const failed = ['test/b.test.ts > on postgres'];
+  const run: FeedbackFigures = { command: 'npm test', checkout: 'new', round: 1, wallSeconds: 500, cpuSeconds: 900, loadBefore: 2, passed: false, failed };
+  printFeedback({ checkouts: [], runs: [run], comparisons: [] }, (line = '') => lines.push(line));
+  expect(lines).toContain('    failed: test/b.test.ts > on postgres');
 });

@@ -20,8 +20,6 @@ const CONFORMANCE = join(ROOT, 'harness', 'conformance');
  */
 const ALLOWED: { file: string; name: string; why: string }[] = [
   { file: 'run-of-file.ts', name: 'served', why: "a worker's runs by id, the one place a worker keeps them; each file reaches only its own run's entry" },
-  // A cache of a constant, not run state: the request counts the package ships, read once, the same for every run.
-  { file: 'slow-deadline.ts', name: 'table', why: 'harness/run/request-counts.json as read, read-only and the same for every run' },
 ];
 
 /** Names of module-level mutable state in a source: `let`/`var`, and a collection or object made at the top level that the file changes. */

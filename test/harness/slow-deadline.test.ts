@@ -5,7 +5,8 @@
 import { expect, test } from 'vitest';
 import { loadRequestTable } from '../../harness/conformance/request-count.ts';
 import type { RunContext } from '../../harness/conformance/run-context.ts';
-import { serialRequestMs, SLOW_DEADLINE_FACTOR } from '../../harness/conformance/slow-deadline.ts';
+import { serialRequestMs as serialMsOf, SLOW_DEADLINE_FACTOR } from '../../harness/conformance/slow-deadline.ts';
+import { SuiteRun } from '../../harness/conformance/suite-run.ts';
 import { timeoutFor } from '../../harness/conformance/test-run.ts';
 import { defaultProfile } from '../../harness/profile/profile.ts';
 
@@ -19,20 +20,36 @@ const run = (latency?: RunContext['latency']): RunContext => ({
   ...(latency ? { latency } : {}),
 });
 const slow = { 'agent-server': { readMs: 10, postMs: 2000 } };
+/** A test's requests one after another, as the run's SuiteRun counts them. */
+const serialRequestMs = (context: RunContext, title: string) => new SuiteRun(context).serialRequestMs(title);
+/** A test's deadline on the run, as a suite worker sets it. */
+const deadline = (context: RunContext, title: string) => timeoutFor(context, undefined, { creates: {} }, serialRequestMs(context, title));
 
 test('the assistant command sequences against POSTs of 2 s: the deadline covers twice their requests one after another', () => {
   expect(SEQUENCES).toBeDefined();
   const { posts, others } = table.tests[SEQUENCES]!.requests['agent-server']!;
   expect(serialRequestMs(run(slow), SEQUENCES)).toBe(posts * 2000 + others * 10);
-  const own = timeoutFor(run(), undefined, { creates: {} }, SEQUENCES);
-  const grown = timeoutFor(run(slow), undefined, { creates: {} }, SEQUENCES);
+  const own = deadline(run(), SEQUENCES);
+  const grown = deadline(run(slow), SEQUENCES);
   expect(grown).toBeGreaterThanOrEqual(SLOW_DEADLINE_FACTOR * serialRequestMs(run(slow), SEQUENCES));
   expect(grown).toBeGreaterThan(own);
 });
 
 test('a quick target, an unmeasured one, or a test the table does not know keeps its own deadline', () => {
-  const own = timeoutFor(run(), undefined, { creates: {} }, SEQUENCES);
-  expect(timeoutFor(run({ 'agent-server': { readMs: 2, postMs: 3 } }), undefined, { creates: {} }, SEQUENCES)).toBe(own);
+  const own = deadline(run(), SEQUENCES);
+  expect(deadline(run({ 'agent-server': { readMs: 2, postMs: 3 } }), SEQUENCES)).toBe(own);
   expect(serialRequestMs(run(), SEQUENCES)).toBe(0);
   expect(serialRequestMs(run(slow), 'AS-XXX-999 a test no run counted')).toBe(0);
+});
+
+test('the request counts are read for the run, and only once its latency was measured', () => {
+  let reads = 0;
+  const read = () => {
+    reads += 1;
+    return table;
+  };
+  expect(serialMsOf(run(), SEQUENCES, read)).toBe(0);
+  expect(reads).toBe(0);
+  expect(serialMsOf(run(slow), SEQUENCES, read)).toBeGreaterThan(0);
+  expect(reads).toBe(1);
 });
