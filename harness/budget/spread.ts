@@ -68,6 +68,14 @@ function chainWaits(tests: readonly SpreadTest[], waits: Waits): number {
 /** The deployment a test leases for declared key `key`, as `copies` assign it. */
 export const leasedKey = (copies: Spread['copies'], title: string, key: string): string => copies[title]?.[key] ?? key;
 
+/** What the copies `copies` assign cost: each copy its kind's first create (a report's plan adds it, as the plan did). */
+export function copiesCost(tests: readonly SpreadTest[], copies: Spread['copies']): Created {
+  const once = new Map<string, Created>();
+  for (const test of tests)
+    for (const [key, copy] of Object.entries(copies[test.title] ?? {})) if (test.cost.shared?.[key]) once.set(copy, test.cost.shared[key]);
+  return [...once.values()].reduce<Created>((sum, cost) => addCreated(sum, cost), {});
+}
+
 /** Every leased deployment's chain under `copies` (none assigned: each key one deployment). */
 export function chainsOf(tests: readonly SpreadTest[], waits: Waits, copies: Spread['copies'] = {}): Chain[] {
   const onKey = new Map<string, SpreadTest[]>();

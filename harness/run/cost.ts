@@ -12,7 +12,7 @@ import type { ComplianceReport, TestOutcome } from '../report/compliance.ts';
 import { suiteFiles, suiteFilesNaming } from '../suite-runner/suite-files.ts';
 import { suiteVitest, withoutVitestSignals } from '../suite-runner/suite-vitest.ts';
 import { apcCommand } from '../apc-command.ts';
-import { chainsOf, spreadPools, type Chain, type Spread } from '../budget/spread.ts';
+import { chainsOf, copiesCost, spreadPools, type Chain, type Spread } from '../budget/spread.ts';
 
 /** A test of the selection and what it may cost. */
 export interface PlannedTest {
@@ -210,13 +210,15 @@ export function overBudget(tests: PlannedTest[], budget: Budget, levelOf: (id: s
 /** What a run's report records: the plan of the tests that ran beside what they created. */
 export type RunCost = NonNullable<ComplianceReport['cost']>;
 
-export function runCost(outcomes: TestOutcome[], byId: ReadonlyMap<string, { interface: InterfaceName }>, busyPatch: BusyPatch): RunCost {
-  const planned = planOf(
-    outcomes.map((o) => ({ title: o.title, file: o.file, requirements: o.requirements, cost: o.cost ?? { creates: {} } })),
-    byId,
-    0,
-    busyPatch,
-  ).interfaces;
+/** `copies`: the pooled deployments' copies the run assigned (its plan counted them). */
+export function runCost(
+  outcomes: TestOutcome[],
+  byId: ReadonlyMap<string, { interface: InterfaceName }>,
+  busyPatch: BusyPatch,
+  copies?: Spread['copies'],
+): RunCost {
+  const tests = outcomes.map((o) => ({ title: o.title, file: o.file, requirements: o.requirements, cost: o.cost ?? { creates: {} } }));
+  const planned = planOf(tests, byId, 0, busyPatch, 1, copies ? { copies, adds: copiesCost(tests, copies) } : undefined).interfaces;
   return { planned, created: createdPerInterface(outcomes) };
 }
 

@@ -220,7 +220,7 @@ async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResult
     errors: runErrors,
     ...(transient ? { transient } : {}),
     ...(learned ? { learned } : {}),
-    cost: addCost(runCost(outcomes, catalogue.byId, learned?.busyPatch?.value ?? profile.busyPatch), { planned: {}, created: byInterface(plan.probeCreated?.created ?? {}) }),
+    cost: addCost(runCost(outcomes, catalogue.byId, learned?.busyPatch?.value ?? profile.busyPatch, context.poolCopies), { planned: {}, created: byInterface(plan.probeCreated?.created ?? {}) }),
   };
 }
 
