@@ -79,11 +79,13 @@ export class CheckProperties extends CheckJudging {
     };
     const limitMs = options.timeLimitMs ?? Math.max(this.profile.timeouts.requestMs * 20, 120_000);
     if (this.profile.seeds > 1 && this.run.ownSeedJudged) return this.otherSeedsOnly(seed, planned, limitMs, fc.asyncProperty(arbitrary, check), check);
+    let failedSideBySide: { input: T; error: unknown } | undefined;
     if (options.sideBySide) {
       const sideBySide = await this.sideBySide(arbitrary, check, seed, planned);
       if (sideBySide.held) return;
       // A case waited out the deploy timeout: no case runs again. Another case's own failure is the finding, if there is one.
       if (waitedOutOn) return this.stopAtTimeout(sideBySide.failed ?? waitedOutOn, seed, mark, sideBySide.ran, planned);
+      failedSideBySide = sideBySide.failed;
     }
     const details = await fc.check(fc.asyncProperty(arbitrary, this.shrinkingCapped(check, planned)), {
       seed,
@@ -102,6 +104,10 @@ export class CheckProperties extends CheckJudging {
       ...(others ? { seeds: { ran: this.profile.seeds, caught: [...(found ? [0] : []), ...others.map((o) => o.index)] } } : {}),
     });
     if (found) return this.replayCounterexample(details.counterexample![0] as T, details, check);
+    // A case that failed side by side and held one by one stands, as drawn: running a case again is
+    // not running it afresh (a create refused for its body the first time may be refused the second
+    // time only for the name the first one took).
+    if (failedSideBySide) return this.stopAtTimeout(failedSideBySide, seed, mark, details.numRuns, planned);
     // Another seed found what the run's own did not: it fails the property, unshrunk.
     const other = others?.[0]?.details;
     if (other) return this.replayCounterexample(other.counterexample![0] as T, other, check);
@@ -172,6 +178,7 @@ export class CheckProperties extends CheckJudging {
   /**
    * A case whose wait passed the deploy timeout fails the property (or blocks it) as it was drawn,
    * unshrunk, with the exchanges of the property so far: the timeout, not the input, is the finding.
+   * So does a case that failed side by side and not again one by one.
    */
   private stopAtTimeout<T>(found: { input: T; error?: unknown }, seed: number, mark: number, ran: number, planned: number): never {
     const cause = found.error ?? this.waitedOut;

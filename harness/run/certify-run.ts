@@ -23,6 +23,7 @@ import { exitAtOnceHint, parseDuration, type StopRequest } from './run-stop.ts';
 import { suiteWorkers } from './workers.ts';
 import { expectedTime, expectedTimeLines, loadRequestTable } from './expected-time.ts';
 import { measureLatency } from './latency.ts';
+import { inFlightFor } from './in-flight.ts';
 import { createdText } from '../conformance/created.ts';
 
 export interface CertifyRequest {
@@ -88,6 +89,11 @@ async function planned(request: CertifyRequest, draft: RunDraft): Promise<Certif
     created: (created, problems) => (plan.probeCreated = { created, problems }),
   });
   if (plan.probeCreated) progress.line(probeCreatedLine(plan.probeCreated));
+  const inFlight = plan.concurrencyNamed ? undefined : inFlightFor(plan.latency, plan.profile.concurrency);
+  if (inFlight) {
+    plan.profile.concurrency = inFlight.concurrency;
+    plan.inFlight = inFlight.line;
+  }
   if (run.sendNothing) {
     await printCost(request, plan);
     return { code: 0, reportDir: draft.reportDir };
@@ -136,8 +142,12 @@ async function printCost(request: CertifyRequest, plan: RunPlan): Promise<void> 
 function expectedLines(plan: RunPlan, waitsMs?: number): string[] {
   const table = loadRequestTable();
   const { concurrency, runs } = plan.profile;
+  const raised = plan.inFlight ? [plan.inFlight] : [];
   const expected = expectedTime(table, plan.selected.map((r) => r.id), plan.latency ?? {}, concurrency);
-  return expectedTimeLines(expected, plan.latency ?? {}, { concurrency, runs, tableRuns: table.runs, ...(waitsMs !== undefined ? { waitsMs } : {}), ...(plan.maxTime ? { maxTime: plan.maxTime } : {}) });
+  return [
+    ...raised,
+    ...expectedTimeLines(expected, plan.latency ?? {}, { concurrency, runs, tableRuns: table.runs, ...(waitsMs !== undefined ? { waitsMs } : {}), ...(plan.maxTime ? { maxTime: plan.maxTime } : {}) }),
+  ];
 }
 
 function banner(plan: RunPlan, progress: Progress): void {

@@ -6,7 +6,7 @@ import type { TransientTally } from '../http/throttling.ts';
 import type { Created } from '../conformance/created.ts';
 import { mkdirSync } from 'node:fs';
 import { checkSelection, loadCatalogue, selector, type Catalogue, type Requirement } from '../catalogue.ts';
-import { INTERFACES, profileSecrets, REMOTE_BUDGET, type InterfaceName, type TargetProfile } from '../profile/profile.ts';
+import { defaultProfile, INTERFACES, profileSecrets, REMOTE_BUDGET, type InterfaceName, type TargetProfile } from '../profile/profile.ts';
 import { buildProfile, type ProfileSettings } from '../profile/sources.ts';
 import { assumptionLines } from '../profile/writer.ts';
 import type { PlatformLikeOptions } from '../../reference-impl/platform-like/behaviours.ts';
@@ -79,6 +79,10 @@ export interface RunPlan extends RunDraft {
   latency?: Latency;
   /** The 429s and 503s the latency samples waited out, counted with the tests' own. */
   probeWaited?: TransientTally;
+  /** Whether a source named the requests in flight (a flag, a variable, the profile file, the run resumed): then a slow target's default is not raised (in-flight.ts). */
+  concurrencyNamed: boolean;
+  /** The requests in flight raised for a slow target, in the line the run prints (in-flight.ts). */
+  inFlight?: string;
   /** What the latency samples created on a target that accepted an empty create (latency.ts), counted with the tests' own; what deleting it left. */
   probeCreated?: { created: Created; problems: string[] };
 }
@@ -148,6 +152,15 @@ function parseLimits(request: RunRequest): Pick<RunPlan, 'maxTime' | 'maxRps' | 
  * The profile from its sources: flags over APC_* variables over a profile file over the base (a
  * replayed report's profile, or the reference's timings when no URL names a target).
  */
+/**
+ * Whether flags, APC_* variables or the profile file name the requests in flight: the profile
+ * built again on a base that names none (0, which no source may give) keeps 0 only where none did.
+ * A replayed or resumed run keeps its recorded one.
+ */
+function concurrencyNamed(settings: ProfileSettings, env: NodeJS.ProcessEnv, replay: ReplayPlan | undefined): boolean {
+  return replay !== undefined || buildProfile(settings, env, { ...defaultProfile(), concurrency: 0 }).concurrency !== 0;
+}
+
 function resolveProfile(settings: ProfileSettings, env: NodeJS.ProcessEnv, replay: ReplayPlan | undefined): { profile: TargetProfile; usesReference: boolean } {
   const profile = buildProfile(settings, env, replay?.profile);
   const usesReference = INTERFACES.every((i) => !profile.urls[i]);
@@ -289,6 +302,7 @@ export async function planRun(request: RunRequest, env: NodeJS.ProcessEnv, draft
     interfaces,
     suiteInterfaces,
     referenceFaults,
+    concurrencyNamed: concurrencyNamed(settings, env, replay),
     ...(referencePlatformLike ? { referencePlatformLike } : {}),
     ...(shard ? { shard } : {}),
     ...limits,

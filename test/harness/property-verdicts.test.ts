@@ -123,6 +123,22 @@ describe('Check.property after a wait passed the deploy timeout', () => {
   });
 });
 
+describe('Check.property side by side, then one by one', () => {
+  test('a case that failed side by side and held when run again (its first run changed the target) still fails the property, as drawn', async () => {
+    const t: Check = check(8);
+    // A target that accepts each body once (the failure) and refuses it the second time: a name already taken.
+    const seen = new Set<number>();
+    const run = t.property(fc.integer({ min: 0, max: 1000 }), async (n) => {
+      const first = !seen.has(n);
+      seen.add(n);
+      t.expect(!first, { requirement: 'CP-X-001', message: `${n} was accepted` });
+    }, { sideBySide: true, numRuns: 8 });
+    await expect(run).rejects.toThrow(/^\d+ was accepted$/);
+    expect(t.propertyFailure!.path).toBeUndefined();
+    expect(seen.has(t.propertyFailure!.input as number)).toBe(true);
+  });
+});
+
 describe('Check.property with --seeds', () => {
   test('each seed runs the property; the seeds that found a counterexample are recorded', async () => {
     const t = check(10, 20);
