@@ -37,7 +37,7 @@ export const BENCH_OPTIONS = {
     type: 'string',
     value: 'LIST',
     default: 'accepting,budgeted,busy',
-    help: 'runs of the waits section: accepting (the reference, unbudgeted), budgeted (the same within the default budget of a URL target), busy (PATCHes refused while a revision is in progress; minutes), busy-budgeted (the same within the default budget)',
+    help: 'runs of the waits section: accepting (the reference, unbudgeted), budgeted (the same within the default budget of a URL target), busy (PATCHes refused while a revision is in progress; minutes), busy-budgeted (the same within the default budget), busy-spread (the same within the budget --plan names as enough to spread the tests of the pooled deployments)',
   },
   'waits-rounds': { type: 'string', value: 'N', default: '3', help: 'rounds of the waits section (interleaved; the slope is fitted on medians)' },
   'database-url': {

@@ -7,7 +7,7 @@ import type { PeerFigures } from './peer-ratios.ts';
 import type { MemoryFigures } from './memory.ts';
 import type { ScaleRow } from './scale.ts';
 import type { StreamFigures } from './streams.ts';
-import type { RevisionWaitFigures } from './revision-waits.ts';
+import type { RevisionWaitFigures, WaitRun } from './revision-waits.ts';
 import { printSlowPosts, type SlowPostsRun } from './slow-posts.ts';
 import { round } from './support/load.ts';
 import type { EndpointFigures } from './throughput.ts';
@@ -39,24 +39,7 @@ export function printSummary(raw: Record<string, unknown>): void {
     }
   }
   if (r.feedback) printFeedback(r.feedback, out);
-  if (r.revisionWaits) {
-    out('revision waits (a control-plane certification of the reference by URL; wall time over revision time)');
-    const { accepting, budgeted, busy, 'busy-budgeted': busyBudgeted } = r.revisionWaits;
-    for (const [w, what, goal] of [
-      [accepting, 'PATCHes accepted while a revision is in progress, unbudgeted', '; goal ≤ 1.5'],
-      [budgeted, 'the same within the default budget of a target given by URL (12 deployments, 40 revisions)', '; goal ≤ 1.5'],
-      [busy, 'PATCHes refused while a revision is in progress: each waits for it first', ''],
-      [busyBudgeted, `the same within the default budget${busy && busyBudgeted ? ` (slope ${round(busyBudgeted.slope / busy.slope)} times the unbudgeted one's; goal ≤ 1.25)` : ''}`, ''],
-    ] as const) {
-      if (!w) continue;
-      out(`  ${what}`);
-      for (const p of w.points) {
-        const runs = p.runs.map((run) => `${run.wallSeconds} s at load ${run.load}${run.verdict === 'certified' ? '' : ` (${run.verdict})`}`).join(', ');
-        out(`    phases ${String(p.phaseMs).padStart(5)} ms: revision ${p.revisionSeconds} s → median wall ${p.wallSeconds} s (${runs})`);
-      }
-      out(`    slope ${w.slope} (wall s per revision s${goal}), intercept ${w.intercept} s${goal ? ' (goal ≤ 6 s)' : ''}: the line through the medians`);
-    }
-  }
+  if (r.revisionWaits) printRevisionWaits(r.revisionWaits, out);
   if (r.slowPosts) printSlowPosts(r.slowPosts, out);
   if (r.harnessOverhead) {
     const o = r.harnessOverhead;
@@ -104,5 +87,30 @@ export function printSummary(raw: Record<string, unknown>): void {
       const cells = Object.entries(row.latency).map(([name, l]) => `${name} ${l.p50Ms}/${l.p99Ms}`);
       out(`  ${String(row.stored).padStart(7)} stored: ${cells.join(' · ')} · certify ${row.certifySeconds} s`);
     }
+  }
+}
+
+/** One certification of the waits section: its wall time, load, verdict when not certified, and what it created under a budget. */
+const waitRunText = (run: WaitRun): string =>
+  `${run.wallSeconds} s at load ${run.load}${run.verdict === 'certified' ? '' : ` (${run.verdict})`}${run.created ? `, created ${run.created}` : ''}`;
+
+/** The waits section: each kind of run's points and the line through them. */
+function printRevisionWaits(waits: RevisionWaitFigures, out: (line?: string) => void): void {
+  out('revision waits (a control-plane certification of the reference by URL; wall time over revision time)');
+  const { accepting, budgeted, busy, 'busy-budgeted': busyBudgeted, 'busy-spread': busySpread } = waits;
+  for (const [w, what, goal] of [
+    [accepting, 'PATCHes accepted while a revision is in progress, unbudgeted', '; goal ≤ 1.5'],
+    [budgeted, 'the same within the default budget of a target given by URL (12 deployments, 40 revisions)', '; goal ≤ 1.5'],
+    [busy, 'PATCHes refused while a revision is in progress: each waits for it first', ''],
+    [busyBudgeted, `the same within the default budget${busy && busyBudgeted ? ` (slope ${round(busyBudgeted.slope / busy.slope)} times the unbudgeted one's; goal ≤ 1.25)` : ''}`, ''],
+    [busySpread, `the same within the budget --plan names to spread the pooled deployments' tests${busy && busySpread ? ` (slope ${round(busySpread.slope / busy.slope)} times the unbudgeted one's; goal ≤ 1.25)` : ''}`, ''],
+  ] as const) {
+    if (!w) continue;
+    out(`  ${what}`);
+    for (const p of w.points) {
+      const runs = p.runs.map(waitRunText).join(', ');
+      out(`    phases ${String(p.phaseMs).padStart(5)} ms: revision ${p.revisionSeconds} s → median wall ${p.wallSeconds} s (${runs})`);
+    }
+    out(`    slope ${w.slope} (wall s per revision s${goal}), intercept ${w.intercept} s${goal ? ' (goal ≤ 6 s)' : ''}: the line through the medians`);
   }
 }

@@ -6,7 +6,9 @@
 // unbudgeted; the same within the default budget of a target given by URL (12 deployments, 40
 // revisions: tests share pooled deployments, leased one test at a time); and against one that
 // refuses such a PATCH (busy-deployments, as the real platform's docs say), where every PATCH
-// first waits for the revision before it. README "Cost of a certification".
+// first waits for the revision before it, unbudgeted, within the default budget, and within the
+// budget `--plan` names as enough to spread the pooled deployments' tests (busy-spread). README
+// "Cost of a certification".
 //
 // On a shared machine one run's wall time moves with the load of the moment by more than the
 // revision time adds, so the settings are certified in rounds, interleaved (20, 250, 1,000, 20,
@@ -17,15 +19,17 @@ import { referenceProfileFile, startReferenceTarget } from '../harness/reference
 import { certifyChild } from '../harness/selftest/certify-child.ts';
 import { REMOTE_BUDGET } from '../harness/profile/profile.ts';
 import { round } from './support/load.ts';
+import { createdText } from '../harness/conformance/created.ts';
 
 /** Revision phases of the reference (reference-impl/control-plane/revision-lifecycle.ts). */
 const PHASES_PER_REVISION = 6;
 
-/** One certification: its wall time and verdict, and the 1-minute load average before it. */
+/** One certification: its wall time and verdict, the 1-minute load average before it, and (under a budget) the deployments and revisions it created. */
 export interface WaitRun {
   wallSeconds: number;
   verdict: string;
   load: number;
+  created?: string;
 }
 
 export interface WaitPoint {
@@ -46,7 +50,7 @@ export interface WaitSeries {
 }
 
 /** The kinds of run the waits section measures (`--waits-targets`). */
-export const WAIT_TARGETS = ['accepting', 'budgeted', 'busy', 'busy-budgeted'] as const;
+export const WAIT_TARGETS = ['accepting', 'budgeted', 'busy', 'busy-budgeted', 'busy-spread'] as const;
 export type WaitTarget = (typeof WAIT_TARGETS)[number];
 
 export interface RevisionWaitFigures {
@@ -58,6 +62,8 @@ export interface RevisionWaitFigures {
   busy?: WaitSeries;
   /** The same within the default budget: its slope against busy's is what a budget costs where the platform is busy (goal: at most 1.25 times). */
   'busy-budgeted'?: WaitSeries;
+  /** The same within the budget `--plan` names as enough to spread the pooled deployments' tests (harness/budget/spread.ts). */
+  'busy-spread'?: WaitSeries;
 }
 
 export const median = (values: number[]): number => {
@@ -91,19 +97,35 @@ export async function waitSeries(phases: number[], rounds: number, certify: (pha
 /** The default budget of a target given by URL, as a flag (the profile file of the reference says none). */
 const URL_BUDGET = ['--budget', `deployments=${REMOTE_BUDGET.deployments},revisions=${REMOTE_BUDGET.revisions}`];
 
+/** The budget `--plan` names as enough to spread the tests of the pooled deployments, for the default budget's target. */
+async function spreadBudget(profile: Record<string, unknown>, env: Record<string, string>): Promise<string[]> {
+  const plan = await certifyChild({ profile, args: ['--interfaces', 'control-plane', '--plan', ...URL_BUDGET], env, timeoutMs: 300_000 });
+  const named = /no room to spread them over more pooled deployments: .*?\(--budget (deployments=\d+,revisions=\d+),/.exec(plan.stdout);
+  return named ? ['--budget', named[1]!] : URL_BUDGET;
+}
+
+async function budgetOf(kind: WaitTarget, profile: Record<string, unknown>, env: Record<string, string>): Promise<string[]> {
+  if (kind === 'busy-spread') return spreadBudget(profile, env);
+  return kind === 'budgeted' || kind === 'busy-budgeted' ? URL_BUDGET : [];
+}
+
 async function certifyAt(phaseMs: number, kind: WaitTarget): Promise<WaitRun> {
-  const busy = kind === 'busy' || kind === 'busy-budgeted';
+  const busy = kind.startsWith('busy');
   const target = await startReferenceTarget({ mode: 'hosted', phaseMs, ...(busy ? { platformLike: { behaviours: ['busy-deployments'] } } : {}) });
   try {
     const [own, other] = target.grants;
+    const profile = referenceProfileFile(target);
+    const env = { APC_API_KEY: own!.key, APC_OTHER_API_KEY: other!.key };
+    const budget = await budgetOf(kind, profile, env);
     const load = round(loadavg()[0]!, 1);
-    const run = await certifyChild({
-      profile: referenceProfileFile(target),
-      args: ['--interfaces', 'control-plane', '--seed', '1', '--quiet', ...(kind === 'budgeted' || kind === 'busy-budgeted' ? URL_BUDGET : [])],
-      env: { APC_API_KEY: own!.key, APC_OTHER_API_KEY: other!.key },
-      timeoutMs: 900_000,
-    });
-    return { wallSeconds: round(run.durationMs / 1000), verdict: run.report?.verdict ?? `no report (exit ${run.code})`, load };
+    const run = await certifyChild({ profile, args: ['--interfaces', 'control-plane', '--seed', '1', '--quiet', ...budget], env, timeoutMs: 900_000 });
+    const created = run.report?.cost?.created['control-plane'];
+    return {
+      wallSeconds: round(run.durationMs / 1000),
+      verdict: run.report?.verdict ?? `no report (exit ${run.code})`,
+      load,
+      ...(budget.length > 0 && created ? { created: `${createdText(created)} (${budget[1]})` } : {}),
+    };
   } finally {
     await target.close();
   }
@@ -116,6 +138,7 @@ async function certifyAt(phaseMs: number, kind: WaitTarget): Promise<WaitRun> {
  */
 export async function revisionWaits(phases: number[], rounds: number, targets: readonly WaitTarget[] = WAIT_TARGETS): Promise<RevisionWaitFigures> {
   const figures: RevisionWaitFigures = {};
-  for (const kind of targets) figures[kind] = await waitSeries(phases, kind.startsWith('busy') ? Math.max(1, rounds - 1) : rounds, (phaseMs) => certifyAt(phaseMs, kind));
+  for (const kind of targets)
+    figures[kind] = await waitSeries(phases, kind.startsWith('busy') ? Math.max(1, rounds - 1) : rounds, (phaseMs) => certifyAt(phaseMs, kind));
   return figures;
 }

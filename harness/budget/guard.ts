@@ -9,7 +9,8 @@ import type { Exchange } from '../http/exchange.ts';
 import { budgetText, createdBy, createdText, type Created } from '../conformance/created.ts';
 import { NotJudged } from '../conformance/failure.ts';
 import type { RunContext } from '../conformance/run-context.ts';
-import type { Spend } from './ledger.ts';
+import type { BudgetLedger, Spend } from './ledger.ts';
+import type { TargetProfile } from '../profile/profile.ts';
 import { postToBroker } from './loopback.ts';
 
 /** What a request may create at most, by its method and path; nothing for the rest. */
@@ -63,6 +64,38 @@ export function budgetGuard(run: RunContext, recorder: Recorder, deadlineAt?: nu
       const created: Spend = { deployments: Math.max(0, now.deployments! - counted.deployments!), revisions: Math.max(0, now.revisions! - counted.revisions!) };
       counted = now;
       await post(`${url}/settle`, { reserved, created });
+    },
+  };
+}
+
+/** A request a command's own budget cannot cover (localBudgetGuard): it was not sent. */
+export class BudgetSpent extends Error {}
+
+/**
+ * The guard of a command that creates on its own, with no run's broker (`apc init`'s probes): the
+ * ledger is this process's. A request runs one at a time there, so one the ledger cannot grant at
+ * once is not sent (BudgetSpent); once answered, it is settled to what it created.
+ */
+export function localBudgetGuard(ledger: BudgetLedger, recorder: Recorder, profile: TargetProfile): RequestGuard<Spend> {
+  let counted = spendOf(createdBy(recorder.exchanges, profile));
+  return {
+    async before(options) {
+      const want = mayCreate(options);
+      if (!want.deployments && !want.revisions) return {};
+      if (ledger.reserve(want) === 'granted') return want;
+      const created = createdText({ deployments: ledger.created.deployments, revisions: ledger.created.revisions });
+      throw new BudgetSpent(
+        `budget: spent: created ${created} of the budget (${budgetText(ledger.budget)}), and ${options.method} ${options.path} could create more`,
+      );
+    },
+    async after(reserved: Spend) {
+      if (!reserved.deployments && !reserved.revisions) return;
+      const now = spendOf(createdBy(recorder.exchanges, profile));
+      ledger.settle(reserved, {
+        deployments: Math.max(0, now.deployments! - counted.deployments!),
+        revisions: Math.max(0, now.revisions! - counted.revisions!),
+      });
+      counted = now;
     },
   };
 }

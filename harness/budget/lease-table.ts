@@ -5,11 +5,10 @@
 // wait in the order they asked. The certifying process keeps one table for all its workers
 // (broker.ts); a test run without it keeps one per worker.
 //
-// A busy key makes the asker wait; the pool never opens a second entry of the same kind, even
-// where the budget has room: the plan and the budget (harness/run/cost.ts) count each pooled
-// deployment once, so a second one would make the plan no longer an upper bound of what the run
-// creates, and the default budget has no room to give (a full hosted control-plane certification
-// plans 12 of its 12 deployments).
+// A busy key makes the asker wait; the table never opens a second entry of a key on its own: a
+// second pooled deployment of a kind is a key of its own ("internal_container/2"), assigned to its
+// tests before the run by spread.ts out of the budget's room, which the plan counts too, so the
+// plan stays an upper bound of what the run creates.
 //
 // Tests of one suite file that wait for a key get it before the tests of other files that wait
 // too: a file's tests may build on what the one before left on the deployment (the revisions

@@ -13,6 +13,7 @@ import { NotJudged } from '../conformance/failure.ts';
 import type { RunContext } from '../conformance/run-context.ts';
 import { LeaseTable, type Granted, type Release } from './lease-table.ts';
 import { postToBroker } from './loopback.ts';
+import { leasedKey } from './spread.ts';
 
 /** One key as a test holds it. */
 export interface Lease<T = unknown> {
@@ -92,20 +93,30 @@ export function leaseBeforeEach(run: (file: string) => RunContext): void {
     const ctx = run(context.task.file.filepath);
     const keys = keysOf(ctx, context);
     if (keys.length === 0) return;
-    const leases = await leaseKeys(ctx, context.task.id, keys, context.task.file.filepath);
+    const leases = await leaseKeys(ctx, context.task.id, keys, context.task.file.filepath, (key) => leasedKey(ctx.poolCopies ?? {}, context.task.name, key));
     // A test that times out does not reach its own end: its leases go back when vitest ends it.
     context.onTestFinished(() => releaseLeases(ctx, leases, context.task.result?.state === 'fail'));
   });
 }
 
-/** Leases `keys` (sorted: one order for all tests) for test `testId`, which picks them up as it starts (takeLeases). */
-export async function leaseKeys(run: RunContext, testId: string, keys: readonly string[], group?: string): Promise<Leases> {
+/**
+ * Leases `keys` for test `testId`, which picks them up as it starts (takeLeases). A key is leased
+ * as the copy of its pooled deployment the run assigned the test (`leasedAs`, spread.ts), in the
+ * order of those names: one order for all tests, so no two wait for each other's.
+ */
+export async function leaseKeys(
+  run: RunContext,
+  testId: string,
+  keys: readonly string[],
+  group?: string,
+  leasedAs: (key: string) => string = (key) => key,
+): Promise<Leases> {
   const leases: Leases = { held: new Map() };
   const own = leasesOfRun(run);
   own.waiting.set(testId, leases);
   try {
-    for (const key of [...keys].sort()) {
-      const granted = await lenderOf(run).lease(key, group);
+    for (const key of [...keys].sort((a, b) => (leasedAs(a) < leasedAs(b) ? -1 : leasedAs(a) > leasedAs(b) ? 1 : 0))) {
+      const granted = await lenderOf(run).lease(leasedAs(key), group);
       leases.held.set(key, { key, token: granted.token, value: granted.value, dropWhenFailed: true, used: false });
     }
   } catch (error) {

@@ -2,7 +2,12 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { applyDiscovery, discover } from '../discovery/discovery.ts';
-import { INTERFACES, profileSecrets } from '../profile/profile.ts';
+import { budgeted, INTERFACES, profileSecrets, REMOTE_BUDGET, type TargetProfile } from '../profile/profile.ts';
+import { Recorder } from '../http/client.ts';
+import type { Exchange } from '../http/exchange.ts';
+import { BudgetLedger } from '../budget/ledger.ts';
+import { localBudgetGuard } from '../budget/guard.ts';
+import { budgetText, createdBy, createdText } from '../conformance/created.ts';
 import { buildProfile } from '../profile/sources.ts';
 import { assumptionLines, profileYaml } from '../profile/writer.ts';
 import { redactor } from '../redact.ts';
@@ -16,6 +21,7 @@ import { apcCommand } from '../apc-command.ts';
 export const OPTIONS = {
   ...ADDRESS_OPTIONS,
   'request-timeout-ms': { type: 'string' },
+  budget: { type: 'string' },
   out: { type: 'string' },
   force: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -26,7 +32,9 @@ export async function init(argv: string[], io: CommandIo): Promise<number> {
     const out = v.out ?? 'apc-profile.yaml';
     if (existsSync(out) && !v.force) throw new UsageError(`${out} exists; give --out FILE or --force to overwrite it.`);
     // Only the address options and the request timeout are init's: targetSettings maps them as certify does.
-    const profile = buildProfile(targetSettings(v), { ...io.env, APC_PROFILE: '' });
+    const profile = buildProfile({ ...targetSettings(v), ...(v.budget !== undefined ? { budget: v.budget } : {}) }, { ...io.env, APC_PROFILE: '' });
+    // A target by URL gets the default budget, as certify gives it (harness/run/plan.ts).
+    profile.budget ??= { ...REMOTE_BUDGET };
     redactor.add(...profileSecrets(profile));
     const interfaces = INTERFACES.filter((i) => profile.urls[i]);
     if (interfaces.length === 0) throw new UsageError('give the URL of at least one interface (--control-plane-url, --agent-server-url, --tracing-url).');
@@ -38,12 +46,24 @@ export async function init(argv: string[], io: CommandIo): Promise<number> {
     }
     const runId = `apc-${randomBytes(4).toString('hex').slice(0, 6)}`;
     const modeGiven = v['control-plane-mode'] !== undefined || io.env.APC_CONTROL_PLANE_MODE !== undefined;
-    const found = await discover({ profile, runId, modeGiven });
+    const recorder = new Recorder();
+    const guard = budgeted(profile) ? localBudgetGuard(new BudgetLedger(profile.budget), recorder, profile) : undefined;
+    const found = await discover({ profile, runId, modeGiven, recorder, ...(guard ? { guard } : {}) });
     const discovered = applyDiscovery(profile, found);
     writeFileSync(out, profileYaml(discovered, found, new Date().toISOString()));
     io.out.write(`apc init · run ${runId} · probed ${interfaces.join(', ')} (everything it made is deleted again)\n`);
+    io.out.write(`  ${billLine(recorder.exchanges, profile)}\n`);
     for (const line of assumptionLines(discovered, found)) io.out.write(`  ${redactor.text(line)}\n`);
     io.out.write(`Wrote ${out}. Next: ${apcCommand()} certify --profile ${out}\n`);
     return 0;
   });
+}
+
+/** What the probes created, against init's budget, and what they deleted again: the bill of `apc init`. */
+export function billLine(exchanges: readonly Exchange[], profile: TargetProfile): string {
+  const deleted = exchanges.filter(
+    (e) => e.interface === 'control-plane' && e.request.method === 'DELETE' && (e.response?.status ?? 0) >= 200 && (e.response?.status ?? 0) < 300,
+  );
+  const budget = budgeted(profile) ? `budget ${budgetText(profile.budget)}` : 'no budget';
+  return `created: ${createdText(createdBy(exchanges, profile))} (${budget}); deleted: ${deleted.length} deployment(s)`;
 }

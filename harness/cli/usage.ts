@@ -182,7 +182,8 @@ it was found: the source kinds the control plane accepts (a deployment of each i
 deleted), the optional endpoints that answer (listeners, experiment-reads,
 dataset-create; the spec's own endpoints are always judged), whether the agent server demands a key, whether the
 fixture graphs (echo, fail) exist, and whether a second key works. Every resource it makes is
-named apc-<run id>-init-... and deleted again. Keys are never written to the file.
+named apc-<run id>-init-... and deleted again; it prints what it created and deleted. Keys are
+never written to the file.
 
 Required: at least one URL; the profile holds the sections of the interfaces given.
   --control-plane-url URL, --agent-server-url URL, --tracing-url URL
@@ -191,6 +192,9 @@ Optional:
   --other-api-key KEY, --other-tenant-id ID a second tenant (APC_OTHER_API_KEY, APC_OTHER_TENANT_ID)
   --control-plane-mode MODE                 hosted | self-hosted (default: inferred from the sources)
   --request-timeout-ms N                    deadline of each probe (default 30000)
+  --budget deployments=N,revisions=M        what the probes may create at most (APC_BUDGET; default 12 and 40,
+                                            as certify gives a target by URL; none: no limit). A probe the budget
+                                            cannot cover is not sent, and its setting keeps its default
   --out FILE                                where to write (default ./apc-profile.yaml)
   --force                                   overwrite FILE
 

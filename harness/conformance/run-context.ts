@@ -21,6 +21,8 @@ export interface RunContext {
   stateDir?: string;
   /** The run's pool of shared deployments (harness/budget/broker.ts), under a budget: leased by one test at a time across workers. */
   poolUrl?: string;
+  /** Under a budget, per test title, the copy of a pooled deployment it leases for a declared key where not the key itself (harness/budget/spread.ts). */
+  poolCopies?: Record<string, Record<string, string>>;
   /** Titles of the tests the budget leaves out (harness/run/cost.ts): each is skipped, saying so. */
   overBudget?: string[];
   /** The catalogue's requirements as the certifying process read them: a worker need not parse requirements/ again. */

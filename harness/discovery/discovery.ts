@@ -8,7 +8,8 @@
 // no answer, or a 5xx, keeps the default, so a broken target is judged by the suites, not hidden.
 import { baseCreate } from '../../generators/control-plane/create-payloads.ts';
 import { isObject } from '../../schemas/is-object.ts';
-import { InterfaceClient, Recorder } from '../http/client.ts';
+import { InterfaceClient, Recorder, type RequestGuard } from '../http/client.ts';
+import { BudgetSpent } from '../budget/guard.ts';
 import type { Exchange } from '../http/exchange.ts';
 import type { ProfileSettings } from '../profile/sources.ts';
 import type { Discovery } from '../profile/discovered.ts';
@@ -33,13 +34,18 @@ export interface DiscoverOptions {
   runId: string;
   /** The mode was given: keep it rather than infer it. */
   modeGiven: boolean;
+  /** Keeps every exchange (what the probes created and deleted is counted from it); default: a new one. */
+  recorder?: Recorder;
+  /** Asked before a control-plane request that may create (`apc init`'s budget, harness/budget/guard.ts). */
+  guard?: RequestGuard;
 }
 
-export async function discover({ profile, runId, modeGiven }: DiscoverOptions): Promise<Discovery> {
-  const recorder = new Recorder();
+export async function discover({ profile, runId, modeGiven, recorder = new Recorder(), guard }: DiscoverOptions): Promise<Discovery> {
   const limiter = new Limiter(4);
   const client = (iface: 'control-plane' | 'agent-server' | 'experiment-upload') =>
-    profile.urls[iface] ? new InterfaceClient(iface, profile.urls[iface]!, profile, recorder, limiter) : undefined;
+    profile.urls[iface]
+      ? new InterfaceClient(iface, profile.urls[iface]!, profile, recorder, limiter, iface === 'control-plane' && guard ? { guard } : {})
+      : undefined;
   const found: Discovery = { sourceNotes: {}, endpoints: [], endpointNotes: {}, fixtures: {}, notes: [] };
   const endpoint = (name: OptionalEndpoint, exchange: Exchange, what: string) => {
     if (clearNo(exchange)) found.endpointNotes[name] = `${what} answered ${seen(exchange)}: not offered`;
@@ -100,7 +106,13 @@ async function discoverControlPlane(
       source,
       `${runId}-init-${source.replace(/_/g, '-')}`,
     );
-    const answer = await cp.post('/v2/deployments', body);
+    const answer = await unlessSpent(() => cp.post('/v2/deployments', body));
+    if (typeof answer === 'string') {
+      // Not probed: the source stays as the profile has it, and the note says why.
+      if (profile.sources.includes(source)) accepted.push(source);
+      found.sourceNotes[source] = `not probed (${answer}); kept as the profile has it`;
+      continue;
+    }
     const id = isObject(answer.response?.json) ? answer.response.json.id : undefined;
     if (ok(answer) && typeof id === 'string') created.push(id);
     const refused = (status(answer) ?? 0) >= 400 && (status(answer) ?? 0) < 500;
@@ -140,6 +152,16 @@ async function discoverControlPlane(
   }
 }
 
+/** The request's answer; the reason instead when the budget kept it from being sent. */
+async function unlessSpent(send: () => Promise<Exchange>): Promise<Exchange | string> {
+  try {
+    return await send();
+  } catch (error) {
+    if (error instanceof BudgetSpent) return error.message;
+    throw error;
+  }
+}
+
 /**
  * Whether the target refuses a revision-creating PATCH while the latest revision is in progress
  * (as an older platform did): a secrets PATCH sent while the newest revision has not ended. A
@@ -152,7 +174,8 @@ async function busyPatchOf(cp: InterfaceClient, id: string): Promise<{ busyPatch
     const latest = isObject(read.response?.json) ? read.response.json.latest_revision_id : undefined;
     const revision = typeof latest === 'string' ? await cp.get(`${path}/revisions/${latest}`) : undefined;
     const revisionStatus = isObject(revision?.response?.json) ? revision.response.json.status : undefined;
-    const probe = await cp.patch(path, { secrets: [{ name: 'APC_INIT_PROBE', value: String(attempt) }] });
+    const probe = await unlessSpent(() => cp.patch(path, { secrets: [{ name: 'APC_INIT_PROBE', value: String(attempt) }] }));
+    if (typeof probe === 'string') return { how: `not probed (${probe}); kept the default` };
     if (typeof revisionStatus !== 'string') return { how: `the deployment's latest revision could not be read; kept the default` };
     // It had ended: the PATCH just made a fresh revision, asked about next.
     if (isTerminal(revisionStatus)) continue;

@@ -2,7 +2,7 @@
 // create at most (each test declares it, harness/conformance/requirement.ts) and how many
 // revision waits come one after another, which with the revision time gives the wall time.
 import type { TestCase } from 'vitest/node';
-import { addCreated, budgetText, CREATED_KINDS, KIND_INTERFACE, type Created } from '../conformance/created.ts';
+import { addCreated, budgetText, createdText, CREATED_KINDS, KIND_INTERFACE, type Created } from '../conformance/created.ts';
 import type { TestCost } from '../conformance/requirement.ts';
 import { waitsOf } from '../conformance/waits.ts';
 import type { RunContext } from '../conformance/run-context.ts';
@@ -12,6 +12,7 @@ import type { ComplianceReport, TestOutcome } from '../report/compliance.ts';
 import { suiteFiles, suiteFilesNaming } from '../suite-runner/suite-files.ts';
 import { suiteVitest, withoutVitestSignals } from '../suite-runner/suite-vitest.ts';
 import { apcCommand } from '../apc-command.ts';
+import { chainsOf, copiesCost, spreadPools, type Chain, type Spread } from '../budget/spread.ts';
 
 /** A test of the selection and what it may cost. */
 export interface PlannedTest {
@@ -45,7 +46,9 @@ export interface Plan {
    * a row than the files' waits take: that deployment, its tests and their waits. It is why a
    * budgeted plan may take longer than an unbudgeted one.
    */
-  leased?: { key: string; tests: number; waits: number };
+  leased?: Chain;
+  /** Under a budget, what spreading the tests over more pooled deployments of a kind added, or would need beyond the budget (`short`). */
+  spread?: Pick<Spread, 'adds' | 'short'> & { enough?: Budget };
 }
 
 /** The reference implementation's revision: six phases of 10 ms (reference-impl/control-plane/revision-lifecycle.ts). */
@@ -82,7 +85,14 @@ function interfaceOf(test: PlannedTest, byId: ReadonlyMap<string, { interface: I
  * `workers`: the run's suite workers (harness/run/workers.ts), among which the files are shared;
  * `busyPatch`: the target's answer to a revision-creating PATCH while a revision is in progress.
  */
-export function planOf(tests: PlannedTest[], byId: ReadonlyMap<string, { interface: InterfaceName }>, revisionTimeMs: number, busyPatch: BusyPatch, workers = 1): Plan {
+export function planOf(
+  tests: PlannedTest[],
+  byId: ReadonlyMap<string, { interface: InterfaceName }>,
+  revisionTimeMs: number,
+  busyPatch: BusyPatch,
+  workers = 1,
+  spread?: Spread,
+): Plan {
   const waits = (test: PlannedTest) => waitsOf(test.cost, busyPatch);
   const interfaces: Plan['interfaces'] = {};
   const pooled = new Set<string>();
@@ -93,33 +103,61 @@ export function planOf(tests: PlannedTest[], byId: ReadonlyMap<string, { interfa
     plan.waitsInARow = Math.max(plan.waitsInARow, waits(test));
     plan.tests += 1;
   }
+  const control = interfaces['control-plane'];
+  if (spread && control) addCreated(control.creates, spread.adds);
+  const shared = filesInARow(tests, waits, workers);
+  // Under a budget, tests that share a pooled deployment hold it one at a time, whichever worker
+  // runs them (harness/budget/leases.ts): their waits add up. The longest such chain.
+  const leased = chainsOf(tests, (cost) => waitsOf(cost, busyPatch), spread?.copies).reduce<Plan['leased']>(
+    (longest, next) => (next.waits > (longest?.waits ?? 0) ? next : longest),
+    undefined,
+  );
+  const spreadFacts =
+    spread && (spread.adds.deployments || spread.short) ? { spread: { adds: spread.adds, ...(spread.short ? { short: spread.short } : {}) } } : {};
+  return {
+    interfaces,
+    revisionTimeMs,
+    busyPatch,
+    waitsMs: Math.max(shared, leased?.waits ?? 0) * revisionTimeMs,
+    ...(leased && leased.waits > shared ? { leased } : {}),
+    ...spreadFacts,
+  };
+}
+
+/**
+ * The files' revision waits in a row: those of one file overlap (its longest chain counts), and
+ * each worker takes the next file when it is free, in an order the plan does not know: at worst
+ * the longest chain starts last, once the others have filled the workers evenly (the bound of
+ * list scheduling). Where PATCHes are refused while busy, a run of the reference waited 5.1
+ * revisions for this bound's 5.25 (15 waits in files of at most 2, on 4 workers): the even share alone said 3.75.
+ */
+function filesInARow(tests: PlannedTest[], waits: (test: PlannedTest) => number, workers: number): number {
   const fileChains = new Map<string, number>();
   for (const test of tests) fileChains.set(test.file, Math.max(fileChains.get(test.file) ?? 0, waits(test)));
   const longest = Math.max(0, ...fileChains.values());
   const total = [...fileChains.values()].reduce((a, b) => a + b, 0);
-  // Each worker takes the next file when it is free, in an order the plan does not know: at worst
-  // the longest chain starts last, once the others have filled the workers evenly (the bound of
-  // list scheduling). Where PATCHes are refused while busy, a run of the reference waited 5.1
-  // revisions for this bound's 5.25 (15 waits in files of at most 2, on 4 workers): the even share alone said 3.75.
-  const shared = total / workers + longest * (1 - 1 / workers);
-  const leased = leasedInARow(tests, waits);
-  return { interfaces, revisionTimeMs, busyPatch, waitsMs: Math.max(shared, leased?.waits ?? 0) * revisionTimeMs, ...(leased && leased.waits > shared ? { leased } : {}) };
+  return total / workers + longest * (1 - 1 / workers);
 }
 
 /**
- * Under a budget, tests that share a pooled deployment hold it one at a time, whichever worker
- * runs them (harness/budget/leases.ts): their waits add up. The longest such sum.
+ * Under a budget, the copies of the pooled deployments the run leases (harness/budget/spread.ts):
+ * out of the room the budget leaves once `tests` (those it keeps) are counted, enough that no
+ * pooled deployment's chain passes the files' own waits in a row. The run (execute.ts) asks the
+ * same question of the same tests, so it leases what the plan counted.
  */
-function leasedInARow(tests: PlannedTest[], waits: (test: PlannedTest) => number): Plan['leased'] {
-  const perKey = new Map<string, { key: string; tests: number; waits: number }>();
-  for (const test of tests) {
-    for (const key of Object.keys(test.cost.shared ?? {})) {
-      const sum = perKey.get(key) ?? perKey.set(key, { key, tests: 0, waits: 0 }).get(key)!;
-      sum.tests += 1;
-      sum.waits += waits(test);
-    }
-  }
-  return [...perKey.values()].reduce<Plan['leased']>((longest, next) => (next.waits > (longest?.waits ?? 0) ? next : longest), undefined);
+export function spreadOf(
+  tests: PlannedTest[],
+  byId: ReadonlyMap<string, { interface: InterfaceName }>,
+  budget: Budget,
+  busyPatch: BusyPatch,
+  workers: number,
+): Spread {
+  const spent: Created = {};
+  for (const plan of Object.values(planOf(tests, byId, 0, busyPatch, workers).interfaces)) addCreated(spent, plan.creates);
+  const limit = plannable(budget);
+  const room = (kind: 'deployments' | 'revisions') => (limit[kind] === undefined ? {} : { [kind]: Math.max(0, limit[kind] - (spent[kind] ?? 0)) });
+  const waits = (test: PlannedTest) => waitsOf(test.cost, busyPatch);
+  return spreadPools(tests, (cost) => waitsOf(cost, busyPatch), filesInARow(tests, waits, workers), { ...room('deployments'), ...room('revisions') });
 }
 
 /**
@@ -130,7 +168,10 @@ function leasedInARow(tests: PlannedTest[], waits: (test: PlannedTest) => number
  */
 export function plannable(budget: Budget): Budget {
   const free = (n: number | undefined) => (n === undefined || n < 2 ? n : n - 1);
-  return { ...(budget.deployments !== undefined ? { deployments: free(budget.deployments) } : {}), ...(budget.revisions !== undefined ? { revisions: free(budget.revisions) } : {}) };
+  return {
+    ...(budget.deployments !== undefined ? { deployments: free(budget.deployments) } : {}),
+    ...(budget.revisions !== undefined ? { revisions: free(budget.revisions) } : {}),
+  };
 }
 
 /**
@@ -169,8 +210,15 @@ export function overBudget(tests: PlannedTest[], budget: Budget, levelOf: (id: s
 /** What a run's report records: the plan of the tests that ran beside what they created. */
 export type RunCost = NonNullable<ComplianceReport['cost']>;
 
-export function runCost(outcomes: TestOutcome[], byId: ReadonlyMap<string, { interface: InterfaceName }>, busyPatch: BusyPatch): RunCost {
-  const planned = planOf(outcomes.map((o) => ({ title: o.title, file: o.file, requirements: o.requirements, cost: o.cost ?? { creates: {} } })), byId, 0, busyPatch).interfaces;
+/** `copies`: the pooled deployments' copies the run assigned (its plan counted them). */
+export function runCost(
+  outcomes: TestOutcome[],
+  byId: ReadonlyMap<string, { interface: InterfaceName }>,
+  busyPatch: BusyPatch,
+  copies?: Spread['copies'],
+): RunCost {
+  const tests = outcomes.map((o) => ({ title: o.title, file: o.file, requirements: o.requirements, cost: o.cost ?? { creates: {} } }));
+  const planned = planOf(tests, byId, 0, busyPatch, 1, copies ? { copies, adds: copiesCost(tests, copies) } : undefined).interfaces;
   return { planned, created: createdPerInterface(outcomes) };
 }
 
@@ -231,19 +279,76 @@ export function planLines(plans: Plan[]): string[] {
     const kinds = CREATED_KINDS.filter((k) => KIND_INTERFACE[k] === name);
     lines.push(`  ${name.padEnd(18)} ${p.tests} test(s); at most ${kinds.map((k) => `${p.creates[k] ?? 0} ${k}`).join(', ')}`);
     if (plans.some((q) => (q.interfaces[name]?.waitsInARow ?? 0) > 0)) {
-      lines.push(`  ${''.padEnd(18)} revision waits: those of one suite file overlap; at most ${plans.map((q) => waitsText(q, name)).join(', ')} one after another in a test`);
+      lines.push(
+        `  ${''.padEnd(18)} revision waits: those of one suite file overlap; at most ${plans.map((q) => waitsText(q, name)).join(', ')} one after another in a test`,
+      );
     }
   }
-  const [first, ...others] = plans.map((p) => `about ${duration(p.waitsMs)} on ${BUSY_PATCH_TEXT[p.busyPatch]}${p === plan ? `, as the profile says (busyPatch: ${p.busyPatch})` : ''}`);
+  const [first, ...others] = plans.map(
+    (p) => `about ${duration(p.waitsMs)} on ${BUSY_PATCH_TEXT[p.busyPatch]}${p === plan ? `, as the profile says (busyPatch: ${p.busyPatch})` : ''}`,
+  );
   lines.push(`  wall time: at ${duration(plan!.revisionTimeMs)} per revision, the revision waits take ${first}${others.map((o) => `; ${o}`).join('')}.`);
-  for (const p of plans.filter((q) => q.leased)) {
-    const { key, tests, waits } = p.leased!;
+  for (const p of plans) lines.push(...spreadLines(p));
+  lines.push(
+    `             Plus the time of the requests themselves (below, from the latency measured). \`${apcCommand()} init\` finds out the busyPatch answer.`,
+  );
+  return lines;
+}
+
+/** Under a budget: the pooled deployments added to shorten the chains of waits, and the chain that is still the plan's longest, with what would shorten it. */
+function spreadLines(p: Plan): string[] {
+  const lines: string[] = [];
+  const indent = '             ';
+  const added = p.spread?.adds.deployments ?? 0;
+  if (added > 0) {
     lines.push(
-      `             With busyPatch ${p.busyPatch} the longest chain is a pooled deployment's: under the budget, ${tests} tests lease the pooled deployment "${key}" one at a time, and their ${waits} revision waits come one after another; without a budget each has a deployment of its own (--budget none, at the cost of more deployments).`,
+      `${indent}With busyPatch ${p.busyPatch}, ${added} more pooled deployment(s) of the kinds many tests lease take a share of those tests each (${createdText(p.spread!.adds)}, within the budget), so their revision waits do not all come one after another.`,
     );
   }
-  lines.push(`             Plus the time of the requests themselves (below, from the latency measured). \`${apcCommand()} init\` finds out the busyPatch answer.`);
+  if (!p.leased) return lines;
+  const { key, tests, waits } = p.leased;
+  const short = p.spread?.short;
+  const why = short
+    ? `the budget has no room to spread them over more pooled deployments: ${short.deployments} more deployment(s) and ${short.revisions} more revision(s) would bring the longest chain to ${short.waits}${p.spread?.enough ? ` (--budget deployments=${p.spread.enough.deployments ?? 'none'},revisions=${p.spread.enough.revisions ?? 'none'}, as the tests it leaves out come back too)` : ''}`
+    : 'a test alone makes that chain, or the budget has no room to spread them';
+  lines.push(
+    `${indent}With busyPatch ${p.busyPatch} the longest chain is a pooled deployment's: under the budget, ${tests} tests lease the pooled deployment "${key}" one at a time, and their ${waits} revision waits come one after another; ${why}; without a budget each has a deployment of its own (--budget none, at the cost of more deployments).`,
+  );
   return lines;
+}
+
+/**
+ * The smallest budget, one deployment and one revision at a time above `budget`, that keeps the
+ * tests `budget` keeps and spreads the pooled deployments' tests within the goal (none within 20).
+ * The tests a budget left out come back with a larger one and take their share, so it is searched.
+ */
+function budgetToSpread(
+  all: PlannedTest[],
+  byId: ReadonlyMap<string, { interface: InterfaceName }>,
+  levelOf: (id: string) => string | undefined,
+  budget: Budget,
+  busyPatch: BusyPatch,
+  workers: number,
+): Budget | undefined {
+  for (let more = 1; more <= 20; more++) {
+    const larger = {
+      ...budget,
+      ...(budget.deployments !== undefined ? { deployments: budget.deployments + more } : {}),
+      ...(budget.revisions !== undefined ? { revisions: budget.revisions + more } : {}),
+    };
+    const left = new Set(overBudget(all, plannable(larger), levelOf));
+    if (
+      !spreadOf(
+        all.filter((t) => !left.has(t.title)),
+        byId,
+        larger,
+        busyPatch,
+        workers,
+      ).short
+    )
+      return larger;
+  }
+  return undefined;
 }
 
 /** A real platform's revision is a build of about 14 minutes (README "Cost of a certification"). */
@@ -265,9 +370,22 @@ export async function printPlan(options: {
   const left = budget ? new Set(overBudget(all, plannable(budget), (id) => options.byId.get(id)?.level)) : new Set<string>();
   const tests = all.filter((t) => !left.has(t.title));
   const busyPatch = options.context.profile.busyPatch;
-  const plans = [busyPatch, ...BUSY_PATCH_ANSWERS.filter((b) => b !== busyPatch)].map((b) => planOf(tests, options.byId, options.revisionTimeMs, b, options.workers));
+  const levelOf = (id: string) => options.byId.get(id)?.level;
+  const plans = [busyPatch, ...BUSY_PATCH_ANSWERS.filter((b) => b !== busyPatch)].map((b) => {
+    const plan = planOf(
+      tests,
+      options.byId,
+      options.revisionTimeMs,
+      b,
+      options.workers,
+      budget ? spreadOf(tests, options.byId, budget, b, options.workers) : undefined,
+    );
+    if (budget && plan.spread?.short) plan.spread.enough = budgetToSpread(all, options.byId, levelOf, budget, b, options.workers);
+    return plan;
+  });
   options.write(`apc certify --plan · ${options.ids.length} requirement(s) selected · nothing that creates was sent to the target\n`);
-  if (budget) options.write(`  budget ${budgetText(budget)}: ${left.size} of ${all.length} test(s) left out (skipped, saying "budget"); the plan below is of the rest\n`);
+  if (budget)
+    options.write(`  budget ${budgetText(budget)}: ${left.size} of ${all.length} test(s) left out (skipped, saying "budget"); the plan below is of the rest\n`);
   for (const line of planLines(plans)) options.write(`${line}\n`);
   return plans[0]!;
 }

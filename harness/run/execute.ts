@@ -16,7 +16,7 @@ import { choiceFlags } from '../reference/reference-choice.ts';
 import { assembleReport, type ReportResults } from '../report/assemble.ts';
 import { buildResults, transientOf, universeOf, verdictOf, type ComplianceReport } from '../report/compliance.ts';
 import { switchesOf } from '../report/switched-on.ts';
-import { addCost, byInterface, overBudget, plannable, plannedTests, runCost } from './cost.ts';
+import { addCost, byInterface, overBudget, plannable, plannedTests, runCost, spreadOf } from './cost.ts';
 import { postToBroker } from '../budget/loopback.ts';
 import { resumeCommand, resumedResults } from './resume.ts';
 import { LeftoverSweep } from './leftovers.ts';
@@ -124,6 +124,10 @@ async function runContextOf(plan: RunPlan, hooks: RunHooks, workers: number, sta
   if (profile.budget && budgeted(profile)) {
     const tests = await plannedTests(context, plan.suiteInterfaces, ids);
     context.overBudget = overBudget(tests, plannable(profile.budget), (id) => catalogue.byId.get(id)?.level);
+    // The copies of the pooled deployments, as the plan counted them (its workers: suiteWorkers(plan)).
+    const kept = tests.filter((t) => !context.overBudget!.includes(t.title));
+    const { copies } = spreadOf(kept, catalogue.byId, profile.budget, profile.busyPatch, suiteWorkers(plan));
+    if (Object.keys(copies).length > 0) context.poolCopies = copies;
   }
   return context;
 }
@@ -216,7 +220,7 @@ async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResult
     errors: runErrors,
     ...(transient ? { transient } : {}),
     ...(learned ? { learned } : {}),
-    cost: addCost(runCost(outcomes, catalogue.byId, learned?.busyPatch?.value ?? profile.busyPatch), { planned: {}, created: byInterface(plan.probeCreated?.created ?? {}) }),
+    cost: addCost(runCost(outcomes, catalogue.byId, learned?.busyPatch?.value ?? profile.busyPatch, context.poolCopies), { planned: {}, created: byInterface(plan.probeCreated?.created ?? {}) }),
   };
 }
 
