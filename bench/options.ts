@@ -31,7 +31,7 @@ export const BENCH_OPTIONS = {
   scale: { type: 'string', value: 'LIST', default: '1000,10000', help: 'stored deployments and assistants of the scale rows' },
   'memory-requests': { type: 'string', value: 'N', default: '100000', help: 'requests of the memory section' },
   'certify-runs': { type: 'string', value: 'N', default: '3', help: 'runs of each timed certification (the median counts)' },
-  'slow-posts-concurrency': { type: 'string', value: 'N', default: '8', help: 'the slow-posts section (POSTs 2 s late; minutes): the second run\'s --concurrency, after one with the default settings' },
+  'slow-posts-concurrency': { type: 'string', value: 'N', default: '12', help: 'the slow-posts section (POSTs 2 s late; minutes): the second run\'s --concurrency, after one with the default settings' },
   'phase-ms': { type: 'string', value: 'LIST', default: '20,250,1000', help: "the reference's revision phases of the waits section (a revision is six)" },
   'waits-targets': {
     type: 'string',

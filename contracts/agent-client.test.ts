@@ -7,7 +7,7 @@ import { verifyPact } from '../harness/pact/verifier-process.ts';
 import { buildProfile } from '../harness/profile/sources.ts';
 import { CONSUMER, PROVIDER } from './agent-client/consumer.ts';
 import { pactFile } from './pact-setup.ts';
-import { startLangGraphServer } from '../test/langgraph-js/langgraph-server.ts';
+import { sharedLangGraphServer } from '../test/langgraph-js/shared-server.ts';
 import { sharedReference } from '../test/support/shared-reference.ts';
 import { failuresOf, verifyAgainstReference } from './verify-reference.ts';
 
@@ -51,14 +51,15 @@ describe('provider agent-server verifies the agent-client pact', () => {
   it.skipIf(inContainerStep)(
     inContainerStep ? `${langGraph} (skipped with APC_REFERENCE=container: it does not use the reference, and npm test ran it)` : langGraph,
     async () => {
-      const server = await startLangGraphServer();
+      // The run's one server, which certify-langgraph.test.ts certifies too (shared-server.ts).
+      const server = await sharedLangGraphServer();
       try {
         const profile = buildProfile({ agentServerUrl: server.url, agentServerHosting: 'self-run' }, {});
         const results = await verifyPact(readPactFile(pactFile(CONSUMER, PROVIDER)), { profile });
         expect(Object.keys(failuresOf(results))).toEqual(['a run by assistant_id after version 1 was made active again']);
         expect(results).toHaveLength(7);
       } finally {
-        await server.close();
+        await server.release();
       }
     },
     240_000,

@@ -11,19 +11,20 @@ import type { Matrix } from '../../harness/report/matrix.ts';
 import { apcHere } from '../support/apc-here.ts';
 import { certifyHere } from '../support/certify.ts';
 import { scratchDir } from '../support/scratch.ts';
-import { startLangGraphServer, type LangGraphServer } from './langgraph-server.ts';
+import { sharedLangGraphServer, type SharedLangGraph } from './shared-server.ts';
 
 const BASELINE = join(import.meta.dirname, 'expected-failures.yaml');
 const KNOWN_DEVIATIONS = ['AS-ASST-002', 'AS-ASST-004', 'AS-DOCS-001'];
 
 describe('the LangGraph JS agent server against its baseline', () => {
-  let server: LangGraphServer;
+  // The run's one server, which the agent-client pact's verification uses too (shared-server.ts).
+  let server: SharedLangGraph;
   const reports = process.env.APC_CI_MATRIX_DIR || scratchDir('langgraph-reports');
   const langgraphReport = join(reports, 'langgraph-js');
   beforeAll(async () => {
-    server = await startLangGraphServer();
+    server = await sharedLangGraphServer();
   }, 240_000);
-  afterAll(() => server?.close());
+  afterAll(() => server?.release());
 
   test('has no regressions: its known deviations, and nothing else, fail', async () => {
     const run = await certifyHere({
