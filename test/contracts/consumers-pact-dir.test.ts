@@ -20,7 +20,9 @@ describe('where the consumer tests write their pacts', () => {
   });
 
   test('`npm test` provides a temporary pact dir through its global setup', () => {
-    expect(rootConfig.test?.globalSetup).toEqual(['test/support/global-setup.ts']);
+    // The second starts the run's LangGraph JS server when a file asks for it, and provides no pact dir.
+    expect(rootConfig.test?.globalSetup).toEqual(['test/support/global-setup.ts', 'test/langgraph-js/global-setup.ts']);
+    expect(readFileSync(join(ROOT, 'test/langgraph-js/global-setup.ts'), 'utf8')).not.toMatch(/pactDir/);
     expect(readFileSync(join(ROOT, 'test/support/global-setup.ts'), 'utf8')).toMatch(/provide\('pactDir', pactDir\)/);
   });
 });
