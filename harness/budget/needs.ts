@@ -4,7 +4,8 @@
 // Without a budget each test makes its own, so their revision waits overlap. Under a budget a
 // thing that serves many rules is made once per run, by whichever test needs it first, and handed
 // to every later test that declared it in its cost (`shared`), whichever ran first: the leases
-// (leases.ts) keep the handing one at a time across suite workers, and the budget's ledger
+// (leases.ts) keep the handing one at a time across suite workers (where the budget has room, a
+// kind's tests are spread over several copies of it, spread.ts), and the budget's ledger
 // (ledger.ts, asked by guard.ts before each create or PATCH) keeps the run within its limit.
 // What the run makes carries the run's name prefix; the run deletes it at its end (also after an
 // interrupt, harness/run/leftovers.ts), and `apc cleanup` finds any left.
