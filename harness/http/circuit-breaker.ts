@@ -56,6 +56,11 @@ export class CircuitBreaker {
     else appendFileSync(this.file(key), `${line}\n`);
   }
 
+  /** Forgets what earlier runs of this process counted in memory (a folder's counts are a run's own). */
+  forget(): void {
+    this.memory.clear();
+  }
+
   succeeded(key: string): void {
     if (!this.dir) this.memory.delete(key);
     else if (this.failures(key).length > 0) writeFileSync(this.file(key), '');
@@ -66,6 +71,15 @@ export class CircuitBreaker {
 export const requestBreaker = new CircuitBreaker('requests', 'got no complete answer', 2);
 /** Event streams from one base URL that passed the stream deadline. */
 export const streamBreaker = new CircuitBreaker('streams', 'passed their deadline', 2);
+
+/**
+ * A new run starts with closed breakers: in one process (a test file, the selftest) a port a
+ * hanging target had is soon another target's, and the counts kept in memory are by URL.
+ */
+export function forgetBreakers(): void {
+  requestBreaker.forget();
+  streamBreaker.forget();
+}
 
 export function shareBreakersThrough(dir: string | undefined): void {
   requestBreaker.shareThrough(dir);

@@ -23,6 +23,7 @@ import { exitAtOnceHint, parseDuration, type StopRequest } from './run-stop.ts';
 import { suiteWorkers } from './workers.ts';
 import { expectedTime, expectedTimeLines, loadRequestTable } from './expected-time.ts';
 import { measureLatency } from './latency.ts';
+import { forgetBreakers } from '../http/circuit-breaker.ts';
 import { inFlightFor } from './in-flight.ts';
 import { createdText } from '../conformance/created.ts';
 
@@ -59,6 +60,7 @@ export interface CertifyOutcome {
 
 export async function certifyRun(request: CertifyRequest): Promise<CertifyOutcome> {
   const { run } = request;
+  forgetBreakers();
   // Known before anything can fail: where a report goes even when the run cannot judge the target.
   const draft = run.resume === undefined ? draftRun(run.reports) : resumeDraft(run.resume, run.reports);
   try {
@@ -143,10 +145,21 @@ function expectedLines(plan: RunPlan, waitsMs?: number): string[] {
   const table = loadRequestTable();
   const { concurrency, runs } = plan.profile;
   const raised = plan.inFlight ? [plan.inFlight] : [];
-  const expected = expectedTime(table, plan.selected.map((r) => r.id), plan.latency ?? {}, concurrency);
+  const expected = expectedTime(
+    table,
+    plan.selected.map((r) => r.id),
+    plan.latency ?? {},
+    concurrency,
+  );
   return [
     ...raised,
-    ...expectedTimeLines(expected, plan.latency ?? {}, { concurrency, runs, tableRuns: table.runs, ...(waitsMs !== undefined ? { waitsMs } : {}), ...(plan.maxTime ? { maxTime: plan.maxTime } : {}) }),
+    ...expectedTimeLines(expected, plan.latency ?? {}, {
+      concurrency,
+      runs,
+      tableRuns: table.runs,
+      ...(waitsMs !== undefined ? { waitsMs } : {}),
+      ...(plan.maxTime ? { maxTime: plan.maxTime } : {}),
+    }),
   ];
 }
 

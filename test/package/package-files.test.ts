@@ -33,6 +33,6 @@ describe('the npm package', () => {
   });
 
   test('stays lean (the README states its size)', () => {
-    expect(entry!.size).toBeLessThan(600_000);
+    expect(entry!.size).toBeLessThan(650_000);
   });
 });
