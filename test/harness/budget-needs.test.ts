@@ -4,32 +4,21 @@
 // what it only held; a record kept through failures (a deletion) stays; a key the test did not
 // declare is a suite's mistake; a broker that does not answer leaves the test not judged, saying
 // why. Without a budget each test makes its own, and nothing is shared.
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { Check } from '../../harness/conformance/check.ts';
 import { NotJudged } from '../../harness/conformance/failure.ts';
 import { leaseKeys } from '../../harness/budget/leases.ts';
 import { byLimit } from '../../harness/budget/needs.ts';
 import type { RunContext } from '../../harness/conformance/run-context.ts';
 import { defaultProfile } from '../../harness/profile/profile.ts';
-import { startPoolBroker, type PoolBroker } from '../../harness/budget/broker.ts';
+import { startPoolBroker } from '../../harness/budget/broker.ts';
+import { brokeredRun } from '../support/brokered-run.ts';
 
-let broker: PoolBroker;
-let run: RunContext;
-beforeAll(async () => {
-  broker = await startPoolBroker();
-  run = {
-    profile: { ...defaultProfile(), budget: { deployments: 12, revisions: 40 } },
-    runId: 'apc-test',
-    reproFlags: '',
-    workerConcurrency: 1,
-    poolUrl: broker.url,
-  };
-});
-afterAll(() => broker.close());
+const pool = brokeredRun('apc-test');
 
 let tests = 0;
 /** A test that leased `keys` and has started. */
-async function started(keys: string[], context = run): Promise<Check> {
+async function started(keys: string[], context = pool.run): Promise<Check> {
   const id = `t${++tests}`;
   await leaseKeys(context, id, keys);
   const check = new Check(context, 1, ['CP-X-001']);
@@ -48,13 +37,13 @@ test('a second test on a key waits for the first to end, then finds what it made
   const first = await started(['k', 'j']);
   expect(await first.needs.one('k', async (owner) => ({ id: 'd1', owner }))).toEqual({ value: { id: 'd1', owner: 'run' }, owner: 'run' });
   const id = `t${++tests}`;
-  const second = leaseKeys(run, id, ['k']);
+  const second = leaseKeys(pool.run, id, ['k']);
   expect(await pendingAfter(second, 100)).toBe('pending');
   // Another key is free meanwhile.
   await (await started(['i'])).needs.end(false);
   await first.needs.end(false);
   await second;
-  const check = new Check(run, 1, ['CP-X-001']);
+  const check = new Check(pool.run, 1, ['CP-X-001']);
   check.needs.start(id);
   expect(await handed(check, 'k', { id: 'made again' })).toEqual({ id: 'd1', owner: 'run' });
   await check.needs.end(false);
@@ -101,13 +90,13 @@ test('a key the test did not declare is refused; a broker that does not answer l
   const gone = await startPoolBroker();
   await gone.close();
   const id = `t${++tests}`;
-  await leaseKeys({ ...run, poolUrl: gone.url }, id, ['a']);
-  const unjudged = new Check(run, 1, ['CP-X-001']);
+  await leaseKeys({ ...pool.run, poolUrl: gone.url }, id, ['a']);
+  const unjudged = new Check(pool.run, 1, ['CP-X-001']);
   expect(() => unjudged.needs.start(id)).toThrow(NotJudged);
 });
 
 test('without a budget each test makes its own, owned by the test, and nothing is handed over where only shared things would be', async () => {
-  const free: RunContext = { ...run, profile: defaultProfile(), runId: 'apc-free' };
+  const free: RunContext = { ...pool.run, profile: defaultProfile(), runId: 'apc-free' };
   const check = new Check(free, 1, ['CP-X-001']);
   check.needs.start('t-free');
   let made = 0;

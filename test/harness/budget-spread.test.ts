@@ -3,13 +3,11 @@
 // the goal; tests sharing a value made on the deployment stay on one copy, whose chain counts that
 // value's waits once; a budget too small says what more it needs. A test leasing a copy waits only
 // for the tests on that copy (leases.ts).
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { chainsOf, copyKey, spreadPools, type SpreadTest } from '../../harness/budget/spread.ts';
 import { leaseKeys, releaseLeases } from '../../harness/budget/leases.ts';
-import { startPoolBroker, type PoolBroker } from '../../harness/budget/broker.ts';
 import { waitsOf } from '../../harness/conformance/waits.ts';
-import type { RunContext } from '../../harness/conformance/run-context.ts';
-import { defaultProfile } from '../../harness/profile/profile.ts';
+import { brokeredRun } from '../support/brokered-run.ts';
 
 const ONCE = { deployments: 1, revisions: 1 };
 const refused = (cost: Parameters<typeof waitsOf>[0]) => waitsOf(cost, 'refused');
@@ -62,31 +60,19 @@ describe('spreadPools', () => {
 });
 
 describe('leases of copies', () => {
-  let broker: PoolBroker;
-  let run: RunContext;
-  beforeAll(async () => {
-    broker = await startPoolBroker();
-    run = {
-      profile: { ...defaultProfile(), budget: { deployments: 12, revisions: 40 } },
-      runId: 'apc-spread',
-      reproFlags: '',
-      workerConcurrency: 1,
-      poolUrl: broker.url,
-    };
-  });
-  afterAll(() => broker.close());
+  const pool = brokeredRun('apc-spread');
 
   test('a test on another copy of the key does not wait; one on the same copy does', async () => {
-    const first = await leaseKeys(run, 's1', ['pool']);
-    const elsewhere = await leaseKeys(run, 's2', ['pool'], undefined, (key) => copyKey(key, 1));
+    const first = await leaseKeys(pool.run, 's1', ['pool']);
+    const elsewhere = await leaseKeys(pool.run, 's2', ['pool'], undefined, (key) => copyKey(key, 1));
     expect(elsewhere.held.get('pool')?.token).toMatch(/^pool\/2#/);
     let granted = false;
-    const same = leaseKeys(run, 's3', ['pool']).then((l) => ((granted = true), l));
+    const same = leaseKeys(pool.run, 's3', ['pool']).then((l) => ((granted = true), l));
     await new Promise((r) => setTimeout(r, 100));
     expect(granted).toBe(false);
-    await releaseLeases(run, first, false);
-    await releaseLeases(run, await same, false);
-    await releaseLeases(run, elsewhere, false);
+    await releaseLeases(pool.run, first, false);
+    await releaseLeases(pool.run, await same, false);
+    await releaseLeases(pool.run, elsewhere, false);
     expect(granted).toBe(true);
   });
 });
