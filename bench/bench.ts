@@ -4,23 +4,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../harness/root.ts';
-import { freshDatabase, startThrowawayServer, type ThrowawayServer } from '../test/support/postgres.ts';
-import { certification } from './certification.ts';
-import { feedback } from './feedback.ts';
-import { feedbackPlan } from './feedback-plan.ts';
-import { revisionWaits, WAIT_TARGETS, type WaitTarget } from './revision-waits.ts';
+import type { ThrowawayServer } from '../test/support/postgres.ts';
 import { BENCH_USAGE, benchArgs } from './options.ts';
-import { peerRatios } from './peer-ratios.ts';
-import { harnessOverhead } from './harness-overhead.ts';
-import { memory } from './memory.ts';
-import { printSummary } from './print.ts';
-import { scale } from './scale.ts';
-import { slowPosts } from './slow-posts.ts';
-import { closeStreams, streams, type AgentServer } from './streams.ts';
-import { startReferenceProcess } from './support/reference-process.ts';
-import { load, round } from './support/load.ts';
-import { ASSISTANT } from './support/bodies.ts';
-import { throughput } from './throughput.ts';
+import type { AgentServer } from './streams.ts';
+import { WAIT_TARGETS, type WaitTarget } from './wait-targets.ts';
 
 const read = benchArgs(process.argv.slice(2));
 if ('problem' in read) {
@@ -49,6 +36,28 @@ if (WAITS_TARGETS.some((t) => !WAIT_TARGETS.includes(t))) {
 }
 const sections = new Set((args.only ?? 'certification,waits,overhead,throughput,streams,memory,scale').split(','));
 const log = (text: string) => process.stderr.write(`bench: ${text}\n`);
+// The options hold: now the measuring code (sections.ts).
+const {
+  ASSISTANT,
+  certification,
+  closeStreams,
+  feedback,
+  feedbackPlan,
+  freshDatabase,
+  harnessOverhead,
+  load,
+  memory,
+  peerRatios,
+  printSummary,
+  revisionWaits,
+  round,
+  scale,
+  slowPosts,
+  startReferenceProcess,
+  startThrowawayServer,
+  streams,
+  throughput,
+} = await import('./sections.ts');
 
 async function postgresUrl(): Promise<{ url: string; stop(): Promise<void> } | { skipped: string }> {
   if (args['no-postgres']) return { skipped: '--no-postgres' };

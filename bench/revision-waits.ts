@@ -19,6 +19,7 @@ import { referenceProfileFile, startReferenceTarget } from '../harness/reference
 import { certifyChild } from '../harness/selftest/certify-child.ts';
 import { REMOTE_BUDGET } from '../harness/profile/profile.ts';
 import { round } from './support/load.ts';
+import { WAIT_TARGETS, type WaitTarget } from './wait-targets.ts';
 import { createdText } from '../harness/conformance/created.ts';
 
 /** Revision phases of the reference (reference-impl/control-plane/revision-lifecycle.ts). */
@@ -48,10 +49,6 @@ export interface WaitSeries {
   /** Seconds of wall time at a revision time of zero. */
   intercept: number;
 }
-
-/** The kinds of run the waits section measures (`--waits-targets`). */
-export const WAIT_TARGETS = ['accepting', 'budgeted', 'busy', 'busy-budgeted', 'busy-spread'] as const;
-export type WaitTarget = (typeof WAIT_TARGETS)[number];
 
 export interface RevisionWaitFigures {
   /** Against the reference as it is, unbudgeted (the goal's figure). */

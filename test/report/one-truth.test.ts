@@ -1,13 +1,15 @@
 // One run, one set of numbers: the terminal, compliance.json, compliance.md, compliance.html,
 // junit.xml and the Allure results agree on how many requirements failed, were blocked, failed as
 // the baseline expects, were blocked by such a failure, and did not apply. The run certifies the
-// reference with two faults: one a baseline lists (it blocks three more rules), one new.
+// reference with two faults: one a baseline lists (it blocks three more rules), one new. The runs
+// are `apc certify` command lines run inside this process (test/support/apc-here.ts): what they
+// print and write is a child's, without node's start and the harness's imports again for each.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ComplianceReport, RequirementStatus } from '../../harness/report/compliance.ts';
-import { apc, type ApcRun } from './support/apc.ts';
+import { apcHere, type ApcRun } from '../support/apc-here.ts';
 
 const COMPARED: RequirementStatus[] = ['failed', 'blocked', 'expected-failure', 'blocked-by-expected-failure', 'not-applicable', 'passed'];
 const LABELS: Record<string, RequirementStatus> = {
@@ -75,7 +77,7 @@ describe.each([
   beforeAll(async () => {
     const baseline = join(work, `baseline-${listed.length}.yaml`);
     writeFileSync(baseline, `expected-failures:\n${listed.map((id) => `  - id: ${id}\n    reason: known, tracked\n`).join('')}`);
-    run = await apc([
+    run = await apcHere([
       'certify',
       ...['--reference-fault', 'cp.revisions-oldest-first', '--reference-fault', 'cp.immutable-name-accepted'],
       ...['--requirements', 'CP-REVL-*,CP-IMM-*', '--reports', dir],

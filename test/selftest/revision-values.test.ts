@@ -2,16 +2,18 @@
 // data that can reveal its fault: a target whose deployments keep showing their first revision's
 // values, certified through the selftest's proxy, fails it and nothing else, in both modes; the
 // reference passes it; a profile with no second value for any source it offers gets
-// not-applicable with the fixture to add, never a vacuous pass.
+// not-applicable with the fixture to add, never a vacuous pass. The certifications run inside this
+// process and share one suite worker (`keptSuiteWorkers`): none of them tests the process itself.
 import { describe, expect, test } from 'vitest';
 import { referenceProfileFile, startReferenceTarget } from '../../harness/reference/reference-target.ts';
 import { proxyMutantSubjects } from '../../harness/selftest/mutants/proxy-mutants.ts';
 import { runSubject, type RunSettings } from '../../harness/selftest/run-subject.ts';
 import type { Mutant } from '../../harness/selftest/subjects.ts';
 import { startProxy } from '../../harness/proxy/proxy.ts';
-import { certify, type CertifyRun } from '../support/certify.ts';
+import { certifyHere, keptSuiteWorkers, type CertifyRun } from '../support/certify.ts';
 
-const settings: RunSettings = { runs: 3, seed: 5, seeds: 1, detectionRuns: 3, timeoutMs: 300_000 };
+const kept = keptSuiteWorkers();
+const settings: RunSettings = { runs: 3, seed: 5, seeds: 1, detectionRuns: 3, timeoutMs: 300_000, batches: kept.suites };
 const keepsFirst = proxyMutantSubjects().find((m) => m.id === 'cp.deployment-keeps-first-revision-config')!;
 const SCOPE = ['CP-REV-01[34]', 'CP-REVL-005'];
 
@@ -42,12 +44,15 @@ async function withoutSecondValues(sources: string[], broken: boolean): Promise<
       fixtures: Record<string, unknown>;
     };
     const { otherImageUri: _image, gitforge: _gitforge, ...fixtures } = file.fixtures;
-    return await certify({
-      profile: { ...file, sources, fixtures },
-      args: ['--interfaces', 'control-plane', '--requirements', 'CP-REV-014', '--seed', '1'],
-      env: { APC_API_KEY: target.grants[0]!.key, APC_OTHER_API_KEY: target.grants[1]!.key },
-      timeoutMs: 300_000,
-    });
+    return await certifyHere(
+      {
+        profile: { ...file, sources, fixtures },
+        args: ['--interfaces', 'control-plane', '--requirements', 'CP-REV-014', '--seed', '1'],
+        env: { APC_API_KEY: target.grants[0]!.key, APC_OTHER_API_KEY: target.grants[1]!.key },
+        timeoutMs: 300_000,
+      },
+      kept,
+    );
   } finally {
     await proxy?.close();
     await target.close();

@@ -1,14 +1,19 @@
 // Checks strengthened because a generated mutant survived them (issue "Oracles that can fail"):
 // each such mutant, certified on the rule whose test now changes the input that reveals it, fails
 // that rule and only it; the reference passes the same rules (the other duty). Each certification
-// is one rule of one interface, so the file takes seconds.
-import { describe, expect, test } from 'vitest';
+// is one rule of one interface, so the file takes seconds. Its certifications share one suite
+// worker (as apc selftest's do): a worker of their own loaded node, vitest and the suites again
+// for each of them.
+import { afterAll, describe, expect, test } from 'vitest';
 import { editJson } from '../../harness/proxy/proxy.ts';
 import { generatedMutants } from '../../harness/selftest/mutants/spec-derived/derive.ts';
 import { runSubject, type RunSettings } from '../../harness/selftest/run-subject.ts';
 import type { Mutant } from '../../harness/selftest/subjects.ts';
+import { SuiteBatches } from '../../harness/suite-runner/batches.ts';
 
-const settings: RunSettings = { runs: 3, seed: 1, seeds: 1, detectionRuns: 3, timeoutMs: 120_000 };
+const batches = SuiteBatches.alone(1);
+afterAll(() => batches.close());
+const settings: RunSettings = { runs: 3, seed: 1, seeds: 1, detectionRuns: 3, timeoutMs: 120_000, batches };
 
 /** A surviving mutant, and the requirement whose test now catches it. */
 const STRENGTHENED: [mutant: string, requirement: string][] = [
@@ -27,7 +32,7 @@ const STRENGTHENED: [mutant: string, requirement: string][] = [
 const revisionsShowLatest: Mutant = {
   kind: 'mutant',
   id: 'revisions-show-latest-values',
-  what: 'The revisions listing shows every revision with the newest revision\'s source_revision_config.',
+  what: "The revisions listing shows every revision with the newest revision's source_revision_config.",
   interface: 'control-plane',
   family: 'listing',
   catches: ['CP-REVL-005'],
@@ -51,7 +56,10 @@ describe.each(STRENGTHENED)('%s', (id, requirement) => {
     const broken = await runSubject({ ...mutant!, scope: [requirement] } satisfies Mutant, settings);
     expect(broken.error).toBeUndefined();
     expect(broken.failed.map((f) => f.id)).toEqual([requirement]);
-    const reference = await runSubject({ kind: 'variation', id: 'reference', what: 'the reference as it is', interface: mutant!.interface, scope: [requirement] }, settings);
+    const reference = await runSubject(
+      { kind: 'variation', id: 'reference', what: 'the reference as it is', interface: mutant!.interface, scope: [requirement] },
+      settings,
+    );
     expect(reference.failed).toEqual([]);
     expect(reference.verdict).toBe('passed');
   }, 240_000);
