@@ -28,6 +28,7 @@ import type { RunListener, SuiteRunner } from '../suite-runner/suite-runner.ts';
 import { markNotRun, withDeadline, type StopRequest } from './run-stop.ts';
 import { suiteWorkers } from './workers.ts';
 import { deleteBoundMs } from '../conformance/awaiting-delete.ts';
+import { budgetLeft } from './probe-budget.ts';
 
 export interface RunHooks {
   listener?: RunListener;
@@ -123,10 +124,12 @@ async function runContextOf(plan: RunPlan, hooks: RunHooks, workers: number, sta
   };
   if (profile.budget && budgeted(profile)) {
     const tests = await plannedTests(context, plan.suiteInterfaces, ids);
-    context.overBudget = overBudget(tests, plannable(profile.budget), (id) => catalogue.byId.get(id)?.level);
+    // The tests get what probing the target left of the budget (startPool settles it first).
+    const budget = budgetLeft(profile.budget, plan.probeCreated?.created);
+    context.overBudget = overBudget(tests, plannable(budget), (id) => catalogue.byId.get(id)?.level);
     // The copies of the pooled deployments, as the plan counted them (its workers: suiteWorkers(plan)).
     const kept = tests.filter((t) => !context.overBudget!.includes(t.title));
-    const { copies } = spreadOf(kept, catalogue.byId, profile.budget, profile.busyPatch, suiteWorkers(plan));
+    const { copies } = spreadOf(kept, catalogue.byId, budget, profile.busyPatch, suiteWorkers(plan));
     if (Object.keys(copies).length > 0) context.poolCopies = copies;
   }
   return context;
@@ -134,8 +137,9 @@ async function runContextOf(plan: RunPlan, hooks: RunHooks, workers: number, sta
 
 /**
  * Under a budget the suite workers share the run's pool of deployments, held here
- * (harness/budget/broker.ts), whose ledger starts with what the latency samples created (a target
- * that accepted an empty create, latency.ts): the tests get only the rest of the budget.
+ * (harness/budget/broker.ts), whose ledger starts with what probing the target created (the
+ * discovery of a run without a profile; the latency samples on a target that accepted an empty
+ * create, latency.ts): the tests get only the rest of the budget.
  */
 async function startPool(plan: RunPlan, context: RunContext): Promise<PoolBroker | undefined> {
   if (!budgeted(plan.profile) || !plan.suiteInterfaces.includes('control-plane')) return undefined;
