@@ -141,8 +141,7 @@ async function printCost(request: CertifyRequest, plan: RunPlan): Promise<void> 
     byId: catalogue.byId,
     revisionTimeMs,
     workers: suiteWorkers(plan),
-    ...(plan.probes ? { probes: PROBE_BUDGET } : {}),
-    ...(plan.budgetLine ? { budgetLine: plan.budgetLine } : {}),
+    ...(plan.probes ? { probes: { budget: PROBE_BUDGET, ...(plan.budgetLine ? { line: plan.budgetLine } : {}) } } : {}),
     write,
   });
   for (const line of expectedLines(plan, costed.waitsMs)) write(`${line}\n`);

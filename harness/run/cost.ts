@@ -13,7 +13,7 @@ import { suiteFiles, suiteFilesNaming } from '../suite-runner/suite-files.ts';
 import { suiteVitest, withoutVitestSignals } from '../suite-runner/suite-vitest.ts';
 import { apcCommand } from '../apc-command.ts';
 import { chainsOf, copiesCost, spreadPools, type Chain, type Spread } from '../budget/spread.ts';
-import { budgetLeft } from './probe-budget.ts';
+import { budgetLeft, probePlanLines, type Probes } from './probe-budget.ts';
 
 /** A test of the selection and what it may cost. */
 export interface PlannedTest {
@@ -364,15 +364,13 @@ export async function printPlan(options: {
   revisionTimeMs: number;
   /** The run's suite workers (harness/run/workers.ts). */
   workers: number;
-  /** What probing the target before the tests may create at most (a run without a profile): the tests are planned within the rest. */
-  probes?: Budget;
-  /** How the budget was made, when the plan should say it (a default with room for the probes: run/probe-budget.ts). */
-  budgetLine?: string;
+  /** A run without a profile probes the target first: what that may create at most (the tests are planned within the rest), how the default budget made room for it. */
+  probes?: Probes;
   write: (line: string) => void;
 }): Promise<Plan> {
   const all = await plannedTests(options.context, options.interfaces, options.ids);
   const whole = budgeted(options.context.profile) ? options.context.profile.budget : undefined;
-  const budget = whole && options.probes ? budgetLeft(whole, options.probes) : whole;
+  const budget = whole && options.probes ? budgetLeft(whole, options.probes.budget) : whole;
   const left = budget ? new Set(overBudget(all, plannable(budget), (id) => options.byId.get(id)?.level)) : new Set<string>();
   const tests = all.filter((t) => !left.has(t.title));
   const busyPatch = options.context.profile.busyPatch;
@@ -392,11 +390,7 @@ export async function printPlan(options: {
   options.write(`apc certify --plan · ${options.ids.length} requirement(s) selected · nothing that creates was sent to the target\n`);
   if (whole)
     options.write(`  budget ${budgetText(whole)}: ${left.size} of ${all.length} test(s) left out (skipped, saying "budget"); the plan below is of the rest\n`);
-  if (options.budgetLine) options.write(`  ${options.budgetLine}\n`);
-  if (whole && options.probes)
-    options.write(
-      `  probing the target without a profile may create up to ${createdText(options.probes)} of it before the tests (--plan sends no such probe): the tests are planned within ${budgetText(budget)}\n`,
-    );
+  if (whole && options.probes) for (const line of probePlanLines(whole, options.probes)) options.write(`  ${line}\n`);
   for (const line of planLines(plans)) options.write(`${line}\n`);
   return plans[0]!;
 }

@@ -125,7 +125,9 @@ async function runContextOf(plan: RunPlan, hooks: RunHooks, workers: number, sta
   if (profile.budget && budgeted(profile)) {
     const tests = await plannedTests(context, plan.suiteInterfaces, ids);
     // The tests get what probing the target left of the budget (startPool settles it first).
-    const budget = budgetLeft(profile.budget, plan.probeCreated?.created);
+    const probed = plan.probeCreated?.created;
+    const budget = budgetLeft(profile.budget, probed);
+    if (probed?.deployments || probed?.revisions) context.probeSpent = { deployments: probed.deployments ?? 0, revisions: probed.revisions ?? 0 };
     context.overBudget = overBudget(tests, plannable(budget), (id) => catalogue.byId.get(id)?.level);
     // The copies of the pooled deployments, as the plan counted them (its workers: suiteWorkers(plan)).
     const kept = tests.filter((t) => !context.overBudget!.includes(t.title));
@@ -147,7 +149,11 @@ async function startPool(plan: RunPlan, context: RunContext): Promise<PoolBroker
   context.poolUrl = pool.url;
   const probe = plan.probeCreated?.created;
   if (probe?.deployments || probe?.revisions) {
-    await postToBroker(`${pool.url}/settle`, { reserved: {}, created: { deployments: probe.deployments ?? 0, revisions: probe.revisions ?? 0 } }, "the run's budget");
+    await postToBroker(
+      `${pool.url}/settle`,
+      { reserved: {}, created: { deployments: probe.deployments ?? 0, revisions: probe.revisions ?? 0 } },
+      "the run's budget",
+    );
   }
   return pool;
 }
@@ -224,7 +230,10 @@ async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResult
     errors: runErrors,
     ...(transient ? { transient } : {}),
     ...(learned ? { learned } : {}),
-    cost: addCost(runCost(outcomes, catalogue.byId, learned?.busyPatch?.value ?? profile.busyPatch, context.poolCopies), { planned: {}, created: byInterface(plan.probeCreated?.created ?? {}) }),
+    cost: addCost(runCost(outcomes, catalogue.byId, learned?.busyPatch?.value ?? profile.busyPatch, context.poolCopies), {
+      planned: {},
+      created: byInterface(plan.probeCreated?.created ?? {}),
+    }),
   };
 }
 

@@ -171,7 +171,8 @@ function concurrencyNamed(settings: ProfileSettings, env: NodeJS.ProcessEnv, rep
 }
 
 /** Whether a profile is given (a file, a document, APC_PROFILE): a run by URL without one probes the target first. */
-const profileNamed = (settings: ProfileSettings, env: NodeJS.ProcessEnv): boolean => Boolean(settings.profileFile ?? settings.profileDocument ?? env.APC_PROFILE);
+const profileNamed = (settings: ProfileSettings, env: NodeJS.ProcessEnv): boolean =>
+  Boolean(settings.profileFile ?? settings.profileDocument ?? env.APC_PROFILE);
 
 function resolveProfile(
   settings: ProfileSettings,

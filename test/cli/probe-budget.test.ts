@@ -88,7 +88,9 @@ test('a budget given is the whole run\'s: the probes it cannot cover are not sen
   // The whole control-plane catalogue (a subset's verdict is "passed" at best): the tests that create nothing are quick.
   const { run, status, target, output } = await certifyByUrl(['--budget', 'deployments=2,revisions=4']);
   // The hosted reference accepts three source kinds: the third create did not fit, and was not sent.
-  expect(output).toMatch(/not probed \(budget: spent: created 2 deployments, \d revisions? of the budget \(2 deployments, 4 revisions\), and POST \/v2\/deployments could create more\)/);
+  expect(output).toMatch(
+    /not probed \(budget: spent: created 2 deployments, \d revisions? of the budget \(2 deployments, 4 revisions\), and POST \/v2\/deployments could create more\)/,
+  );
   expect(output).not.toMatch(/budget \d+ deployments, \d+ revisions: the default for a URL/);
   expect(target.deployments).toBe(2);
   expect(target.revisions).toBeLessThanOrEqual(4);
@@ -97,7 +99,9 @@ test('a budget given is the whole run\'s: the probes it cannot cover are not sen
   // The probes spent every deployment: the tests that create one are skipped, and say why.
   for (const id of ['CP-CREATE-001', 'CP-DEL-001']) {
     expect(status(id)?.status, output.slice(-3000)).toBe('skipped');
-    expect(status(id)!.reason).toMatch(/^budget/);
+    expect(status(id)!.reason).toMatch(
+      /^budget: the profile's budget \(2 deployments, 4 revisions\) is spent on other tests and on probing the target \(2 deployments, \d revisions?\)/,
+    );
   }
   expect(status('CP-VER-001')?.status).toBe('passed');
   expect(run.report!.verdict).toBe('incomplete');
