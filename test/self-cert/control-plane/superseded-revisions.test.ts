@@ -1,7 +1,7 @@
 // CP-LIFE-004 PATCHes while the first revision is in progress, so the two builds overlap. A target
 // may supersede a revision that a newer one overtakes (it ends INTERRUPTED and is never active, a
-// status the field notes list): that is no fault, and the test then judges the move from the newer
-// revision to a third one, as the documented flow does. Two duties: such a target passes.
+// status the field notes list): that is no fault, and the test judges the newer revision, the one
+// the rule speaks of. Two duties: such a target passes.
 import { expect, test } from 'vitest';
 import { editJson, type ProxyRules } from '../../../harness/proxy/proxy.ts';
 import { answerJson, routeOf, type Json } from '../../../harness/selftest/mutants/deployment-traffic.ts';
@@ -42,7 +42,7 @@ function superseding(superseded: Set<string>): ProxyRules {
   };
 }
 
-test('a target that supersedes an overtaken revision passes the revision lifecycle rules: CP-LIFE-004 judges the move to a third revision instead', async () => {
+test('a target that supersedes an overtaken revision passes the revision lifecycle rules: CP-LIFE-004 judges the newer revision', async () => {
   // Phases of 100 ms: the first revision is seen moving on before it ends, so CP-LIFE-004 PATCHes while it is in progress.
   const superseded = new Set<string>();
   const run = await certifyThroughProxy({
