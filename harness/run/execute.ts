@@ -16,7 +16,8 @@ import { choiceFlags } from '../reference/reference-choice.ts';
 import { assembleReport, type ReportResults } from '../report/assemble.ts';
 import { buildResults, transientOf, universeOf, verdictOf, type ComplianceReport } from '../report/compliance.ts';
 import { switchesOf } from '../report/switched-on.ts';
-import { addCost, byInterface, overBudget, plannable, plannedTests, runCost, spreadOf } from './cost.ts';
+import { addCost, byInterface, overBudget, plannable, plannedTests, runCost, spreadOf, type RunCost } from './cost.ts';
+import type { Created } from '../conformance/created.ts';
 import { postToBroker } from '../budget/loopback.ts';
 import { resumeCommand, resumedResults } from './resume.ts';
 import { LeftoverSweep } from './leftovers.ts';
@@ -230,10 +231,7 @@ async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResult
     errors: runErrors,
     ...(transient ? { transient } : {}),
     ...(learned ? { learned } : {}),
-    cost: addCost(runCost(outcomes, catalogue.byId, learned?.busyPatch?.value ?? profile.busyPatch, context.poolCopies), {
-      planned: {},
-      created: byInterface(plan.probeCreated?.created ?? {}),
-    }),
+    cost: addCost(runCost(outcomes, catalogue.byId, learned?.busyPatch?.value ?? profile.busyPatch, context.poolCopies), probeCost(plan.probeCreated?.created ?? {})),
   };
 }
 
@@ -259,4 +257,15 @@ export function reportOf(plan: RunPlan, results: ReportResults): ComplianceRepor
     results,
     plan.redactor,
   );
+}
+
+/**
+ * What probing the target (discovery, the latency samples) created: counted in "created", and in
+ * "planned" too, as the tests were planned within what the probes left ("created: 15 deployments
+ * (of at most 12 planned)" read as a broken promise where the probes took 3 of a budget of 16).
+ */
+function probeCost(created: Created): RunCost {
+  const planned: RunCost['planned'] = {};
+  for (const [name, creates] of Object.entries(byInterface(created)) as [InterfaceName, Created][]) planned[name] = { creates, waitsInARow: 0, tests: 0 };
+  return { planned, created: byInterface(created) };
 }

@@ -82,6 +82,11 @@ test('without a budget, the default for a URL gets room for the probes: every pr
   expect(created.revisions).toBe(target.revisions);
   expect(target.deployments).toBeLessThanOrEqual(budget.deployments);
   expect(target.revisions).toBeLessThanOrEqual(budget.revisions);
+  // The plan the summary sets "created" beside holds the probes too: never "15 deployments (of at most 12 planned)".
+  const planned = run.report!.cost!.planned['control-plane']!.creates;
+  expect(created.deployments).toBeLessThanOrEqual(planned.deployments!);
+  expect(created.revisions).toBeLessThanOrEqual(planned.revisions!);
+  expect(planned.deployments).toBeLessThanOrEqual(budget.deployments);
 }, 400_000);
 
 test('a budget given is the whole run\'s: the probes it cannot cover are not sent, the tests without room are skipped "budget", and the run is incomplete', async () => {
