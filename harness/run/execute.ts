@@ -231,7 +231,10 @@ async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResult
     errors: runErrors,
     ...(transient ? { transient } : {}),
     ...(learned ? { learned } : {}),
-    cost: addCost(runCost(outcomes, catalogue.byId, learned?.busyPatch?.value ?? profile.busyPatch, context.poolCopies), probeCost(plan.probeCreated?.created ?? {})),
+    cost: addCost(
+      runCost(outcomes, catalogue.byId, learned?.busyPatch?.value ?? profile.busyPatch, context.poolCopies),
+      probeCost(plan.probeCreated?.created ?? {}),
+    ),
   };
 }
 
