@@ -6,7 +6,6 @@
 import { REVISION_STATUSES } from '../schemas/revision-status.ts';
 import type { Exchange } from './http/exchange.ts';
 import { UsageError } from './usage-error.ts';
-import { yaml } from './yaml.ts';
 
 export const ATTRIBUTION_FILE = 'attribution.yaml';
 
@@ -98,10 +97,10 @@ function listOf(doc: Record<string, unknown>, key: string): Record<string, unkno
   return list as Record<string, unknown>[];
 }
 
-/** The attribution of a catalogue folder (its file's text), checked against its requirements; none when the folder has no such file. */
-export function readAttribution(text: string | undefined, known: ReadonlyMap<string, unknown>): Attribution {
-  if (text === undefined) return { refusals: [], values: [] };
-  const doc = (yaml().parse(text) ?? {}) as Record<string, unknown>;
+/** The attribution of a catalogue folder (its file parsed), checked against its requirements; none when the folder has no such file. */
+export function readAttribution(parsed: unknown, known: ReadonlyMap<string, unknown>): Attribution {
+  if (parsed === undefined) return { refusals: [], values: [] };
+  const doc = (parsed ?? {}) as Record<string, unknown>;
   const refusals = listOf(doc, 'refusals').map((raw, i): RefusalRule => {
     const where = `refusals entry ${i + 1}`;
     const body = raw.body;

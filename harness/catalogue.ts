@@ -205,7 +205,8 @@ export function loadCatalogue(dir: string = REQUIREMENTS_DIR): Catalogue {
     exclusions,
     gates,
     byId,
-    attribution: readAttribution(attributionText, byId),
+    // Parsed through the same cache as the requirements: each suite worker loads the catalogue to attribute its failures.
+    attribution: readAttribution(attributionText === undefined ? undefined : parsed(dir, ATTRIBUTION_FILE, attributionText), byId),
   };
   cache.set(dir, catalogue);
   return catalogue;

@@ -59,9 +59,9 @@ const CostSchema = Type.Object(
         },
         { additionalProperties: false },
       ),
-      'What the tests that ran create at most on a target that follows the spec (`apc certify --plan`).',
+      'What the tests that ran create at most on a target that follows the spec (`apc certify --plan`), and what probing the target created before they were planned.',
     ),
-    created: perInterface(CreatedSchema, 'What the tests created, counted from their accepted requests.'),
+    created: perInterface(CreatedSchema, 'What the run created (its tests, and its probes of the target), counted from the accepted requests.'),
   },
   { additionalProperties: false, description: 'The plan of the tests that ran beside what they created.' },
 );

@@ -1,13 +1,9 @@
 // `apc init`: probe a target with cheap requests and write a commented profile for `apc certify`.
 import { randomBytes } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
-import { applyDiscovery, discover } from '../discovery/discovery.ts';
-import { budgeted, INTERFACES, profileSecrets, REMOTE_BUDGET, type TargetProfile } from '../profile/profile.ts';
-import { Recorder } from '../http/client.ts';
-import type { Exchange } from '../http/exchange.ts';
-import { BudgetLedger } from '../budget/ledger.ts';
-import { localBudgetGuard } from '../budget/guard.ts';
-import { budgetText, createdBy, createdText } from '../conformance/created.ts';
+import { applyDiscovery } from '../discovery/discovery.ts';
+import { billLine, discoverWithinBudget } from '../discovery/within-budget.ts';
+import { INTERFACES, profileSecrets, REMOTE_BUDGET } from '../profile/profile.ts';
 import { buildProfile } from '../profile/sources.ts';
 import { assumptionLines, profileYaml } from '../profile/writer.ts';
 import { redactor } from '../redact.ts';
@@ -46,24 +42,14 @@ export async function init(argv: string[], io: CommandIo): Promise<number> {
     }
     const runId = `apc-${randomBytes(4).toString('hex').slice(0, 6)}`;
     const modeGiven = v['control-plane-mode'] !== undefined || io.env.APC_CONTROL_PLANE_MODE !== undefined;
-    const recorder = new Recorder();
-    const guard = budgeted(profile) ? localBudgetGuard(new BudgetLedger(profile.budget), recorder, profile) : undefined;
-    const found = await discover({ profile, runId, modeGiven, recorder, ...(guard ? { guard } : {}) });
+    const { found, exchanges } = await discoverWithinBudget({ profile, runId, modeGiven });
     const discovered = applyDiscovery(profile, found);
     writeFileSync(out, profileYaml(discovered, found, new Date().toISOString()));
     io.out.write(`apc init · run ${runId} · probed ${interfaces.join(', ')} (everything it made is deleted again)\n`);
-    io.out.write(`  ${billLine(recorder.exchanges, profile)}\n`);
+    io.out.write(`  ${billLine(exchanges, profile)}\n`);
     for (const line of assumptionLines(discovered, found)) io.out.write(`  ${redactor.text(line)}\n`);
     io.out.write(`Wrote ${out}. Next: ${apcCommand()} certify --profile ${out}\n`);
     return 0;
   });
 }
 
-/** What the probes created, against init's budget, and what they deleted again: the bill of `apc init`. */
-export function billLine(exchanges: readonly Exchange[], profile: TargetProfile): string {
-  const deleted = exchanges.filter(
-    (e) => e.interface === 'control-plane' && e.request.method === 'DELETE' && (e.response?.status ?? 0) >= 200 && (e.response?.status ?? 0) < 300,
-  );
-  const budget = budgeted(profile) ? `budget ${budgetText(profile.budget)}` : 'no budget';
-  return `created: ${createdText(createdBy(exchanges, profile))} (${budget}); deleted: ${deleted.length} deployment(s)`;
-}

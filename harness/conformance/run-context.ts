@@ -1,6 +1,6 @@
 // What the certifying process hands to the suite workers (through vitest's provide/inject).
 import type { Requirement } from '../catalogue.ts';
-import type { TargetProfile } from '../profile/profile.ts';
+import type { Budget, TargetProfile } from '../profile/profile.ts';
 import type { Latency } from './request-count.ts';
 
 export interface RunContext {
@@ -25,6 +25,8 @@ export interface RunContext {
   poolCopies?: Record<string, Record<string, string>>;
   /** Titles of the tests the budget leaves out (harness/run/cost.ts): each is skipped, saying so. */
   overBudget?: string[];
+  /** What probing the target took of the budget before the tests (harness/run/probe-budget.ts): a test left out says so. */
+  probeSpent?: Budget;
   /** The catalogue's requirements as the certifying process read them: a worker need not parse requirements/ again. */
   requirements?: Requirement[];
   /**

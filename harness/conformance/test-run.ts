@@ -110,7 +110,8 @@ export async function runTest(ctx: TestContext, test: DeclaredTest): Promise<voi
 /** Skips a test the budget leaves out, or one whose requirements need a capability the target lacks. */
 function leftOut(ctx: TestContext, run: RunContext, test: DeclaredTest): boolean {
   if (run.overBudget?.includes(test.title)) {
-    ctx.task.meta.notJudged = `budget: the profile's budget (${budgetText(run.profile.budget)}) is spent on other tests; this one would create ${createdText(test.cost.creates)}`;
+    const probes = run.probeSpent ? ` and on probing the target (${createdText(run.probeSpent)})` : '';
+    ctx.task.meta.notJudged = `budget: the profile's budget (${budgetText(run.profile.budget)}) is spent on other tests${probes}; this one would create ${createdText(test.cost.creates)}`;
     // Left out, it creates nothing: the report's plan is that of the tests that ran.
     ctx.task.meta.cost = { creates: {} };
     ctx.skip(`skipped: ${ctx.task.meta.notJudged}`);

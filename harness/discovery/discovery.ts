@@ -16,7 +16,7 @@ import type { Discovery } from '../profile/discovered.ts';
 import { Limiter } from '../http/limiter.ts';
 import { proveFixtureGraphs } from './fixture-graphs.ts';
 import { isTerminal } from '../../schemas/revision-status.ts';
-import { SOURCE_KINDS, type AgentServerHosting, type BusyPatch, type OptionalEndpoint, type SourceKind, type TargetProfile } from '../profile/profile.ts';
+import { BUSY_PATCH_PROBES, SOURCE_KINDS, type AgentServerHosting, type BusyPatch, type OptionalEndpoint, type SourceKind, type TargetProfile } from '../profile/profile.ts';
 
 const status = (e: Exchange) => e.response?.status;
 const ok = (e: Exchange) => (status(e) ?? 0) >= 200 && (status(e) ?? 0) < 300;
@@ -169,7 +169,7 @@ async function unlessSpent(send: () => Promise<Exchange>): Promise<Exchange | st
  */
 async function busyPatchOf(cp: InterfaceClient, id: string): Promise<{ busyPatch?: BusyPatch; how: string }> {
   const path = `/v2/deployments/${id}`;
-  for (let attempt = 1; attempt <= 2; attempt++) {
+  for (let attempt = 1; attempt <= BUSY_PATCH_PROBES; attempt++) {
     const read = await cp.get(path);
     const latest = isObject(read.response?.json) ? read.response.json.latest_revision_id : undefined;
     const revision = typeof latest === 'string' ? await cp.get(`${path}/revisions/${latest}`) : undefined;

@@ -101,6 +101,17 @@ export interface Budget {
  */
 export const REMOTE_BUDGET: Readonly<Budget> = { deployments: 12, revisions: 40 };
 
+/** The revision-creating PATCHes probing a target sends at most to learn `busyPatch` (harness/discovery/discovery.ts). */
+export const BUSY_PATCH_PROBES = 2;
+
+/**
+ * What probing a target without a profile (`apc certify` by URL, as `apc init` does) creates at
+ * most: a deployment of each source kind with its first revision, and the revisions of the busyPatch
+ * probes. A run without a profile or a budget gets it on top of REMOTE_BUDGET, so its tests keep
+ * the whole default (harness/run/plan.ts); a budget given is the whole run's, the probes' too.
+ */
+export const PROBE_BUDGET: Readonly<Required<Budget>> = { deployments: SOURCE_KINDS.length, revisions: SOURCE_KINDS.length + BUSY_PATCH_PROBES };
+
 /** Whether the run has a budget: one that caps something (`budget: {}` and `--budget none` cap nothing). */
 export const budgeted = (profile: Pick<TargetProfile, 'budget'>): boolean => profile.budget?.deployments !== undefined || profile.budget?.revisions !== undefined;
 

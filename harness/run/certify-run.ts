@@ -5,7 +5,7 @@
 import { addTally } from '../http/throttling.ts';
 import { isAbsolute, relative } from 'node:path';
 import { loadCatalogue } from '../catalogue.ts';
-import { defaultProfile } from '../profile/profile.ts';
+import { defaultProfile, PROBE_BUDGET } from '../profile/profile.ts';
 import { exitCodeOf, type ComplianceReport } from '../report/compliance.ts';
 import { writeRunErrorReport } from '../report/run-error-report.ts';
 import { writeReports } from '../report/write.ts';
@@ -25,7 +25,8 @@ import { expectedTime, expectedTimeLines, loadRequestTable } from './expected-ti
 import { measureLatency } from './latency.ts';
 import { forgetBreakers } from '../http/circuit-breaker.ts';
 import { inFlightFor } from './in-flight.ts';
-import { createdText } from '../conformance/created.ts';
+import { addCreated, createdText } from '../conformance/created.ts';
+import { budgetLeft } from './probe-budget.ts';
 
 export interface CertifyRequest {
   /** What to certify, as the user asked it. */
@@ -86,11 +87,16 @@ async function planned(request: CertifyRequest, draft: RunDraft): Promise<Certif
     return { code: 0, reportDir: draft.reportDir };
   }
   if (plan.baseline) progress.expecting(plan.baseline.entries.keys());
-  plan.latency = await measureLatency(plan.profile, plan.suiteInterfaces, {
+  // The latency samples may create only within what probing the target left of the budget.
+  const left = plan.profile.budget && { budget: budgetLeft(plan.profile.budget, plan.probeCreated?.created) };
+  plan.latency = await measureLatency({ ...plan.profile, ...left }, plan.suiteInterfaces, {
     waited: (tally) => (plan.probeWaited = addTally(plan.probeWaited ?? {}, tally)),
-    created: (created, problems) => (plan.probeCreated = { created, problems }),
+    created: (created, problems) => {
+      progress.line(probeCreatedLine({ created, problems }));
+      const before = plan.probeCreated ?? { created: {}, problems: [] };
+      plan.probeCreated = { created: addCreated({ ...before.created }, created), problems: [...before.problems, ...problems] };
+    },
   });
-  if (plan.probeCreated) progress.line(probeCreatedLine(plan.probeCreated));
   const inFlight = plan.concurrencyNamed ? undefined : inFlightFor(plan.latency, plan.profile.concurrency);
   if (inFlight) {
     plan.profile.concurrency = inFlight.concurrency;
@@ -135,6 +141,7 @@ async function printCost(request: CertifyRequest, plan: RunPlan): Promise<void> 
     byId: catalogue.byId,
     revisionTimeMs,
     workers: suiteWorkers(plan),
+    ...(plan.probes ? { probes: { budget: PROBE_BUDGET, ...(plan.budgetLine ? { line: plan.budgetLine } : {}) } } : {}),
     write,
   });
   for (const line of expectedLines(plan, costed.waitsMs)) write(`${line}\n`);
@@ -167,6 +174,7 @@ function banner(plan: RunPlan, progress: Progress): void {
   const { profile, catalogue, selected, shard, replay } = plan;
   progress.line(`apc certify · run ${plan.runId} · seed ${profile.seed} · harness ${harnessVersion()} · catalogue ${catalogue.version}`);
   for (const i of plan.interfaces) progress.line(`  ${i.padEnd(18)} ${profile.urls[i]}`);
+  if (plan.budgetLine) progress.line(`  ${plan.budgetLine}`);
   progress.line(
     `  ${selected.length} requirement(s) selected${shard ? ` (shard ${shard.index}/${shard.count})` : ''}; control plane mode ${profile.controlPlaneMode}${plan.reference ? ' (reference implementation)' : ''}`,
   );

@@ -13,6 +13,7 @@ import { suiteFiles, suiteFilesNaming } from '../suite-runner/suite-files.ts';
 import { suiteVitest, withoutVitestSignals } from '../suite-runner/suite-vitest.ts';
 import { apcCommand } from '../apc-command.ts';
 import { chainsOf, copiesCost, spreadPools, type Chain, type Spread } from '../budget/spread.ts';
+import { budgetLeft, probePlanLines, type Probes } from './probe-budget.ts';
 
 /** A test of the selection and what it may cost. */
 export interface PlannedTest {
@@ -363,10 +364,13 @@ export async function printPlan(options: {
   revisionTimeMs: number;
   /** The run's suite workers (harness/run/workers.ts). */
   workers: number;
+  /** A run without a profile probes the target first: what that may create at most (the tests are planned within the rest), how the default budget made room for it. */
+  probes?: Probes;
   write: (line: string) => void;
 }): Promise<Plan> {
   const all = await plannedTests(options.context, options.interfaces, options.ids);
-  const budget = budgeted(options.context.profile) ? options.context.profile.budget : undefined;
+  const whole = budgeted(options.context.profile) ? options.context.profile.budget : undefined;
+  const budget = whole && options.probes ? budgetLeft(whole, options.probes.budget) : whole;
   const left = budget ? new Set(overBudget(all, plannable(budget), (id) => options.byId.get(id)?.level)) : new Set<string>();
   const tests = all.filter((t) => !left.has(t.title));
   const busyPatch = options.context.profile.busyPatch;
@@ -384,8 +388,9 @@ export async function printPlan(options: {
     return plan;
   });
   options.write(`apc certify --plan · ${options.ids.length} requirement(s) selected · nothing that creates was sent to the target\n`);
-  if (budget)
-    options.write(`  budget ${budgetText(budget)}: ${left.size} of ${all.length} test(s) left out (skipped, saying "budget"); the plan below is of the rest\n`);
+  if (whole)
+    options.write(`  budget ${budgetText(whole)}: ${left.size} of ${all.length} test(s) left out (skipped, saying "budget"); the plan below is of the rest\n`);
+  if (whole && options.probes) for (const line of probePlanLines(whole, options.probes)) options.write(`  ${line}\n`);
   for (const line of planLines(plans)) options.write(`${line}\n`);
   return plans[0]!;
 }

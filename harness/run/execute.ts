@@ -16,7 +16,8 @@ import { choiceFlags } from '../reference/reference-choice.ts';
 import { assembleReport, type ReportResults } from '../report/assemble.ts';
 import { buildResults, transientOf, universeOf, verdictOf, type ComplianceReport } from '../report/compliance.ts';
 import { switchesOf } from '../report/switched-on.ts';
-import { addCost, byInterface, overBudget, plannable, plannedTests, runCost, spreadOf } from './cost.ts';
+import { addCost, byInterface, overBudget, plannable, plannedTests, runCost, spreadOf, type RunCost } from './cost.ts';
+import type { Created } from '../conformance/created.ts';
 import { postToBroker } from '../budget/loopback.ts';
 import { resumeCommand, resumedResults } from './resume.ts';
 import { LeftoverSweep } from './leftovers.ts';
@@ -28,6 +29,7 @@ import type { RunListener, SuiteRunner } from '../suite-runner/suite-runner.ts';
 import { markNotRun, withDeadline, type StopRequest } from './run-stop.ts';
 import { suiteWorkers } from './workers.ts';
 import { deleteBoundMs } from '../conformance/awaiting-delete.ts';
+import { budgetLeft } from './probe-budget.ts';
 
 export interface RunHooks {
   listener?: RunListener;
@@ -123,10 +125,14 @@ async function runContextOf(plan: RunPlan, hooks: RunHooks, workers: number, sta
   };
   if (profile.budget && budgeted(profile)) {
     const tests = await plannedTests(context, plan.suiteInterfaces, ids);
-    context.overBudget = overBudget(tests, plannable(profile.budget), (id) => catalogue.byId.get(id)?.level);
+    // The tests get what probing the target left of the budget (startPool settles it first).
+    const probed = plan.probeCreated?.created;
+    const budget = budgetLeft(profile.budget, probed);
+    if (probed?.deployments || probed?.revisions) context.probeSpent = { deployments: probed.deployments ?? 0, revisions: probed.revisions ?? 0 };
+    context.overBudget = overBudget(tests, plannable(budget), (id) => catalogue.byId.get(id)?.level);
     // The copies of the pooled deployments, as the plan counted them (its workers: suiteWorkers(plan)).
     const kept = tests.filter((t) => !context.overBudget!.includes(t.title));
-    const { copies } = spreadOf(kept, catalogue.byId, profile.budget, profile.busyPatch, suiteWorkers(plan));
+    const { copies } = spreadOf(kept, catalogue.byId, budget, profile.busyPatch, suiteWorkers(plan));
     if (Object.keys(copies).length > 0) context.poolCopies = copies;
   }
   return context;
@@ -134,8 +140,9 @@ async function runContextOf(plan: RunPlan, hooks: RunHooks, workers: number, sta
 
 /**
  * Under a budget the suite workers share the run's pool of deployments, held here
- * (harness/budget/broker.ts), whose ledger starts with what the latency samples created (a target
- * that accepted an empty create, latency.ts): the tests get only the rest of the budget.
+ * (harness/budget/broker.ts), whose ledger starts with what probing the target created (the
+ * discovery of a run without a profile; the latency samples on a target that accepted an empty
+ * create, latency.ts): the tests get only the rest of the budget.
  */
 async function startPool(plan: RunPlan, context: RunContext): Promise<PoolBroker | undefined> {
   if (!budgeted(plan.profile) || !plan.suiteInterfaces.includes('control-plane')) return undefined;
@@ -143,7 +150,11 @@ async function startPool(plan: RunPlan, context: RunContext): Promise<PoolBroker
   context.poolUrl = pool.url;
   const probe = plan.probeCreated?.created;
   if (probe?.deployments || probe?.revisions) {
-    await postToBroker(`${pool.url}/settle`, { reserved: {}, created: { deployments: probe.deployments ?? 0, revisions: probe.revisions ?? 0 } }, "the run's budget");
+    await postToBroker(
+      `${pool.url}/settle`,
+      { reserved: {}, created: { deployments: probe.deployments ?? 0, revisions: probe.revisions ?? 0 } },
+      "the run's budget",
+    );
   }
   return pool;
 }
@@ -220,7 +231,10 @@ async function executePart(plan: RunPlan, hooks: RunHooks): Promise<ReportResult
     errors: runErrors,
     ...(transient ? { transient } : {}),
     ...(learned ? { learned } : {}),
-    cost: addCost(runCost(outcomes, catalogue.byId, learned?.busyPatch?.value ?? profile.busyPatch, context.poolCopies), { planned: {}, created: byInterface(plan.probeCreated?.created ?? {}) }),
+    cost: addCost(
+      runCost(outcomes, catalogue.byId, learned?.busyPatch?.value ?? profile.busyPatch, context.poolCopies),
+      probeCost(plan.probeCreated?.created ?? {}),
+    ),
   };
 }
 
@@ -246,4 +260,15 @@ export function reportOf(plan: RunPlan, results: ReportResults): ComplianceRepor
     results,
     plan.redactor,
   );
+}
+
+/**
+ * What probing the target (discovery, the latency samples) created: counted in "created", and in
+ * "planned" too, as the tests were planned within what the probes left ("created: 15 deployments
+ * (of at most 12 planned)" read as a broken promise where the probes took 3 of a budget of 16).
+ */
+function probeCost(created: Created): RunCost {
+  const planned: RunCost['planned'] = {};
+  for (const [name, creates] of Object.entries(byInterface(created)) as [InterfaceName, Created][]) planned[name] = { creates, waitsInARow: 0, tests: 0 };
+  return { planned, created: byInterface(created) };
 }

@@ -6,7 +6,7 @@ import type { TransientTally } from '../http/throttling.ts';
 import type { Created } from '../conformance/created.ts';
 import { mkdirSync } from 'node:fs';
 import { checkSelection, loadCatalogue, selector, type Catalogue, type Requirement } from '../catalogue.ts';
-import { defaultProfile, INTERFACES, profileSecrets, REMOTE_BUDGET, type InterfaceName, type TargetProfile } from '../profile/profile.ts';
+import { defaultProfile, INTERFACES, profileSecrets, type InterfaceName, type TargetProfile } from '../profile/profile.ts';
 import { buildProfile, type ProfileSettings } from '../profile/sources.ts';
 import { assumptionLines } from '../profile/writer.ts';
 import type { PlatformLikeOptions } from '../../reference-impl/platform-like/behaviours.ts';
@@ -24,6 +24,7 @@ import { checkSetup } from './preflight.ts';
 import type { Latency } from './latency.ts';
 import { parseDuration } from './run-stop.ts';
 import { apcCommand } from '../apc-command.ts';
+import { defaultUrlBudget } from './probe-budget.ts';
 
 /** What the user asked for, as given: strings before validation. */
 export interface RunRequest {
@@ -83,8 +84,16 @@ export interface RunPlan extends RunDraft {
   concurrencyNamed: boolean;
   /** The requests in flight raised for a slow target, in the line the run prints (in-flight.ts). */
   inFlight?: string;
-  /** What the latency samples created on a target that accepted an empty create (latency.ts), counted with the tests' own; what deleting it left. */
+  /**
+   * What probing the target created before the tests: the discovery of a run without a profile
+   * (its deployments and revisions), the latency samples on a target that accepted an empty create
+   * (latency.ts). Counted with the tests' own, in the report and the budget; what deleting it left.
+   */
   probeCreated?: { created: Created; problems: string[] };
+  /** The run probes the target without a profile before its tests: `--plan` plans them within what the probes may leave (probe-budget.ts). */
+  probes?: boolean;
+  /** How the run's default budget is made, when it is more than a URL target's (probe-budget.ts): the header says it. */
+  budgetLine?: string;
 }
 
 /** Nothing to run, and why (a replay of a report without a failed requirement). */
@@ -161,13 +170,28 @@ function concurrencyNamed(settings: ProfileSettings, env: NodeJS.ProcessEnv, rep
   return replay !== undefined || buildProfile(settings, env, { ...defaultProfile(), concurrency: 0 }).concurrency !== 0;
 }
 
-function resolveProfile(settings: ProfileSettings, env: NodeJS.ProcessEnv, replay: ReplayPlan | undefined): { profile: TargetProfile; usesReference: boolean } {
+/** Whether a profile is given (a file, a document, APC_PROFILE): a run by URL without one probes the target first. */
+const profileNamed = (settings: ProfileSettings, env: NodeJS.ProcessEnv): boolean =>
+  Boolean(settings.profileFile ?? settings.profileDocument ?? env.APC_PROFILE);
+
+function resolveProfile(
+  settings: ProfileSettings,
+  env: NodeJS.ProcessEnv,
+  replay: ReplayPlan | undefined,
+): { profile: TargetProfile; usesReference: boolean; probes: boolean; budgetLine?: string } {
   const profile = buildProfile(settings, env, replay?.profile);
   const usesReference = INTERFACES.every((i) => !profile.urls[i]);
-  // A target given by URL may be a real platform, where builds cost: a budget unless one is set or lifted.
-  if (!usesReference && !replay && profile.budget === undefined) profile.budget = { ...REMOTE_BUDGET };
-  if (!usesReference || replay) return { profile, usesReference };
-  return { profile: buildProfile(settings, env, referenceProfileBase()), usesReference };
+  // Only the control plane's probes create what a budget counts (a deployment of each source kind, the busyPatch PATCHes).
+  const probes = !usesReference && !replay && !profileNamed(settings, env) && profile.urls['control-plane'] !== undefined;
+  // A target given by URL may be a real platform, where builds cost: a budget unless one is set or
+  // lifted, with room for the probes of a run without a profile (probe-budget.ts).
+  if (!usesReference && !replay && profile.budget === undefined) {
+    const { budget, line } = defaultUrlBudget(probes);
+    profile.budget = budget;
+    if (line) return { profile, usesReference, probes, budgetLine: line };
+  }
+  if (!usesReference || replay) return { profile, usesReference, probes };
+  return { profile: buildProfile(settings, env, referenceProfileBase()), usesReference, probes };
 }
 
 /** --replay and --resume take what they run from a report: flags that select requirements do not go with them. */
@@ -192,7 +216,7 @@ function checkReplayFlags(request: RunRequest): void {
 async function setUp(
   given: TargetProfile,
   how: { probe: boolean; settings: ProfileSettings; env: NodeJS.ProcessEnv; draft: RunDraft; suiteInterfaces: InterfaceName[]; log: (line: string) => void },
-): Promise<TargetProfile> {
+): Promise<{ profile: TargetProfile; created?: Created }> {
   const { settings, env, draft, log } = how;
   let profile = given;
   const discovery = how.probe ? await import('../discovery/discovery.ts') : undefined;
@@ -201,18 +225,21 @@ async function setUp(
   const setup = await checkSetup(profile, how.suiteInterfaces, hosting?.how);
   if (setup.length > 0) throw new SetupError(setup);
   mkdirSync(draft.reportDir, { recursive: true });
-  if (!discovery || (settings.profileFile ?? settings.profileDocument ?? env.APC_PROFILE)) return profile;
+  if (!discovery || profileNamed(settings, env)) return { profile };
   // Probes are cheap requests: each is bounded like the preflight's, whatever the profile's deadline.
   const probing = { ...profile, timeouts: { ...profile.timeouts, requestMs: Math.min(profile.timeouts.requestMs, 10_000) } };
-  const found = await discovery.discover({
+  // Within the run's budget, as `apc init` probes: a probe it cannot cover is not sent.
+  const { discoverWithinBudget, billLine } = await import('../discovery/within-budget.ts');
+  const { found, exchanges, created } = await discoverWithinBudget({
     profile: probing,
     runId: draft.runId,
     modeGiven: settings.controlPlaneMode !== undefined || env.APC_CONTROL_PLANE_MODE !== undefined,
   });
   profile = discovery.applyDiscovery(profile, found);
   log(`No profile given: probed the target (\`${apcCommand()} init\` writes these findings to a profile you can keep). Assumed:`);
+  if (profile.urls['control-plane']) log(`  probing ${billLine(exchanges, profile)}; counted in the run's "created" and its budget`);
   for (const line of assumptionLines(profile, found)) log(`  ${line}`);
-  return profile;
+  return { profile, created };
 }
 
 /**
@@ -271,7 +298,7 @@ export async function planRun(request: RunRequest, env: NodeJS.ProcessEnv, draft
   // A replay starts from the recorded profile as it was; flags given again win.
   const resolved = resolveProfile(settings, env, replay);
   let profile = resolved.profile;
-  const { usesReference } = resolved;
+  const { usesReference, probes, budgetLine } = resolved;
   draft.profile = profile;
   if (replay?.otherTenantId !== undefined && !profile.otherTenant) {
     throw new UsageError(
@@ -303,15 +330,20 @@ export async function planRun(request: RunRequest, env: NodeJS.ProcessEnv, draft
     suiteInterfaces,
     referenceFaults,
     concurrencyNamed: concurrencyNamed(settings, env, replay),
+    ...(probes ? { probes } : {}),
+    ...(budgetLine ? { budgetLine } : {}),
     ...(referencePlatformLike ? { referencePlatformLike } : {}),
     ...(shard ? { shard } : {}),
     ...limits,
   };
   if (request.sendNothing) return planned;
-  profile = await setUp(profile, { probe: !usesReference && !replay, settings, env, draft, suiteInterfaces, log });
+  const setup = await setUp(profile, { probe: !usesReference && !replay, settings, env, draft, suiteInterfaces, log });
+  profile = setup.profile;
   draft.profile = profile;
+  const probed = setup.created?.deployments || setup.created?.revisions ? { probeCreated: { created: setup.created, problems: [] } } : {};
   return {
     ...planned,
+    ...probed,
     profile,
     ...(replay ? { replay } : {}),
     ...(resume ? { resumed: resume.previous } : {}),

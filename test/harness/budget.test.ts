@@ -82,11 +82,17 @@ describe('--budget', () => {
     expect(buildProfile({ budget: 'none' }, {}).budget).toEqual({});
   });
 
-  test('a target given by URL gets 12 deployments and 40 revisions unless a flag or the profile says otherwise; the reference the harness starts, none', async () => {
+  test('a target given by URL gets 12 deployments and 40 revisions (and room for its probes without a profile) unless a flag or the profile says otherwise; the reference the harness starts, none', async () => {
     const plan = (args: string[], profile?: Record<string, unknown>) =>
       certifyHere({ args: ['--plan', '--interfaces', 'control-plane', '--requirements', 'CP-READ-00[12]', ...args], ...(profile ? { profile } : {}) });
     const url = ['--control-plane-url', 'http://127.0.0.1:9'];
-    expect((await plan(url)).stdout).toContain('budget 12 deployments, 40 revisions');
+    expect((await plan(url, {})).stdout).toContain('budget 12 deployments, 40 revisions:');
+    // Without a profile a run probes the target first (run/probe-budget.ts): the default has room for it, and the tests keep 12/40.
+    const bare = (await plan(url)).stdout;
+    expect(bare).toContain(
+      'budget 16 deployments, 46 revisions: the default for a URL (12 deployments, 40 revisions) and 4 deployments, 6 revisions for probing the target without a profile',
+    );
+    expect(bare).toContain('the tests are planned within 12 deployments, 40 revisions');
     expect((await plan([...url, '--budget', 'deployments=3'])).stdout).toContain('budget 3 deployments:');
     expect((await plan(url, { budget: { revisions: 7 } })).stdout).toContain('budget 7 revisions:');
     for (const run of [await plan([...url, '--budget', 'none']), await plan(url, { budget: {} }), await plan([])]) {
