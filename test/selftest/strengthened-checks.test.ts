@@ -4,16 +4,14 @@
 // is one rule of one interface, so the file takes seconds. Its certifications share one suite
 // worker (as apc selftest's do): a worker of their own loaded node, vitest and the suites again
 // for each of them.
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { editJson } from '../../harness/proxy/proxy.ts';
 import { generatedMutants } from '../../harness/selftest/mutants/spec-derived/derive.ts';
 import { runSubject, type RunSettings } from '../../harness/selftest/run-subject.ts';
 import type { Mutant } from '../../harness/selftest/subjects.ts';
-import { SuiteBatches } from '../../harness/suite-runner/batches.ts';
+import { keptSuiteWorkers } from '../support/certify.ts';
 
-const batches = SuiteBatches.alone(1);
-afterAll(() => batches.close());
-const settings: RunSettings = { runs: 3, seed: 1, seeds: 1, detectionRuns: 3, timeoutMs: 120_000, batches };
+const settings: RunSettings = { runs: 3, seed: 1, seeds: 1, detectionRuns: 3, timeoutMs: 120_000, batches: keptSuiteWorkers().suites };
 
 /** A surviving mutant, and the requirement whose test now catches it. */
 const STRENGTHENED: [mutant: string, requirement: string][] = [

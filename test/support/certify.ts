@@ -4,8 +4,9 @@
 // process of its own: for tests of the process itself (its signals, its exit, what a real child
 // prints). `certifyHere` reads the same command line and profile inside this process and runs it
 // through the entry `apc certify` calls (harness/run/certify-run.ts): half the CPU of a child,
-// which pays node's start and the harness's imports again for each run. `keptSuiteWorkers` lets the in-process runs of one
-// test file share their suite worker, as apc selftest's certifications do.
+// which pays node's start and the harness's imports again for each run. The in-process runs share
+// one suite worker and vitest instance, kept from run to run and from file to file of this test
+// process, as apc selftest's certifications do (`keptSuiteWorkers`).
 import { resolve } from 'node:path';
 import { afterAll } from 'vitest';
 import { withCertifyRequest } from '../../harness/cli/certify.ts';
@@ -37,10 +38,11 @@ export async function certify(options: CertifyOptions): Promise<CertifyRun> {
 
 /**
  * `apc certify` inside this process. At `timeoutMs` the run is stopped as by a first SIGTERM (exit
- * 130, a partial report) rather than killed. `run` defaults to one suite worker, which costs the
- * least CPU; `{}` leaves the number to the run, as a user's run does.
+ * 130, a partial report) rather than killed. `run` defaults to the test process's kept suite
+ * worker (`keptSuiteWorkers()`), which costs the least CPU: its certifications go one at a time;
+ * `{}` leaves the number of workers to the run, as a user's run does.
  */
-export async function certifyHere(options: CertifyOptions, run: RunOptions = { workers: 1 }): Promise<CertifyRun> {
+export async function certifyHere(options: CertifyOptions, run: RunOptions = keptSuiteWorkers()): Promise<CertifyRun> {
   const certified = await boundedInProcess(options, async (io, stop, reportDir) => {
     let outcome: CertifyOutcome | undefined;
     const code = await withCertifyRequest(['--reports', reportDir, '--quiet', ...options.args], io, stop, async (request) => {
@@ -54,16 +56,22 @@ export async function certifyHere(options: CertifyOptions, run: RunOptions = { w
   return withLookups(certified);
 }
 
+/** The suite runner of `keptSuiteWorkers()`: one per test process, made on first use. */
+let kept: SuiteBatches | undefined;
+
 /**
- * `certifyHere`'s second argument for a test file whose certifications need no worker of their
- * own: one suite worker and one vitest instance kept from run to run for the whole file
- * (harness/suite-runner/batches.ts, as apc selftest keeps them), each run still with its own plan,
- * target, context, deadline and report. A new worker per run loaded node, vitest's runtime, the
- * harness and the suites again: about 0.4 s of CPU a certification. `lanes`: how many of the
- * file's certifications go side by side (tests that run concurrently); each lane its own vitest
- * run. Call it at the top of the file: the instances and workers are closed after its tests.
+ * `certifyHere`'s second argument for certifications that need no worker of their own: one suite
+ * worker and one vitest instance kept from run to run (harness/suite-runner/batches.ts, as apc
+ * selftest keeps them), each run still with its own plan, target, context, deadline and report.
+ * A new worker per run loaded node, vitest's runtime, the harness and the suites again: about 1 s
+ * of CPU a certification. With one lane (the default) the runner is this test process's, shared by
+ * the files it runs one after another (vitest.config.ts: isolate false) and never closed: its
+ * waiting worker ends with this process's IPC channel (kept-workers.ts). `lanes`: how many of the
+ * file's certifications go side by side (tests that run concurrently), each lane its own vitest
+ * run; such a runner is the file's, closed after its tests, so call it at the top of the file.
  */
 export function keptSuiteWorkers(lanes = 1): RunOptions {
+  if (lanes === 1) return { workers: 1, suites: (kept ??= SuiteBatches.alone(1)) };
   const batches = SuiteBatches.alone(lanes);
   afterAll(() => batches.close());
   return { workers: 1, suites: batches };
