@@ -3,13 +3,13 @@
 // whose scores are checked against what was worked out by hand. The fixed table is checked too:
 // at least 20 combinations of 3 to 5 existing mutants of different families, with disjoint
 // requirements, a third of them holding a structural fault.
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { COMBINATIONS } from '../../harness/selftest/multi-fault/combinations.ts';
 import { componentsOf, runCombination } from '../../harness/selftest/multi-fault/run-combination.ts';
 import { multiFaultProblems, scoreCombination, totalsOf, type Status } from '../../harness/selftest/multi-fault/score.ts';
 import type { RunSettings } from '../../harness/selftest/run-subject.ts';
 import { selftestSubjects } from '../../harness/selftest/subject-list.ts';
-import { SuiteBatches } from '../../harness/suite-runner/batches.ts';
+import { keptSuiteWorkers } from '../support/certify.ts';
 
 const mutants = new Map(selftestSubjects().flatMap((s) => (s.kind === 'mutant' ? [[s.id, s] as const] : [])));
 
@@ -90,8 +90,8 @@ describe('the table', () => {
 });
 
 describe('two combinations certified on a few requirements', () => {
-  const batches = SuiteBatches.alone(1);
-  afterAll(() => batches.close());
+  // The test process's kept suite worker (test/support/certify.ts), shared with its other files.
+  const batches = keptSuiteWorkers().suites;
   const settings: RunSettings = { runs: 3, seed: 1, seeds: 1, detectionRuns: 3, timeoutMs: 240_000, batches };
 
   test('a switch and two proxies on the agent server: each found, the other rules certified pass', async () => {

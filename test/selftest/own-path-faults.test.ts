@@ -3,15 +3,15 @@
 // requirements it touches, it fails exactly the rules it breaks, whichever other rule's usual
 // path it takes away; so do the combinations that server had, each fault under its own rule. The
 // reference passes the same requirements. One kept suite worker for the file.
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { ProxiedAnswer, ProxiedRequest, ProxyRules } from '../../harness/proxy/proxy.ts';
-import { SuiteBatches } from '../../harness/suite-runner/batches.ts';
 import { runSubject, type RunSettings } from '../../harness/selftest/run-subject.ts';
 import { selftestSubjects } from '../../harness/selftest/subject-list.ts';
 import type { Mutant, TargetKeys } from '../../harness/selftest/subjects.ts';
+import { keptSuiteWorkers } from '../support/certify.ts';
 
-const batches = SuiteBatches.alone(1);
-afterAll(() => batches.close());
+// The test process's kept suite worker (test/support/certify.ts), shared with its other files.
+const batches = keptSuiteWorkers().suites;
 const settings: RunSettings = { runs: 3, seed: 1, seeds: 1, detectionRuns: 3, timeoutMs: 240_000, batches };
 
 const mutants = new Map(selftestSubjects().flatMap((s) => (s.kind === 'mutant' ? [[s.id, s] as const] : [])));
