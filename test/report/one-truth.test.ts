@@ -2,14 +2,14 @@
 // junit.xml and the Allure results agree on how many requirements failed, were blocked, failed as
 // the baseline expects, were blocked by such a failure, and did not apply. The run certifies the
 // reference with two faults: one a baseline lists (it blocks three more rules), one new. The runs
-// are `apc certify` command lines run inside this process (test/support/apc-here.ts): what they
-// print and write is a child's, without node's start and the harness's imports again for each.
+// go inside this process on its kept suite worker (`certifyHere`, quiet: the terminal's verdict and
+// counts lines stay), without node's start and a suite worker's again for each.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ComplianceReport, RequirementStatus } from '../../harness/report/compliance.ts';
-import { apcHere, type ApcRun } from '../support/apc-here.ts';
+import { certifyHere, type CertifyRun } from '../support/certify.ts';
 
 const COMPARED: RequirementStatus[] = ['failed', 'blocked', 'expected-failure', 'blocked-by-expected-failure', 'not-applicable', 'passed'];
 const LABELS: Record<string, RequirementStatus> = {
@@ -71,18 +71,20 @@ describe.each([
   { name: 'a baseline listing both failures', listed: ['CP-REVL-002', 'CP-IMM-001'], code: 0, verdict: 'no regressions against the baseline' },
   { name: 'no baseline', listed: [], code: 1, verdict: 'not certified' },
 ])('one run rendered to every format, $name', ({ listed, code, verdict }) => {
-  let run: ApcRun;
+  let run: CertifyRun;
   let report: ComplianceReport;
   const dir = join(work, `listed-${listed.length}`);
   beforeAll(async () => {
     const baseline = join(work, `baseline-${listed.length}.yaml`);
     writeFileSync(baseline, `expected-failures:\n${listed.map((id) => `  - id: ${id}\n    reason: known, tracked\n`).join('')}`);
-    run = await apcHere([
-      'certify',
-      ...['--reference-fault', 'cp.revisions-oldest-first', '--reference-fault', 'cp.immutable-name-accepted'],
-      ...['--requirements', 'CP-REVL-*,CP-IMM-*', '--reports', dir],
-      ...(listed.length > 0 ? ['--expected-failures', baseline] : []),
-    ]);
+    run = await certifyHere({
+      args: [
+        ...['--reference-fault', 'cp.revisions-oldest-first', '--reference-fault', 'cp.immutable-name-accepted'],
+        ...['--requirements', 'CP-REVL-*,CP-IMM-*'],
+        ...(listed.length > 0 ? ['--expected-failures', baseline] : []),
+      ],
+      reportDir: dir,
+    });
     report = JSON.parse(readFileSync(join(dir, 'compliance.json'), 'utf8')) as ComplianceReport;
   }, 300_000);
 
