@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { certify, ROOT } from '../support/certify.ts';
+import { certifyHere, ROOT } from '../support/certify.ts';
 
 // Run outside the checkout: a run that cannot judge still writes its error report to ./reports.
 const cwd = mkdtempSync(join(tmpdir(), 'apc-certify-errors-'));
@@ -15,8 +15,9 @@ const apc = (...args: string[]) =>
 describe('apc certify: harness errors exit 2', () => {
   // Refused at once, not waited out: the message names the refusal, not a deadline (no wall-clock
   // bound here, the machines are shared; hostile-target.test.ts bounds runs by the deadlines).
+  // Inside this process: nothing here is about the process.
   test('an unreachable control plane exits 2 and says what to check', async () => {
-    const run = await certify({ args: ['--control-plane-url', 'http://127.0.0.1:1'] });
+    const run = await certifyHere({ args: ['--control-plane-url', 'http://127.0.0.1:1'] });
     expect(run.code).toBe(2);
     expect(run.stderr).not.toMatch(/within \d+ ms/);
     expect(run.stderr).toContain('the control-plane at http://127.0.0.1:1: GET /v2/deployments answered nothing: connection refused');
