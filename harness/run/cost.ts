@@ -1,28 +1,16 @@
 // The cost of a run: its plan, made before it sends anything: per interface, what the selected tests
 // create at most (each test declares it, harness/conformance/requirement.ts) and how many
 // revision waits come one after another, which with the revision time gives the wall time.
-import type { TestCase } from 'vitest/node';
 import { addCreated, budgetText, createdText, CREATED_KINDS, KIND_INTERFACE, type Created } from '../conformance/created.ts';
-import type { TestCost } from '../conformance/requirement.ts';
 import { waitsOf } from '../conformance/waits.ts';
 import type { RunContext } from '../conformance/run-context.ts';
 import { budgeted, INTERFACES, type Budget, type BusyPatch, type InterfaceName } from '../profile/profile.ts';
 import { BUSY_PATCH_ANSWERS } from '../../schemas/target-profile.ts';
 import type { ComplianceReport, TestOutcome } from '../report/compliance.ts';
-import { suiteFiles, suiteFilesNaming } from '../suite-runner/suite-files.ts';
-import { suiteVitest, withoutVitestSignals } from '../suite-runner/suite-vitest.ts';
 import { apcCommand } from '../apc-command.ts';
 import { chainsOf, copiesCost, spreadPools, type Chain, type Spread } from '../budget/spread.ts';
 import { budgetLeft, probePlanLines, type Probes } from './probe-budget.ts';
-
-/** A test of the selection and what it may cost. */
-export interface PlannedTest {
-  title: string;
-  /** The suite file: its tests' waits overlap, files run one after another on each worker. */
-  file: string;
-  requirements: string[];
-  cost: TestCost;
-}
+import { plannedTests, type PlannedTest } from './planned-tests.ts';
 
 export interface InterfacePlan {
   /** At most this many of each kind, on a target that follows the spec. */
@@ -54,28 +42,6 @@ export interface Plan {
 
 /** The reference implementation's revision: six phases of 10 ms (reference-impl/control-plane/revision-lifecycle.ts). */
 export const REFERENCE_REVISION_MS = 60;
-
-/** The selected tests with their declared costs, collected from the suite files without running them. */
-export async function plannedTests(context: RunContext, interfaces: InterfaceName[], ids: string[]): Promise<PlannedTest[]> {
-  const files = suiteFilesNaming(suiteFiles(interfaces), ids);
-  if (files.length === 0 || ids.length === 0) return [];
-  const vitest = await withoutVitestSignals(() => suiteVitest({ context, ids }, 1, []));
-  try {
-    const { testModules } = await vitest.collect(files);
-    const wanted = new Set(ids);
-    const tests: PlannedTest[] = [];
-    for (const module of testModules) {
-      for (const test of module.children.allTests() as Iterable<TestCase>) {
-        const requirements = test.name.split(' ').filter((word) => /^[A-Z]+(-[A-Z]+)+-\d+$/.test(word));
-        if (!requirements.some((id) => wanted.has(id))) continue;
-        tests.push({ title: test.name, file: module.relativeModuleId, requirements, cost: test.meta().cost ?? { creates: {} } });
-      }
-    }
-    return tests;
-  } finally {
-    await vitest.close();
-  }
-}
 
 /** Which interface a test belongs to: that of its first requirement's id prefix. */
 function interfaceOf(test: PlannedTest, byId: ReadonlyMap<string, { interface: InterfaceName }>): InterfaceName {

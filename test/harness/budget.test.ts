@@ -3,7 +3,8 @@
 // certifications run inside this process: under a budget the control plane gets one suite worker anyway.
 import { describe, expect, test } from 'vitest';
 import { buildProfile, ProfileError } from '../../harness/profile/sources.ts';
-import { overBudget, planOf, type PlannedTest } from '../../harness/run/cost.ts';
+import { overBudget, planOf } from '../../harness/run/cost.ts';
+import type { PlannedTest } from '../../harness/run/planned-tests.ts';
 import { BudgetLedger } from '../../harness/budget/ledger.ts';
 import { certifyHere, keptSuiteWorkers } from '../support/certify.ts';
 

@@ -2,7 +2,8 @@
 // item 3): tests that lease one pooled deployment hold it one at a time, so their revision waits
 // come one after another. The plan names that deployment, its tests and their waits.
 import { expect, test } from 'vitest';
-import { planLines, planOf, type PlannedTest } from '../../harness/run/cost.ts';
+import { planLines, planOf } from '../../harness/run/cost.ts';
+import type { PlannedTest } from '../../harness/run/planned-tests.ts';
 
 const byId = new Map([['CP-REV-001', { interface: 'control-plane' as const }]]);
 const pooled = (title: string, file: string): PlannedTest => ({

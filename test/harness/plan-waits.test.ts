@@ -3,7 +3,8 @@
 // declares, with the defaults a test that declares nothing gets; the longest chain of a suite
 // file counts (its tests overlap), and the files share the workers.
 import { describe, expect, test } from 'vitest';
-import { planLines, planOf, type PlannedTest } from '../../harness/run/cost.ts';
+import { planLines, planOf } from '../../harness/run/cost.ts';
+import type { PlannedTest } from '../../harness/run/planned-tests.ts';
 import type { TestCost } from '../../harness/conformance/requirement.ts';
 import { waitsOf } from '../../harness/conformance/waits.ts';
 
