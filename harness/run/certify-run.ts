@@ -26,7 +26,7 @@ import { measureLatency } from './latency.ts';
 import { forgetBreakers } from '../http/circuit-breaker.ts';
 import { inFlightFor } from './in-flight.ts';
 import { addCreated, createdText } from '../conformance/created.ts';
-import { budgetLeft } from './probe-budget.ts';
+import { budgetLeft, spentBefore } from './probe-budget.ts';
 
 export interface CertifyRequest {
   /** What to certify, as the user asked it. */
@@ -87,8 +87,8 @@ async function planned(request: CertifyRequest, draft: RunDraft): Promise<Certif
     return { code: 0, reportDir: draft.reportDir };
   }
   if (plan.baseline) progress.expecting(plan.baseline.entries.keys());
-  // The latency samples may create only within what probing the target left of the budget.
-  const left = plan.profile.budget && { budget: budgetLeft(plan.profile.budget, plan.probeCreated?.created) };
+  // The latency samples may create only within what probing the target (and a resumed run's earlier part) left of the budget.
+  const left = plan.profile.budget && { budget: budgetLeft(plan.profile.budget, spentBefore(plan.probeCreated?.created, plan.resumed)) };
   plan.latency = await measureLatency({ ...plan.profile, ...left }, plan.suiteInterfaces, {
     waited: (tally) => (plan.probeWaited = addTally(plan.probeWaited ?? {}, tally)),
     created: (created, problems) => {

@@ -30,7 +30,7 @@ import type { RunListener, SuiteRunner } from '../suite-runner/suite-runner.ts';
 import { markNotRun, withDeadline, type StopRequest } from './run-stop.ts';
 import { suiteWorkers } from './workers.ts';
 import { deleteBoundMs } from '../conformance/awaiting-delete.ts';
-import { budgetLeft } from './probe-budget.ts';
+import { budgetLeft, spentBefore } from './probe-budget.ts';
 
 export interface RunHooks {
   listener?: RunListener;
@@ -126,9 +126,9 @@ async function runContextOf(plan: RunPlan, hooks: RunHooks, workers: number, sta
   };
   if (profile.budget && budgeted(profile)) {
     const tests = await plannedTests(context, plan.suiteInterfaces, ids);
-    // The tests get what probing the target left of the budget (startPool settles it first).
+    // The tests get what probing the target (and a resumed run's earlier part) left of the budget (startPool settles it first).
     const probed = plan.probeCreated?.created;
-    const budget = budgetLeft(profile.budget, probed);
+    const budget = budgetLeft(profile.budget, spentBefore(probed, plan.resumed));
     if (probed?.deployments || probed?.revisions) context.probeSpent = { deployments: probed.deployments ?? 0, revisions: probed.revisions ?? 0 };
     context.overBudget = overBudget(tests, plannable(budget), (id) => catalogue.byId.get(id)?.level);
     // The copies of the pooled deployments, as the plan counted them (its workers: suiteWorkers(plan)).
@@ -143,14 +143,15 @@ async function runContextOf(plan: RunPlan, hooks: RunHooks, workers: number, sta
  * Under a budget the suite workers share the run's pool of deployments, held here
  * (harness/budget/broker.ts), whose ledger starts with what probing the target created (the
  * discovery of a run without a profile; the latency samples on a target that accepted an empty
- * create, latency.ts): the tests get only the rest of the budget.
+ * create, latency.ts) and what a resumed run's earlier part created: the tests get only the rest
+ * of the budget.
  */
 async function startPool(plan: RunPlan, context: RunContext): Promise<PoolBroker | undefined> {
   if (!budgeted(plan.profile) || !plan.suiteInterfaces.includes('control-plane')) return undefined;
   const pool = await startPoolBroker(plan.profile.budget);
   context.poolUrl = pool.url;
-  const probe = plan.probeCreated?.created;
-  if (probe?.deployments || probe?.revisions) {
+  const probe = spentBefore(plan.probeCreated?.created, plan.resumed);
+  if (probe.deployments || probe.revisions) {
     await postToBroker(
       `${pool.url}/settle`,
       { reserved: {}, created: { deployments: probe.deployments ?? 0, revisions: probe.revisions ?? 0 } },

@@ -4,7 +4,8 @@
 // report's "created", and the tests are planned within what they left. So that this does not
 // leave the tests less than a URL target's default, a run that probes and names no budget gets
 // the probes' worst case (PROBE_BUDGET) on top of it; a budget given is the whole run's.
-import { budgetText, createdText, type Created } from '../conformance/created.ts';
+import { addCreated, budgetText, createdText, type Created } from '../conformance/created.ts';
+import type { ComplianceReport } from '../report/compliance.ts';
 import { PROBE_BUDGET, REMOTE_BUDGET, type Budget } from '../profile/profile.ts';
 
 /** The default budget of a target given by URL, and when the run probes it, the line that says how it is made. */
@@ -35,4 +36,14 @@ export function probePlanLines(whole: Budget, probes: Probes): string[] {
 export function budgetLeft(budget: Budget, spent: Created | undefined): Budget {
   const left = (kind: 'deployments' | 'revisions') => (budget[kind] === undefined ? {} : { [kind]: Math.max(0, budget[kind] - (spent?.[kind] ?? 0)) });
   return { ...left('deployments'), ...left('revisions') };
+}
+
+/**
+ * What the run created before its tests start, which its tests may not spend again: its probes,
+ * and when it resumes an interrupted run, what that run's earlier part created (its report's
+ * control-plane "created"; deleted at the interrupt, but paid for). The resumed run is the same
+ * run, under the same budget, and its report adds both parts' "created".
+ */
+export function spentBefore(probed: Created | undefined, resumed: ComplianceReport | undefined): Created {
+  return addCreated(addCreated({}, probed ?? {}), resumed?.cost?.created['control-plane'] ?? {});
 }

@@ -21,7 +21,11 @@ const SELECTION = ['--interfaces', 'control-plane', '--seed', '5'];
 
 /** Runs `apc certify args` in a child process and sends it SIGINT once `interruptAfter` tests are done. */
 async function certifyInterrupted(args: string[], interruptAfter: number): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'apc.mjs'), 'certify', ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'apc.mjs'), 'certify', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   let sent = false;
   const seen = (d: Buffer) => {
@@ -77,5 +81,28 @@ describe('apc certify --resume', () => {
     const again = await certify(['--resume', parts]);
     expect(again.code).toBe(2);
     expect(again.output).toMatch(/was not interrupted \(verdict certified\): there is nothing to resume/);
+  }, 300_000);
+
+  // A resumed run is the same run under the same budget: what its earlier part created (deleted at
+  // the interrupt, but paid for) is taken off the budget before its tests are planned, so the
+  // report, which adds both parts, never creates more than the budget.
+  test('a budgeted run, interrupted and resumed, creates no more in both parts than its budget', async () => {
+    const parts = mkdtempSync(join(tmpdir(), 'apc-resume-budget-'));
+    folders.push(parts);
+    const budget = { deployments: 13, revisions: 41 };
+    const args = [...SELECTION, '--budget', `deployments=${budget.deployments},revisions=${budget.revisions}`, '--reports', parts];
+    const first = await certifyInterrupted(args, 20);
+    expect(first.code, first.output).toBe(130);
+    const earlier = reportIn(parts).cost!.created['control-plane'] ?? {};
+    expect(earlier.deployments, first.output).toBeGreaterThan(0);
+
+    const resumed = await certify(['--resume', parts, '--quiet']);
+    expect([0, 1], resumed.output).toContain(resumed.code);
+    const merged = reportIn(parts);
+    const created = merged.cost!.created['control-plane']!;
+    expect(created.deployments, resumed.output).toBeLessThanOrEqual(budget.deployments);
+    expect(created.revisions ?? 0, resumed.output).toBeLessThanOrEqual(budget.revisions);
+    // What the budget could no longer cover goes unjudged (skipped, "budget"); nothing failed.
+    expect(merged.requirements.filter((r) => r.status === 'failed').map((r) => r.id)).toEqual([]);
   }, 300_000);
 });
