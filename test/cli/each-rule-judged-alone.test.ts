@@ -36,6 +36,18 @@ test('a search that ignores its filter and its limit: AS-SRCH-002 is blocked by 
     },
     args: ['--interfaces', 'agent-server', '--requirements', 'AS-SRCH-001,AS-SRCH-002', '--runs', '3'],
     run: kept,
+    // Another client's assistant, there before the run: a search that ignores its filter lists it
+    // whichever tests created theirs first. Without it, a run whose AS-SRCH-002 searched before
+    // any other test had created an assistant saw exactly its own five (a set the ignored filter
+    // could not spoil), and rightly failed AS-SRCH-002 on the over-long pages instead.
+    prepare: async (target) => {
+      const created = await fetch(`${target.urls['agent-server']}/assistants`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': target.grants[0]!.key },
+        body: JSON.stringify({ graph_id: 'echo', metadata: { owner: 'another client' } }),
+      });
+      expect(created.status).toBe(200);
+    },
   });
   expect(run.status('AS-SRCH-001'), run.output).toBe('failed');
   expect(run.result('AS-SRCH-002'), run.output).toMatchObject({ status: 'blocked', blockedBy: ['AS-SRCH-001'] });

@@ -3,7 +3,7 @@
 // and the reference are closed when the run ends, whatever it found.
 import type { InterfaceName } from '../../harness/profile/profile.ts';
 import { startProxy, type ProxyRules } from '../../harness/proxy/proxy.ts';
-import { referenceProfileFile, startReferenceTarget, type ReferenceStartOptions } from '../../harness/reference/reference-target.ts';
+import { referenceProfileFile, startReferenceTarget, type ReferenceStartOptions, type ReferenceTarget } from '../../harness/reference/reference-target.ts';
 import type { InProcessOptions } from '../../harness/selftest/certify-in-process.ts';
 import { certifyHere, type CertifyRun } from './certify.ts';
 
@@ -19,6 +19,8 @@ export interface ProxiedCertify {
   timeoutMs?: number;
   /** certifyHere's run options (keptSuiteWorkers() for a file of several runs). */
   run?: InProcessOptions;
+  /** What the target holds before the run: made on the reference directly, not through the proxy. */
+  prepare?: (target: ReferenceTarget) => Promise<void>;
 }
 
 export interface ProxiedRun extends CertifyRun {
@@ -30,6 +32,7 @@ export async function certifyThroughProxy(options: ProxiedCertify): Promise<Prox
   const target = await startReferenceTarget({ mode: 'hosted', ...options.target });
   const proxy = await startProxy(target.urls[options.through]!, options.rules);
   try {
+    await options.prepare?.(target);
     const file = referenceProfileFile({ apply: target.apply, urls: { ...target.urls, [options.through]: proxy.url } });
     const run = await certifyHere(
       {
