@@ -150,14 +150,8 @@ async function startPool(plan: RunPlan, context: RunContext): Promise<PoolBroker
   if (!budgeted(plan.profile) || !plan.suiteInterfaces.includes('control-plane')) return undefined;
   const pool = await startPoolBroker(plan.profile.budget);
   context.poolUrl = pool.url;
-  const probe = spentBefore(plan.probeCreated?.created, plan.resumed);
-  if (probe.deployments || probe.revisions) {
-    await postToBroker(
-      `${pool.url}/settle`,
-      { reserved: {}, created: { deployments: probe.deployments ?? 0, revisions: probe.revisions ?? 0 } },
-      "the run's budget",
-    );
-  }
+  const { deployments = 0, revisions = 0 } = spentBefore(plan.probeCreated?.created, plan.resumed);
+  if (deployments || revisions) await postToBroker(`${pool.url}/settle`, { reserved: {}, created: { deployments, revisions } }, "the run's budget");
   return pool;
 }
 
