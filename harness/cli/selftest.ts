@@ -2,6 +2,7 @@
 // reference), valid variation and hostile target of harness/selftest/, prints the matrix and
 // writes selftest.json and selftest.md. docs/selftest.md explains the measures.
 import { setMaxListeners } from 'node:events';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { selector } from '../catalogue.ts';
 import { selftestSubjects, waitsMost } from '../selftest/subject-list.ts';
@@ -79,8 +80,7 @@ export async function selftest(argv: string[], io: CommandIo, stop?: StopRequest
       timeoutMs: 300_000,
       ...(values.budget !== undefined ? { budget: values.budget } : {}),
     };
-    // Two shared vitest runs at a time (runAll): one's workers run while the other waits for its slowest subject.
-    const concurrency = count('concurrency', values.concurrency, 2 * BATCH, 8 * BATCH);
+    const concurrency = count('concurrency', values.concurrency, defaultConcurrency(), 8 * BATCH);
     const dir = resolve(values.reports ?? join('reports', `selftest-${new Date().toISOString().replace(/[:.]/g, '-')}`));
     const started = Date.now();
     // A first SIGINT or SIGTERM stops the certifications under way (each ends as a stopped apc
@@ -125,6 +125,17 @@ export async function selftest(argv: string[], io: CommandIo, stop?: StopRequest
 
 /** Certifications one shared vitest run carries at most (harness/suite-runner/batches.ts): more start fewer workers, and wait longer for their slowest. */
 const BATCH = 12;
+
+/**
+ * One shared vitest run (two workers) for each two cores, at most two at a time (runAll): a second
+ * run's workers work while the first waits for its slowest subject. On two cores the second run
+ * only contended for them: the full selftest took 440 s of CPU and 259 s at 24 at a time, against
+ * 351 s and 223 s at 12 (and the same at 8), nothing else running, 2026-11-29. Under contention the
+ * reference's 10 ms revision phases take longer, so the certifications waiting on them poll more.
+ */
+function defaultConcurrency(): number {
+  return BATCH * Math.min(2, Math.max(1, Math.floor(availableParallelism() / 2)));
+}
 
 /**
  * Runs mutants and variations `concurrency` at a time. Their suites run in shared vitest runs

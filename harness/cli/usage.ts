@@ -324,7 +324,7 @@ many seeds the property rules catch each mutant) and each hostile target's end t
                           the budget of every certification (as apc certify's --budget): do the
                           mutants stay caught within it?
   --concurrency N         certifications whose suites run at a time, up to 12 in one shared
-                          vitest run (default 24)
+                          vitest run (default 12 for each two cores, at most 24)
   --reports DIR           where selftest.json and selftest.md go (default reports/selftest-<time>)
   --generated N|all       generated protocol mutants to certify: a sample of N picked by --seed
                           (default 6), or all of them

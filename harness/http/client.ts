@@ -11,7 +11,8 @@ import type { Exchange, RecordedRequest } from './exchange.ts';
 import { requestBreaker, streamBreaker } from './circuit-breaker.ts';
 import { Limiter } from './limiter.ts';
 import { Agent, decompress, request as undiciRequest } from './undici-parts.ts';
-import { BARE_503_ANSWERS, emptyCounts, isBare503, safeToResend, TargetKeptRefusing, transientKind, waitMs, type TransientCounts, type TransientKind, type TransientTally } from './throttling.ts';
+import { bareUnavailable, countBare, emptyCounts, isBare503, refusalTally, safeToResend, TargetKeptRefusing, transientKind, waitMs } from './throttling.ts';
+import type { RefusalTally, TransientCounts, TransientKind, TransientTally } from './throttling.ts';
 
 export type Auth = 'default' | 'none' | Credentials | { headers: Record<string, string> };
 
@@ -213,7 +214,7 @@ export class InterfaceClient {
 
   /** `request` without the guard: sent until an answer that is not a refusal to wait out. */
   private async requestOnce(options: RequestOptions): Promise<Exchange> {
-    const firstSent = Date.now();
+    const tally = refusalTally();
     for (let attempt = 0; ; attempt++) {
       const exchange = await this.send(options);
       const kind = transientKind(exchange);
@@ -221,7 +222,7 @@ export class InterfaceClient {
         this.recorder.add(exchange);
         return exchange;
       }
-      if (!(await this.waitOut(options, exchange, kind, attempt, firstSent))) return exchange;
+      if (!(await this.waitOut(options, exchange, kind, attempt, tally))) return exchange;
     }
   }
 
@@ -229,12 +230,14 @@ export class InterfaceClient {
    * After a refusal: counts it, waits as asked and answers true to send the request again; or
    * records the last answer and gives up (in a conformance test, by throwing TargetKeptRefusing).
    */
-  private async waitOut(options: RequestOptions, exchange: Exchange, kind: TransientKind, attempt: number, firstSent: number): Promise<boolean> {
+  private async waitOut(options: RequestOptions, exchange: Exchange, kind: TransientKind, attempt: number, tally: RefusalTally): Promise<boolean> {
     const counts = this.recorder.counts(this.name);
     counts[kind] += 1;
     if (kind === 'throttled') this.limiter.throttled();
-    const wait = waitMs(exchange, attempt);
-    const problem = await this.whyNotAgain(options, exchange, kind, wait, firstSent, attempt + 1);
+    countBare(tally, exchange);
+    // A bare 503's backoff counts the bare 503s alone: a blip after 429s waits its first step.
+    const wait = waitMs(exchange, isBare503(exchange) ? tally.bare - 1 : attempt);
+    const problem = await this.whyNotAgain(options, exchange, kind, wait, tally, attempt + 1);
     if (problem) {
       counts.gaveUp += 1;
       this.recorder.add(exchange);
@@ -247,18 +250,15 @@ export class InterfaceClient {
   }
 
   /** Why a refused request is not sent again, or undefined when it may be. */
-  private async whyNotAgain(options: RequestOptions, exchange: Exchange, kind: TransientKind, wait: number, firstSent: number, answers: number): Promise<string | undefined> {
+  private async whyNotAgain(options: RequestOptions, exchange: Exchange, kind: TransientKind, wait: number, tally: RefusalTally, answers: number): Promise<string | undefined> {
+    const { firstSent } = tally;
     const what = `${exchange.request.method} ${new URL(exchange.request.url).pathname}`;
     const refusal = kind === 'throttled' ? 'the target kept throttling (429)' : 'the target kept failing transiently (503)';
     const budget = this.profile.timeouts.throttleMs;
     if (Date.now() + wait - firstSent > budget) return `${refusal}: ${answers} such answer(s) to ${what} over ${Math.round((Date.now() - firstSent) / 1000)} s, and the next wait (${wait} ms) passes timeouts.throttleMs (${budget} ms)`;
     if (this.options.giveUpAt !== undefined && Date.now() + wait > this.options.giveUpAt) return `${refusal}: ${answers} such answer(s) to ${what}, and the next wait (${wait} ms) passes the test's deadline`;
-    if (isBare503(exchange)) {
-      const deadline = this.profile.timeouts.requestMs;
-      if (answers >= BARE_503_ANSWERS || Date.now() + wait - firstSent > deadline) {
-        return `the target was unavailable: ${answers} answer(s) 503 without Retry-After to ${what} over ${((Date.now() - firstSent) / 1000).toFixed(1)} s (tried again with a backoff, at most ${BARE_503_ANSWERS} answers within the request deadline of ${deadline} ms)`;
-      }
-    }
+    const unavailable = isBare503(exchange) ? bareUnavailable(tally, wait, this.profile.timeouts.requestMs, what) : undefined;
+    if (unavailable) return unavailable;
     if (kind === 'throttled' || safeToResend(exchange.request.method, exchange.request.url)) return undefined;
     if (!options.tookEffect) return `the target failed transiently (503) on ${what}, which cannot be sent again without knowing whether it took effect`;
     if (await options.tookEffect()) return `the target answered 503 to ${what}, yet it took effect: its answer is lost, so there is nothing to judge`;
@@ -325,7 +325,7 @@ export class InterfaceClient {
    * grows as the reader appends what arrived.
    */
   async openStream(options: RequestOptions): Promise<StreamHandle | Exchange> {
-    const firstSent = Date.now();
+    const tally = refusalTally();
     for (let attempt = 0; ; attempt++) {
       const opened = await this.openStreamOnce(options);
       const exchange = 'body' in opened ? opened.exchange : opened;
@@ -338,7 +338,7 @@ export class InterfaceClient {
         opened.abort('throttled (429): opened again');
         delete exchange.error;
       }
-      if (!(await this.waitOut(options, exchange, 'throttled', attempt, firstSent))) return exchange;
+      if (!(await this.waitOut(options, exchange, 'throttled', attempt, tally))) return exchange;
     }
   }
 

@@ -26,6 +26,33 @@ export const isBare503 = (exchange: Exchange): boolean => exchange.response?.sta
 /** Answers a bare 503 gets at most (the first and the tries again), before the request is given up. */
 export const BARE_503_ANSWERS = 4;
 
+/** One request's refusals so far: when it was first sent, and its bare 503s (no Retry-After) apart. */
+export interface RefusalTally {
+  firstSent: number;
+  bare: number;
+  firstBareAt?: number;
+}
+
+export const refusalTally = (): RefusalTally => ({ firstSent: Date.now(), bare: 0 });
+
+export function countBare(tally: RefusalTally, exchange: Exchange): void {
+  if (!isBare503(exchange)) return;
+  tally.bare += 1;
+  tally.firstBareAt ??= Date.now();
+}
+
+/**
+ * Why a request answered 503 without Retry-After is not sent again: BARE_503_ANSWERS such answers,
+ * or the request deadline passed since the first. Counted apart from the 429s and the 503s with
+ * Retry-After the request met (waited out as asked): a GET throttled three times, then struck
+ * once by a load balancer's blip, was given up as unavailable on a target that follows the spec.
+ */
+export function bareUnavailable(tally: RefusalTally, wait: number, deadline: number, what: string): string | undefined {
+  const since = tally.firstBareAt ?? tally.firstSent;
+  if (tally.bare < BARE_503_ANSWERS && Date.now() + wait - since <= deadline) return undefined;
+  return `the target was unavailable: ${tally.bare} answer(s) 503 without Retry-After to ${what} over ${((Date.now() - since) / 1000).toFixed(1)} s (tried again with a backoff, at most ${BARE_503_ANSWERS} answers within the request deadline of ${deadline} ms)`;
+}
+
 /** The longest single wait the harness accepts from Retry-After (the real platform's windows are a minute). */
 export const MAX_WAIT_MS = 60_000;
 

@@ -88,6 +88,20 @@ describe('waiting out refusals', () => {
     expect(inTest.recorder.transient['control-plane']).toMatchObject({ unavailable: BARE_503_ANSWERS, gaveUp: 1, waitedMs: 7_000 });
   }, 30_000);
 
+  test('a bare 503 after 429s is tried again from its own first step: the 429s, waited out as asked, do not count among its answers', async () => {
+    // The platform-like reference's throttling and load-balancer blips meet on one GET now and
+    // then; counted together, three 429s and one blip gave the GET up as unavailable.
+    const target = await refusingServer([{ status: 429, retryAfter: '0' }, { status: 429, retryAfter: '0' }, { status: 429, retryAfter: '0' }, { status: 503 }]);
+    const { cp, recorder } = client(target.url);
+    const started = Date.now();
+    const answer = await cp.get('/v2/deployments');
+    expect(answer.response?.status).toBe(200);
+    expect(target.seen).toHaveLength(5);
+    expect(recorder.transient['control-plane']).toMatchObject({ throttled: 3, unavailable: 1, gaveUp: 0 });
+    // One step of the backoff (1 s), not the fourth (8 s).
+    expect(Date.now() - started).toBeLessThan(4_000);
+  });
+
   test('a bare 503 stops being tried again at the request deadline', async () => {
     const target = await refusingServer(Array.from({ length: 20 }, () => ({ status: 503 })));
     const { cp, recorder } = client(target.url, { requestMs: 2_500 });
