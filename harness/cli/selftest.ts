@@ -130,8 +130,7 @@ const BATCH = 12;
  * One shared vitest run (two workers) for each two cores, at most two at a time (runAll): a second
  * run's workers work while the first waits for its slowest subject. On two cores the second run
  * only contended for them: the full selftest took 440 s of CPU and 259 s at 24 at a time, against
- * 351 s and 223 s at 12 (and the same at 8), nothing else running, 2026-11-29. Under contention the
- * reference's 10 ms revision phases take longer, so the certifications waiting on them poll more.
+ * 351 s and 223 s at 12 (and the same at 8), nothing else running, 2026-11-29 (docs/performance.md).
  */
 function defaultConcurrency(): number {
   return BATCH * Math.min(2, Math.max(1, Math.floor(availableParallelism() / 2)));
